@@ -1,0 +1,439 @@
+package screen
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// ---- pruning (AutoTask §4.4) ----
+
+// Keep returns, indexed by node ID, which nodes survive pruning. A node is
+// dropped when it is invisible (not visible-to-user, or zero area, or off
+// screen), or when it meets both AutoTask §4.4 criteria (Pan et al., 2023):
+// low interaction importance (neither it nor a descendant can be interacted
+// with or carries text/content-desc/hint) and low layout importance (it has
+// no siblings, or all its siblings have low interaction importance).
+// Windows of type input_method are dropped whole: the keyboard is not part
+// of any app's screen.
+func Keep(s *Snapshot) []bool { return s.analysis().keep }
+
+func computeKeep(s *Snapshot) []bool {
+	n := len(s.Nodes)
+	important := make([]bool, n) // interaction importance of the subtree
+	for i := n - 1; i >= 0; i-- {  // children follow parents, so reverse order is post-order
+		nd := &s.Nodes[i]
+		if !visible(s, nd) {
+			continue
+		}
+		imp := nd.Interactive() || nd.Label() != ""
+		for _, c := range nd.Children {
+			imp = imp || important[c]
+		}
+		important[i] = imp
+	}
+	keep := make([]bool, n)
+	for i := range s.Nodes {
+		nd := &s.Nodes[i]
+		if !visible(s, nd) || s.Windows[nd.Window].Type == WindowInputMethod {
+			continue
+		}
+		if nd.Parent >= 0 && !keep[nd.Parent] {
+			continue // a dropped parent takes its subtree
+		}
+		if important[i] {
+			keep[i] = true
+			continue
+		}
+		// low interaction importance: kept only for layout importance, i.e.
+		// when some sibling is important.
+		if nd.Parent >= 0 {
+			for _, sib := range s.Nodes[nd.Parent].Children {
+				if sib != i && important[sib] {
+					keep[i] = true
+					break
+				}
+			}
+		}
+	}
+	return keep
+}
+
+func visible(s *Snapshot, n *Node) bool {
+	if !n.Visible || n.Bounds.Empty() {
+		return false
+	}
+	if s.Width > 0 && s.Height > 0 && (n.Bounds[0] >= s.Width || n.Bounds[1] >= s.Height || n.Bounds[2] <= 0 || n.Bounds[3] <= 0) {
+		return false
+	}
+	return true
+}
+
+// ---- elements and the compact rendering ----
+
+// Element kinds used in the compact rendering and in prompts.
+const (
+	KindButton   = "button"
+	KindInput    = "input"
+	KindCheckbox = "checkbox"
+	KindScroll   = "scroll"
+	KindText     = "text"
+)
+
+// Element is one thing the agent can see or act on: an interactive node
+// (with the text of its non-interactive descendants merged into its label,
+// as AutoDroid's HTML rendering does) or a standalone text node. Index is
+// its position in Elements' result: a per-snapshot index for prompts only.
+type Element struct {
+	Index    int    `json:"index"`
+	NodeID   int    `json:"node"`
+	Kind     string `json:"kind"`
+	Label    string `json:"label,omitempty"` // own text/desc/hint, else merged descendant text
+	Value    string `json:"value,omitempty"` // current text of an input field
+	Hint     string `json:"hint,omitempty"`
+	Resource string `json:"resource,omitempty"` // resource-id without package
+	Checked  bool   `json:"checked,omitempty"`
+	Selected bool   `json:"selected,omitempty"`
+	Focused  bool   `json:"focused,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+	Bounds   Rect   `json:"bounds"`
+}
+
+// Elements lists the screen's elements in reading order (windows top first,
+// then pre-order). Text nodes inside an interactive ancestor are merged
+// into that ancestor's label, not listed on their own.
+// The slice is shared: callers must not modify it.
+func Elements(s *Snapshot) []Element { return s.analysis().elems }
+
+func computeElements(s *Snapshot, keep []bool) []Element {
+	var out []Element
+	for _, root := range s.Roots() {
+		s.Walk(root, func(n *Node, _ int) bool {
+			if !keep[n.ID] {
+				return false
+			}
+			switch {
+			case n.Interactive():
+				e := Element{NodeID: n.ID, Kind: kindOf(n), Hint: strings.TrimSpace(n.Hint), Resource: n.ResourceName(),
+					Checked: n.Checked, Selected: n.Selected, Focused: n.Focused, Disabled: !n.Enabled, Bounds: n.Bounds}
+				if n.Editable {
+					e.Value = strings.TrimSpace(n.Text)
+					e.Label = firstNonEmpty(strings.TrimSpace(n.ContentDesc), e.Hint, nearbyLabel(s, n.ID, keep))
+					if e.Label == "" && e.Value != "" && n.Hint == "" {
+						e.Label = e.Value // many apps show the hint as text
+					}
+				} else {
+					e.Label = firstNonEmpty(n.Label(), mergedText(s, n.ID, keep))
+				}
+				out = append(out, e)
+				// children that are themselves interactive are listed too
+				return true
+			case n.Label() != "" && !hasInteractiveAncestor(s, n.ID):
+				out = append(out, Element{NodeID: n.ID, Kind: KindText, Label: n.Label(), Resource: n.ResourceName(),
+					Selected: n.Selected, Bounds: n.Bounds})
+			}
+			return true
+		})
+	}
+	for i := range out {
+		out[i].Index = i
+	}
+	return out
+}
+
+func kindOf(n *Node) string {
+	switch {
+	case n.Editable:
+		return KindInput
+	case n.Checkable:
+		return KindCheckbox
+	case n.Clickable || n.LongClickable:
+		return KindButton
+	default:
+		return KindScroll
+	}
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func hasInteractiveAncestor(s *Snapshot, id int) bool {
+	for _, a := range s.Ancestors(id) {
+		n := s.Node(a)
+		if n.Clickable || n.LongClickable || n.Checkable || n.Editable {
+			return true
+		}
+	}
+	return false
+}
+
+// mergedText joins the labels of the non-interactive descendants of id
+// (up to 3, at most 80 runes), as a row's visible text.
+func mergedText(s *Snapshot, id int, keep []bool) string {
+	var parts []string
+	s.Walk(id, func(n *Node, d int) bool {
+		if d == 0 {
+			return true
+		}
+		if (keep != nil && !keep[n.ID]) || n.Clickable || n.Editable || n.Checkable {
+			return false
+		}
+		if l := n.Label(); l != "" && len(parts) < 3 {
+			parts = append(parts, l)
+		}
+		return true
+	})
+	return truncate(strings.Join(parts, " · "), 80)
+}
+
+// nearbyLabel finds a text label for an input field: a non-interactive
+// sibling's text (the "Title" next to a box), else "".
+func nearbyLabel(s *Snapshot, id int, keep []bool) string {
+	n := s.Node(id)
+	if n.Parent < 0 {
+		return ""
+	}
+	for _, sib := range s.Nodes[n.Parent].Children {
+		m := s.Node(sib)
+		if sib != id && (keep == nil || keep[sib]) && !m.Interactive() && m.Label() != "" {
+			return truncate(m.Label(), 40)
+		}
+	}
+	return ""
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// Render writes the compact text rendering used in prompts: one element a
+// line, "[index] kind "label" attributes". Typical screens render to 1-3 kB
+// against 20-80 kB of raw JSON.
+func Render(elems []Element) string {
+	var b strings.Builder
+	for _, e := range elems {
+		b.WriteString("[")
+		b.WriteString(strconv.Itoa(e.Index))
+		b.WriteString("] ")
+		b.WriteString(e.Kind)
+		if e.Label != "" {
+			b.WriteString(" ")
+			b.WriteString(strconv.Quote(truncate(e.Label, 80)))
+		}
+		if e.Kind == KindInput && e.Value != "" && e.Value != e.Label {
+			b.WriteString(" value=")
+			b.WriteString(strconv.Quote(truncate(e.Value, 60)))
+		}
+		if e.Hint != "" && e.Hint != e.Label {
+			b.WriteString(" hint=")
+			b.WriteString(strconv.Quote(e.Hint))
+		}
+		if e.Resource != "" {
+			b.WriteString(" id=")
+			b.WriteString(e.Resource)
+		}
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{e.Kind == KindCheckbox && e.Checked, "checked"}, {e.Kind == KindCheckbox && !e.Checked, "unchecked"},
+			{e.Selected, "selected"}, {e.Focused, "focused"}, {e.Disabled, "disabled"}} {
+			if f.on {
+				b.WriteString(" ")
+				b.WriteString(f.name)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// ---- volatile text ----
+
+var (
+	reDigits   = regexp.MustCompile(`\d+`)
+	reVolatile = regexp.MustCompile(`(?i)\b(a\.?m\.?|p\.?m\.?|today|yesterday|tomorrow|` +
+		`jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?|` +
+		`mon(day)?|tue(s(day)?)?|wed(nesday)?|thu(rs(day)?)?|fri(day)?|sat(urday)?|sun(day)?)\b`)
+)
+
+// Normalize lower-cases s, folds whitespace and trims it.
+func Normalize(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), unicode.IsSpace), " ")
+}
+
+// MaskVolatile normalises s and replaces the parts that change while the
+// screen stays the same — numbers (clock times, counters, dates, sizes),
+// month and weekday names, am/pm — by '#'.
+func MaskVolatile(s string) string {
+	s = Normalize(s)
+	s = reDigits.ReplaceAllString(s, "#")
+	return reVolatile.ReplaceAllString(s, "#")
+}
+
+// ---- fingerprint ----
+
+// Fingerprint is a screen's identity: a hex SHA-256 prefix (16 bytes) over
+// its structure. It ignores volatile text (MaskVolatile), the text of input
+// fields, the content of list items (children of a container whose
+// children share one shape: their count and text), the keyboard and system
+// windows, and bounds; it keeps the foreground activity, classes,
+// resource-ids, the interactive flags and the labels of static elements.
+// So a clock ticking or a list growing keeps the fingerprint, a dialog
+// opening or a different settings page changes it.
+func Fingerprint(s *Snapshot) string {
+	toks := structureTokens(s)
+	h := sha256.New()
+	h.Write([]byte(activityName(s.Activity)))
+	h.Write([]byte{0})
+	for _, t := range toks {
+		h.Write([]byte(t))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func activityName(a string) string {
+	if i := strings.IndexByte(a, '/'); i >= 0 {
+		a = a[i+1:]
+	}
+	return a
+}
+
+// structureTokens returns the sorted, de-duplicated structural tokens of the
+// screen: one per kept node, "depth|class|resource|flags|static text".
+func structureTokens(s *Snapshot) []string { return s.analysis().toks }
+
+func computeTokens(s *Snapshot, keep, listItem []bool) []string {
+	set := map[string]bool{}
+	for _, root := range s.Roots() {
+		w := s.Windows[s.Nodes[root].Window]
+		if w.Type != WindowApplication && w.Type != WindowUnknown {
+			continue
+		}
+		s.Walk(root, func(n *Node, depth int) bool {
+			if !keep[n.ID] {
+				return false
+			}
+			set[nodeToken(n, depth, listItem[n.ID])] = true
+			return true
+		})
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func nodeToken(n *Node, depth int, inList bool) string {
+	var flags [5]byte
+	for i, f := range []bool{n.Clickable, n.Editable, n.Checkable, n.Scrollable, n.LongClickable} {
+		flags[i] = '0'
+		if f {
+			flags[i] = '1'
+		}
+	}
+	text := ""
+	if !n.Editable && !inList {
+		text = MaskVolatile(firstNonEmpty(n.Text, n.ContentDesc))
+		if len(text) > 60 {
+			text = text[:60]
+		}
+	}
+	return strconv.Itoa(depth) + "|" + n.ShortClass() + "|" + n.ResourceName() + "|" + string(flags[:]) + "|" + text
+}
+
+// listItems marks nodes inside repeated list items: for every container
+// with two or more kept children of the same shape (class, resource-id and
+// the shapes of their subtrees, text ignored), those children and their
+// subtrees are list items.
+func listItems(s *Snapshot, keep []bool) []bool {
+	shape := make([]string, len(s.Nodes))
+	for i := len(s.Nodes) - 1; i >= 0; i-- {
+		n := &s.Nodes[i]
+		var b strings.Builder
+		b.WriteString(n.ShortClass())
+		b.WriteByte('#')
+		b.WriteString(n.ResourceName())
+		b.WriteByte('(')
+		for _, c := range n.Children {
+			if keep[c] {
+				b.WriteString(shape[c])
+				b.WriteByte(',')
+			}
+		}
+		b.WriteByte(')')
+		sh := b.String()
+		if len(sh) > 64 { // bound the memory of deep trees
+			sum := sha256.Sum256([]byte(sh))
+			sh = hex.EncodeToString(sum[:8])
+		}
+		shape[i] = sh
+	}
+	in := make([]bool, len(s.Nodes))
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		if n.Parent >= 0 && in[n.Parent] {
+			in[i] = true
+			continue
+		}
+		if n.Parent < 0 || !keep[i] {
+			continue
+		}
+		same := 0
+		for _, sib := range s.Nodes[n.Parent].Children {
+			if keep[sib] && shape[sib] == shape[i] {
+				same++
+			}
+		}
+		in[i] = same >= 2
+	}
+	return in
+}
+
+// Similarity compares two screens' structures: the Jaccard index of their
+// structural tokens, in [0, 1], 1 for the same fingerprint's structure.
+// Activities that differ (both known) cap it at 0.5.
+func Similarity(a, b *Snapshot) float64 {
+	ta, tb := structureTokens(a), structureTokens(b)
+	sim := jaccardSorted(ta, tb)
+	if a.Activity != "" && b.Activity != "" && activityName(a.Activity) != activityName(b.Activity) {
+		sim = min(sim, 0.5)
+	}
+	return sim
+}
+
+func jaccardSorted(a, b []string) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 1
+	}
+	i, j, inter := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}

@@ -1,0 +1,208 @@
+// Package knowledge is Wayfinder's local knowledge graph in SQLite (through
+// mattn/go-sqlite3): the three kinds of knowledge of AutoTask §4.1 —
+// environmental knowledge (apps, screens, elements with their AppAgent-style
+// documentation, and the UI transition graph), task knowledge (flows'
+// intents and slots, the commands that used them) and execution knowledge
+// (flows' steps, lessons from mistakes) — plus the run log and the
+// embedding cache.
+//
+// The package owns the database file and its schema (embedded numbered
+// migrations). It must not touch the device, the network or the LLM; it
+// stores screen descriptors and snapshots as the daemon/screen package
+// defines them.
+package knowledge
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// Typed errors; test with errors.Is.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrInvalid  = errors.New("invalid")
+	ErrConflict = errors.New("conflict")
+)
+
+// Error wraps one of the typed errors with the operation and detail.
+type Error struct {
+	Op   string // e.g. "SaveFlow"
+	Kind error  // ErrNotFound, ErrInvalid, ErrConflict, or nil for others
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("knowledge: %s: %v", e.Op, e.Kind)
+	}
+	return fmt.Sprintf("knowledge: %s: %v", e.Op, e.Err)
+}
+
+func (e *Error) Unwrap() []error { return []error{e.Kind, e.Err} }
+
+// Transition and flow sources.
+const (
+	SourceExploration   = "exploration"   // recorded by exploring the app (import)
+	SourceLearned       = "learned"       // observed while the agent carried out a command
+	SourceDemonstration = "demonstration" // shown by the user
+)
+
+// App is an installed app the store knows about.
+type App struct {
+	ID      int64  `json:"id"`
+	Package string `json:"package"`
+	Label   string `json:"label,omitempty"`
+}
+
+// Screen is a node of the UI transition graph: one screen (state) of an
+// app, identified by its structural fingerprint (screen.Fingerprint).
+type Screen struct {
+	ID          int64  `json:"id"`
+	AppID       int64  `json:"app_id"`
+	Fingerprint string `json:"fingerprint"`
+	Activity    string `json:"activity,omitempty"`
+	Description string `json:"description,omitempty"` // what the screen is for (UICOMPASS's manual)
+	// Snapshot is a representative capture (snapshot JSON), optional.
+	Snapshot []byte `json:"-"`
+	Visits   int    `json:"visits"`
+}
+
+// Element is an element of a screen, identified by its descriptor key.
+type Element struct {
+	ID         int64             `json:"id"`
+	ScreenID   int64             `json:"screen_id"`
+	Key        string            `json:"key"` // screen.Descriptor.Key()
+	Descriptor screen.Descriptor `json:"descriptor"`
+	Label      string            `json:"label,omitempty"`
+	// Doc is the element's documentation (AppAgent §3.3): what using it
+	// does, written by exploration or learning.
+	Doc string `json:"doc,omitempty"`
+}
+
+// Transition is an edge of the UI transition graph: acting on an element
+// (or a global action when ElementID is 0) on screen From led to screen To,
+// Count times, failing Failures times.
+type Transition struct {
+	ID        int64  `json:"id"`
+	AppID     int64  `json:"app_id"`
+	From      int64  `json:"from"`
+	To        int64  `json:"to"`
+	Action    string `json:"action"` // device action type: tap, input, back, ...
+	ElementID int64  `json:"element_id,omitempty"`
+	Text      string `json:"text,omitempty"` // input text when it matters (not slots)
+	Count     int    `json:"count"`
+	Failures  int    `json:"failures"`
+	Source    string `json:"source"`
+}
+
+// Slot is a parameter of a flow: a value taken from the command.
+type Slot struct {
+	Name    string `json:"name"`
+	Example string `json:"example,omitempty"` // the value it had when learned
+}
+
+// Step is one step of a flow. Text holds literal input text or a slot
+// reference "{name}". Screen is the fingerprint of the screen the step
+// acts on; Expect the fingerprint expected after it (empty: any).
+type Step struct {
+	Index   int               `json:"index"`
+	Screen  string            `json:"screen"`
+	Action  string            `json:"action"`
+	Target  screen.Descriptor `json:"target"`
+	Text    string            `json:"text,omitempty"`
+	Expect  string            `json:"expect,omitempty"`
+	Comment string            `json:"comment,omitempty"` // what the step does, for people and prompts
+}
+
+// Flow is a learned route: the shortest correct step sequence for a
+// command, with its intent template ("send {message} to {contact}") and
+// slots. Commands are the utterances that ran it (task knowledge).
+type Flow struct {
+	ID        int64     `json:"id"`
+	AppID     int64     `json:"app_id"`
+	Package   string    `json:"package"`
+	Name      string    `json:"name"`
+	Intent    string    `json:"intent"`
+	Commands  []string  `json:"commands,omitempty"`
+	Slots     []Slot    `json:"slots,omitempty"`
+	Steps     []Step    `json:"steps"`
+	Source    string    `json:"source"`
+	Uses      int       `json:"uses"`
+	Successes int       `json:"successes"`
+	Failures  int       `json:"failures"`
+	Pinned    bool      `json:"pinned,omitempty"`
+	Created   time.Time `json:"created"`
+	Updated   time.Time `json:"updated"`
+}
+
+// Validate checks a flow before it is saved.
+func (f *Flow) Validate() error {
+	if f.Package == "" {
+		return errors.New("flow has no package")
+	}
+	if f.Intent == "" {
+		return errors.New("flow has no intent")
+	}
+	if len(f.Steps) == 0 {
+		return errors.New("flow has no steps")
+	}
+	names := map[string]bool{}
+	for _, s := range f.Slots {
+		if s.Name == "" || names[s.Name] {
+			return fmt.Errorf("slot name %q empty or repeated", s.Name)
+		}
+		names[s.Name] = true
+	}
+	for i, s := range f.Steps {
+		if s.Action == "" {
+			return fmt.Errorf("step %d has no action", i)
+		}
+	}
+	return nil
+}
+
+// Lesson is execution knowledge from a mistake (AutoTask §4.1.5, type 2):
+// on a screen, for a command like this, what not to do or what to do.
+type Lesson struct {
+	ID      int64     `json:"id"`
+	AppID   int64     `json:"app_id"`
+	Screen  string    `json:"screen,omitempty"` // fingerprint
+	Command string    `json:"command"`
+	Text    string    `json:"text"`
+	Created time.Time `json:"created"`
+}
+
+// Run outcomes.
+const (
+	OutcomeSuccess   = "success"
+	OutcomeFailure   = "failure"
+	OutcomeError     = "error"
+	OutcomeCancelled = "cancelled"
+)
+
+// Run is one command and its outcome, for the run log.
+type Run struct {
+	ID         int64     `json:"id"`
+	Command    string    `json:"command"`
+	Package    string    `json:"package,omitempty"`
+	Mode       string    `json:"mode"` // replay | graph | llm | oracle | mixed
+	Outcome    string    `json:"outcome"`
+	Error      string    `json:"error,omitempty"`
+	FlowID     int64     `json:"flow_id,omitempty"`
+	Steps      int       `json:"steps"`
+	LLMCalls   int       `json:"llm_calls"`
+	Tokens     int       `json:"tokens"`
+	DurationMS int64     `json:"duration_ms"`
+	Started    time.Time `json:"started"`
+}
+
+// Graph is one app's UI transition graph as loaded for planning.
+type Graph struct {
+	App         App          `json:"app"`
+	Screens     []Screen     `json:"screens"`
+	Elements    []Element    `json:"elements"`
+	Transitions []Transition `json:"transitions"`
+}

@@ -26,3 +26,44 @@ type Device interface {
 type EventListener interface {
 	OnEvent(eventJSON string)
 }
+
+// Daemon is the agent running inside the app. All methods are safe for
+// concurrent use.
+type Daemon struct {
+	impl *daemonImpl
+}
+
+// New starts a daemon that keeps its knowledge store in dataDir, reads its
+// settings from configJSON (docs/bridge-api.md; "" for defaults) and
+// operates device.
+func New(dataDir, configJSON string, device Device) (d *Daemon, err error) {
+	defer recoverErr("New", &err)
+	impl, err := newDaemonImpl(dataDir, configJSON, device)
+	if err != nil {
+		return nil, err
+	}
+	return &Daemon{impl: impl}, nil
+}
+
+// Call runs one request, {"method": "...", "params": {...}}, and returns
+// its JSON result. Methods: run, replay, cancel, answer, flows.list,
+// flows.get, flows.rename, flows.delete, settings.get, settings.set,
+// status (docs/bridge-api.md). "run" and "replay" return once the command
+// finished; progress arrives through Subscribe.
+func (d *Daemon) Call(requestJSON string) (result string, err error) {
+	defer recoverErr("Call", &err)
+	return d.impl.call(requestJSON)
+}
+
+// Subscribe delivers every progress event to l until Close; a second call
+// replaces the listener, nil removes it.
+func (d *Daemon) Subscribe(l EventListener) {
+	defer recoverErr("Subscribe", nil)
+	d.impl.subscribe(l)
+}
+
+// Close cancels any running command and closes the knowledge store.
+func (d *Daemon) Close() (err error) {
+	defer recoverErr("Close", &err)
+	return d.impl.close()
+}

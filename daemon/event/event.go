@@ -125,10 +125,10 @@ type AskInfo struct {
 
 // FlowInfo names a saved or repaired flow.
 type FlowInfo struct {
-	FlowID int64  `json:"flow_id"`
-	Name   string `json:"name"`
-	Intent string `json:"intent"`
-	Steps  int    `json:"steps"`
+	FlowID int64    `json:"flow_id"`
+	Name   string   `json:"name"`
+	Intent string   `json:"intent"`
+	Steps  int      `json:"steps"`
 	Slots  []string `json:"slots,omitempty"`
 }
 

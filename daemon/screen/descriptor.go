@@ -141,7 +141,9 @@ func (d Descriptor) Key() string {
 }
 
 // Label is the descriptor's human-readable label.
-func (d Descriptor) Label() string { return firstNonEmpty(d.Text, d.Desc, d.Hint, ResourceName(d.ResourceID)) }
+func (d Descriptor) Label() string {
+	return firstNonEmpty(d.Text, d.Desc, d.Hint, ResourceName(d.ResourceID))
+}
 
 // Weights of ElementSimilarity; they sum to 1. Resource-id and label carry
 // most identity; path and neighbours tell apart same-labelled elements.

@@ -200,7 +200,9 @@ func MarshalUIAutomator(s *Snapshot) ([]byte, error) {
 
 func uiaEncode(enc *xml.Encoder, s *Snapshot, id, index int) error {
 	n := s.Node(id)
-	b := func(k string, v bool) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: strconv.FormatBool(v)} }
+	b := func(k string, v bool) xml.Attr {
+		return xml.Attr{Name: xml.Name{Local: k}, Value: strconv.FormatBool(v)}
+	}
 	a := func(k, v string) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: v} }
 	el := xml.StartElement{Name: xml.Name{Local: "node"}, Attr: []xml.Attr{
 		a("index", strconv.Itoa(index)), a("text", n.Text), a("resource-id", n.ResourceID), a("class", n.Class),

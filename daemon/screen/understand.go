@@ -24,8 +24,8 @@ func Keep(s *Snapshot) []bool { return s.analysis().keep }
 
 func computeKeep(s *Snapshot) []bool {
 	n := len(s.Nodes)
-	important := make([]bool, n) // interaction importance of the subtree
-	for i := n - 1; i >= 0; i-- {  // children follow parents, so reverse order is post-order
+	important := make([]bool, n)  // interaction importance of the subtree
+	for i := n - 1; i >= 0; i-- { // children follow parents, so reverse order is post-order
 		nd := &s.Nodes[i]
 		if !visible(s, nd) {
 			continue

@@ -87,16 +87,17 @@ type Action struct {
 // Transition is one line of transitions.jsonl: an edge of the recorded UI
 // transition graph.
 type Transition struct {
-	App            string  `json:"app"`
-	Source         string  `json:"source"` // droidbot_event | task_demo
-	From           string  `json:"from"`
-	To             string  `json:"to"`
-	Count          int     `json:"count"`
-	Action         Action  `json:"action"`
-	Target         *Target `json:"target"`
-	FromKnown      bool    `json:"from_known"`
-	ToKnown        bool    `json:"to_known"`
-	RequiresScroll bool    `json:"requires_scroll"`
+	App            string   `json:"app"`
+	Source         string   `json:"source"` // droidbot_event | task_demo
+	From           string   `json:"from"`
+	To             string   `json:"to"`
+	Count          int      `json:"count"`
+	EventTags      []string `json:"event_tags"`
+	Action         Action   `json:"action"`
+	Target         *Target  `json:"target"`
+	FromKnown      bool     `json:"from_known"`
+	ToKnown        bool     `json:"to_known"`
+	RequiresScroll bool     `json:"requires_scroll"`
 }
 
 // Exploration reports whether the edge was recorded by DroidBot (random

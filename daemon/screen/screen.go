@@ -340,7 +340,7 @@ const MaxNodes = 50_000
 
 // finish links children, assigns windows and checks the invariants every
 // parser must meet: Nodes[i].ID == i, parents precede children (so no
-// cycles), parents live in the same window, bounds are ordered. Password
+// cycles), parents live in the same window; inverted bounds become empty. Password
 // text is blanked here, whichever parser built the snapshot.
 func (s *Snapshot) finish(format string) error {
 	if len(s.Nodes) > MaxNodes {
@@ -361,9 +361,11 @@ func (s *Snapshot) finish(format string) error {
 		if n.Window < 0 || n.Window >= len(s.Windows) {
 			return fieldErr(format, fmt.Sprintf("nodes[%d]", i), "belongs to no window")
 		}
-		if n.Bounds[2] < n.Bounds[0] || n.Bounds[3] < n.Bounds[1] {
-			return fieldErr(format, fmt.Sprintf("nodes[%d].bounds", i), "right/bottom before left/top: %v", n.Bounds)
-		}
+		// Real captures carry inverted bounds for views scrolled out of
+		// the window (getBoundsInScreen clips to an empty, inverted rect):
+		// they become zero-area, which pruning treats as invisible.
+		n.Bounds[2] = max(n.Bounds[2], n.Bounds[0])
+		n.Bounds[3] = max(n.Bounds[3], n.Bounds[1])
 		if n.Password {
 			n.Text = ""
 		}

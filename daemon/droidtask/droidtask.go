@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -158,7 +158,8 @@ func (t *Task) Actions() []Step {
 // Dataset is a loaded DroidTask directory. States are parsed lazily and
 // cached; Dataset is safe for concurrent use.
 type Dataset struct {
-	Dir         string
+	Dir         string // where it was loaded from, for messages
+	fsys        fs.FS
 	Apps        map[string]AppInfo
 	Tasks       []Task
 	Transitions []Transition
@@ -170,8 +171,14 @@ type Dataset struct {
 // Load reads apps.json, tasks.jsonl and transitions.jsonl of dir. It
 // returns an error naming the file and line of the first malformed record.
 func Load(dir string) (*Dataset, error) {
-	d := &Dataset{Dir: dir, Apps: map[string]AppInfo{}, states: map[string]*screen.Snapshot{}}
-	b, err := os.ReadFile(filepath.Join(dir, "apps.json"))
+	return LoadFS(os.DirFS(dir), dir)
+}
+
+// LoadFS reads a DroidTask-format tree from fsys (the embedded demo app
+// uses it); name labels it in messages.
+func LoadFS(fsys fs.FS, name string) (*Dataset, error) {
+	d := &Dataset{Dir: name, fsys: fsys, Apps: map[string]AppInfo{}, states: map[string]*screen.Snapshot{}}
+	b, err := fs.ReadFile(fsys, "apps.json")
 	if err != nil {
 		return nil, fmt.Errorf("droidtask: %w", err)
 	}
@@ -182,7 +189,7 @@ func Load(dir string) (*Dataset, error) {
 		a.Name = name
 		d.Apps[name] = a
 	}
-	if err := readLines(filepath.Join(dir, "tasks.jsonl"), func(line []byte) error {
+	if err := readLines(fsys, "tasks.jsonl", func(line []byte) error {
 		var t Task
 		if err := json.Unmarshal(line, &t); err != nil {
 			return err
@@ -192,7 +199,7 @@ func Load(dir string) (*Dataset, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if err := readLines(filepath.Join(dir, "transitions.jsonl"), func(line []byte) error {
+	if err := readLines(fsys, "transitions.jsonl", func(line []byte) error {
 		var t Transition
 		if err := json.Unmarshal(line, &t); err != nil {
 			return err
@@ -208,8 +215,8 @@ func Load(dir string) (*Dataset, error) {
 	return d, nil
 }
 
-func readLines(path string, fn func([]byte) error) error {
-	f, err := os.Open(path)
+func readLines(fsys fs.FS, path string, fn func([]byte) error) error {
+	f, err := fsys.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // a directory may hold only apps and states
 	}
@@ -225,7 +232,7 @@ func readLines(path string, fn func([]byte) error) error {
 			continue
 		}
 		if err := fn(line); err != nil {
-			return fmt.Errorf("droidtask: %s:%d: %w", filepath.Base(path), n, err)
+			return fmt.Errorf("droidtask: %s:%d: %w", path, n, err)
 		}
 	}
 	return sc.Err()
@@ -265,7 +272,7 @@ func (d *Dataset) AppTransitions(app string) []Transition {
 
 // StateIDs lists the recorded state ids of an app (file names without .json).
 func (d *Dataset) StateIDs(app string) ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(d.Dir, "apps", app, "states"))
+	ents, err := fs.ReadDir(d.fsys, path.Join("apps", app, "states"))
 	if err != nil {
 		return nil, fmt.Errorf("droidtask: %w", err)
 	}
@@ -283,7 +290,7 @@ func (d *Dataset) HasState(app, state string) bool {
 	if state == "" || strings.ContainsAny(state, `/\`) {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(d.Dir, "apps", app, "states", state+".json"))
+	_, err := fs.Stat(d.fsys, path.Join("apps", app, "states", state+".json"))
 	return err == nil
 }
 
@@ -300,7 +307,7 @@ func (d *Dataset) State(app, state string) (*screen.Snapshot, error) {
 	if ok {
 		return s, nil
 	}
-	b, err := os.ReadFile(filepath.Join(d.Dir, "apps", app, "states", state+".json"))
+	b, err := fs.ReadFile(d.fsys, path.Join("apps", app, "states", state+".json"))
 	if err != nil {
 		return nil, fmt.Errorf("droidtask: state %s: %w", key, err)
 	}
@@ -312,4 +319,11 @@ func (d *Dataset) State(app, state string) (*screen.Snapshot, error) {
 	d.states[key] = s
 	d.mu.Unlock()
 	return s, nil
+}
+
+// HTMLLabel turns AutoDroid's HTML inner text of an element
+// ("Title<br>value") into its first line, the element's label.
+func HTMLLabel(inner string) string {
+	first, _, _ := strings.Cut(inner, "<br>")
+	return strings.TrimSpace(first)
 }

@@ -103,7 +103,7 @@ func New(data *droidtask.Dataset, app string) (*Phone, error) {
 			case t.Target.CanonicalTempID != nil:
 				e.node = *t.Target.CanonicalTempID
 			case t.Target.HTMLOnly != nil:
-				e.label = htmlLabel(t.Target.HTMLOnly.Inner)
+				e.label = droidtask.HTMLLabel(t.Target.HTMLOnly.Inner)
 			}
 		}
 		if (e.action == device.Tap || e.action == device.Input) && e.node < 0 && e.label == "" {
@@ -116,13 +116,6 @@ func New(data *droidtask.Dataset, app string) (*Phone, error) {
 	}
 	p.reset(info.StartState())
 	return p, nil
-}
-
-// htmlLabel turns AutoDroid's HTML inner text ("Title<br>value") into the
-// first line of the label.
-func htmlLabel(inner string) string {
-	first, _, _ := strings.Cut(inner, "<br>")
-	return strings.TrimSpace(first)
 }
 
 func (p *Phone) reset(state string) {
@@ -176,7 +169,7 @@ func (p *Phone) Episode(task *droidtask.Task) error {
 		case st.Action.Target != nil && st.Action.Target.TempID != nil:
 			e.node = *st.Action.Target.TempID
 		case st.TargetHTML != nil:
-			e.label = htmlLabel(st.TargetHTML.Inner)
+			e.label = droidtask.HTMLLabel(st.TargetHTML.Inner)
 		}
 		p.scenario[st.State] = append(p.scenario[st.State], e)
 	}

@@ -95,7 +95,7 @@ func stepAction(t *testing.T, ctx context.Context, p *Phone, st droidtask.Step) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := htmlLabel(st.TargetHTML.Inner)
+		want := droidtask.HTMLLabel(st.TargetHTML.Inner)
 		for _, e := range screen.Elements(s) {
 			if e.Label == want {
 				return device.Action{Type: typ, Node: e.NodeID}

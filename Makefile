@@ -1,0 +1,96 @@
+# Wayfinder — `make` lists the targets. Toolchain versions are pinned here.
+SHELL := /bin/bash
+GO ?= go
+XMOBILE_VERSION := v0.0.0-20260908204917-8b95e45f8d3e
+KOTLIN_VERSION := 2.4.20
+ANDROID_PLATFORM := android-35
+ANDROID_BUILD_TOOLS := 35.0.0
+ANDROID_NDK := 27.2.12479018
+SHARED ?= ../shared
+DATA ?= $(SHARED)/droidtask
+OUT ?= out
+export WAYFINDER_CACHE ?= $(CURDIR)/.tools
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## list the targets
+	@grep -hE '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+.PHONY: setup
+setup: ## install what a fresh machine lacks (apt, npm, Maven Central, Go modules)
+	bash scripts/setup.sh
+
+.PHONY: demo
+demo: ## run the main job on the built-in demo phone (no ../shared, no key), then again offline
+	$(GO) run ./cmd/wayfinder demo
+
+.PHONY: test
+test: test-go test-eval test-android test-jni test-e2e test-arm64 ## everything CI runs
+	@echo "all test suites passed"
+
+.PHONY: test-go
+test-go: ## go vet and all Go tests (race detector on the engine and store)
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+.PHONY: test-eval
+test-eval: ## eval on the recorded apps: oracle (all tasks) and graph planner
+	mkdir -p $(OUT)
+	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner oracle --commands testdata/commands.jsonl --report $(OUT)/eval-oracle.json
+	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --commands testdata/commands.jsonl --report $(OUT)/eval-graph.json --min-success 0
+
+.PHONY: test-android
+test-android: ## compile every Kotlin source against android-all and run the JVM unit tests
+	bash scripts/android-check.sh
+
+.PHONY: test-jni
+test-jni: ## gobind + host JNI library + Kotlin round trip through the binding
+	bash scripts/jni-roundtrip.sh
+
+.PHONY: test-e2e
+test-e2e: ## the inspector page in headless Chromium
+	bash scripts/e2e-inspector.sh
+
+.PHONY: test-arm64
+test-arm64: ## knowledge and daemon tests for linux/arm64 under qemu
+	bash scripts/arm64-test.sh ./knowledge/ ./daemon/
+
+.PHONY: arm64
+arm64: ## static linux/arm64 wayfinder CLI, then its knowledge and daemon tests under qemu
+	bash scripts/arm64-build.sh $(OUT)/wayfinder-linux-arm64
+	bash scripts/arm64-test.sh ./knowledge/ ./daemon/
+
+.PHONY: bench
+bench: ## benchmarks: go test -bench and the wayfinder bench table
+	$(GO) test -run='^$$' -bench=. -benchmem ./daemon/... ./knowledge/
+	$(GO) run ./cmd/wayfinder bench --data $(DATA)
+
+.PHONY: eval-full
+eval-full: ## the full graph-planner eval on every recorded app
+	mkdir -p $(OUT)
+	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --commands testdata/commands.jsonl --report $(OUT)/eval-graph-full.json
+
+.PHONY: fuzz
+fuzz: ## run every fuzz target for 30 s each
+	bash scripts/fuzz.sh 30s
+
+$(OUT)/wayfinder: $(shell find . -name '*.go' -not -path './_hostjni/*') go.mod
+	$(GO) build -o $@ ./cmd/wayfinder
+
+.PHONY: build
+build: $(OUT)/wayfinder ## build the wayfinder CLI
+
+android-app/app/libs/wayfinder.aar: $(shell find bridge daemon knowledge -name '*.go') go.mod
+	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_NDK=$(ANDROID_NDK) XMOBILE_VERSION=$(XMOBILE_VERSION) bash scripts/android-build.sh aar
+
+.PHONY: aar
+aar: android-app/app/libs/wayfinder.aar ## the gomobile AAR (needs Android SDK $(ANDROID_PLATFORM) and NDK $(ANDROID_NDK))
+
+.PHONY: apk
+apk: aar ## the debug APK (needs the Android SDK, build-tools $(ANDROID_BUILD_TOOLS))
+	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_BUILD_TOOLS=$(ANDROID_BUILD_TOOLS) bash scripts/android-build.sh apk
+
+.PHONY: clean
+clean: ## remove build output
+	rm -rf $(OUT) _hostjni

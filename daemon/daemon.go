@@ -1,0 +1,484 @@
+// Package daemon is Wayfinder's agent engine. For every command it
+// identifies the target app, replays a saved flow when one fits (no model
+// call), and otherwise plans step by step behind the Planner interface
+// (graph planner, LLM planner), checking each step and backtracking
+// (AutoTask §4.4–4.5); on success it learns the shortest correct path as a
+// flow with slots, and records transitions, element documentation and
+// lessons in the knowledge store.
+//
+// The engine owns the run loop and the policies (step limit, recovery,
+// learning). It talks to the phone only through device.Device, to the store
+// only through *knowledge.Store, to models only through a Planner; it must
+// not know about transports (CLI, websocket, gomobile).
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// DefaultStepLimit is the step limit of a planned run: AutoTask §4.5.1
+// stops after 20 steps.
+const DefaultStepLimit = 20
+
+// Config tunes the engine. The zero value is usable.
+type Config struct {
+	StepLimit int // planned steps before giving up; default DefaultStepLimit
+	// ReplayThreshold is the flow-match score at or above which a saved
+	// flow is replayed; 0 means intent.DefaultThreshold.
+	ReplayThreshold float64
+	// SettleTimeout bounds how long the engine polls for the screen to
+	// stop changing after an action (ms); 0 means 1500.
+	SettleTimeout time.Duration
+	// NoLearn disables saving flows (evaluation of matching only).
+	NoLearn bool
+	// ConfirmSensitive asks the Asker before sensitive actions (send,
+	// delete, pay, call); without an Asker such steps stop the run.
+	ConfirmSensitive bool
+}
+
+// Engine runs commands. Safe for concurrent use, but runs are serialised:
+// one phone, one pair of hands.
+type Engine struct {
+	dev     device.Device
+	store   *knowledge.Store
+	planner Planner // nil: replay only
+	bus     *event.Bus
+	cfg     Config
+	asker   Asker
+
+	runMu   sync.Mutex // one run at a time
+	mu      sync.Mutex
+	cancel  context.CancelFunc
+	runID   string
+	runSeq  int
+	matcher *matcherCache
+}
+
+// New returns an engine. planner may be nil (replay only); bus may be nil.
+func New(dev device.Device, store *knowledge.Store, planner Planner, bus *event.Bus, cfg Config) *Engine {
+	if cfg.StepLimit <= 0 {
+		cfg.StepLimit = DefaultStepLimit
+	}
+	if cfg.ReplayThreshold <= 0 {
+		cfg.ReplayThreshold = intent.DefaultThreshold
+	}
+	if cfg.SettleTimeout <= 0 {
+		cfg.SettleTimeout = 1500 * time.Millisecond
+	}
+	if bus == nil {
+		bus = event.NewBus()
+	}
+	return &Engine{dev: dev, store: store, planner: planner, bus: bus, cfg: cfg, matcher: &matcherCache{}}
+}
+
+// SetPlanner replaces the planner (nil: replay only).
+func (e *Engine) SetPlanner(p Planner) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.planner = p
+}
+
+// SetAsker sets who answers questions.
+func (e *Engine) SetAsker(a Asker) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asker = a
+}
+
+// Bus returns the engine's event bus.
+func (e *Engine) Bus() *event.Bus { return e.bus }
+
+// Store returns the engine's knowledge store.
+func (e *Engine) Store() *knowledge.Store { return e.store }
+
+// Device returns the engine's device.
+func (e *Engine) Device() device.Device { return e.dev }
+
+// Result is the outcome of one command.
+type Result struct {
+	RunID     string            `json:"run_id"`
+	Command   string            `json:"command"`
+	Package   string            `json:"package"`
+	Outcome   string            `json:"outcome"` // knowledge.Outcome*
+	Error     string            `json:"error,omitempty"`
+	Mode      string            `json:"mode"` // replay | plan | replay+plan
+	FlowID    int64             `json:"flow_id,omitempty"`
+	FlowName  string            `json:"flow_name,omitempty"`
+	Matched   bool              `json:"matched"` // a saved flow was chosen for replay
+	Score     float64           `json:"score"`
+	Slots     map[string]string `json:"slots,omitempty"`
+	Saved     bool              `json:"saved"`
+	Repaired  bool              `json:"repaired"`
+	Steps     []StepRecord      `json:"steps"`
+	Typed     []string          `json:"typed,omitempty"`
+	LLMCalls  int               `json:"llm_calls"`
+	Tokens    int               `json:"tokens"`
+	CacheHits int               `json:"cache_hits"`
+	MS        int64             `json:"ms"`
+}
+
+// Err returns the run's error, nil on success.
+func (r *Result) Err() error {
+	if r.Outcome == knowledge.OutcomeSuccess {
+		return nil
+	}
+	if r.Error == "" {
+		return errors.New(r.Outcome)
+	}
+	return errors.New(r.Error)
+}
+
+// Options of one run.
+type Options struct {
+	// Package forces the target app (skips identification).
+	Package string
+	// NoPlanner forbids planning: replay a saved flow or fail.
+	NoPlanner bool
+	// NoReplay skips saved flows: always plan.
+	NoReplay bool
+	// FlowID replays this flow without matching; Slots fills its slots.
+	FlowID int64
+	Slots  map[string]string
+}
+
+// Cancel stops the running command, if any.
+func (e *Engine) Cancel() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cancel != nil {
+		e.cancel()
+		return true
+	}
+	return false
+}
+
+// RunID returns the id of the running command, "" when idle.
+func (e *Engine) RunID() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.runID
+}
+
+// run is the state of one command in flight.
+type run struct {
+	e        *Engine
+	id       string
+	res      *Result
+	planner  Planner
+	app      knowledge.App
+	slots    map[string]string
+	steps    []StepRecord
+	penalty  map[string]float64
+	guides   []string
+	lessons  []string
+	llmCalls int
+	tokens   int
+	start    time.Time
+}
+
+func (r *run) emit(typ string, data any) { r.e.bus.Publish(r.id, typ, data) }
+
+// Run carries out one command and returns its result. The error is
+// non-nil only for failures of the machinery (store, device); a command
+// that could not be completed is a Result with Outcome failure or error.
+func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result, error) {
+	command = strings.TrimSpace(command)
+	if command == "" && opt.FlowID == 0 {
+		return nil, errors.New("daemon: empty command")
+	}
+	e.runMu.Lock()
+	defer e.runMu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	e.mu.Lock()
+	e.runSeq++
+	id := fmt.Sprintf("r%d-%d", time.Now().UnixMilli(), e.runSeq)
+	e.cancel, e.runID = cancel, id
+	planner := e.planner
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		e.cancel, e.runID = nil, ""
+		e.mu.Unlock()
+	}()
+	if opt.NoPlanner {
+		planner = nil
+	}
+	r := &run{e: e, id: id, planner: planner, penalty: map[string]float64{}, start: time.Now(),
+		res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
+	pname := "none"
+	if planner != nil {
+		pname = planner.Name()
+	}
+	r.emit(event.RunStarted, event.RunInfo{Command: command, Planner: pname})
+	err := r.do(ctx, opt)
+	return r.finish(ctx, err)
+}
+
+// finish records the outcome in the run log and publishes it.
+func (r *run) finish(ctx context.Context, err error) (*Result, error) {
+	res := r.res
+	res.Steps = r.steps
+	res.LLMCalls, res.Tokens = r.llmCalls, r.tokens
+	res.MS = time.Since(r.start).Milliseconds()
+	var fatal error
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled):
+		res.Outcome, res.Error = knowledge.OutcomeCancelled, "cancelled"
+	case isMachineErr(err):
+		res.Outcome, res.Error = knowledge.OutcomeError, err.Error()
+		fatal = err
+	default:
+		if res.Outcome == knowledge.OutcomeSuccess {
+			res.Outcome = knowledge.OutcomeFailure
+		}
+		if res.Outcome != knowledge.OutcomeFailure {
+			res.Outcome = knowledge.OutcomeError
+		}
+		var pe *PlannerError
+		if errors.As(err, &pe) {
+			res.Outcome = knowledge.OutcomeError
+		}
+		res.Error = err.Error()
+	}
+	for _, s := range r.steps {
+		if s.Mode == "replay" {
+			res.CacheHits++
+		}
+	}
+	lctx := context.WithoutCancel(ctx)
+	if r.e.store != nil {
+		if _, lerr := r.e.store.LogRun(lctx, knowledge.Run{Command: res.Command, Package: res.Package, Mode: res.Mode,
+			Outcome: res.Outcome, Error: res.Error, FlowID: res.FlowID, Steps: len(r.steps), LLMCalls: r.llmCalls,
+			Tokens: r.tokens, DurationMS: res.MS, Started: r.start}); lerr != nil && fatal == nil {
+			fatal = lerr
+		}
+	}
+	r.emit(event.RunFinished, event.RunResult{Outcome: res.Outcome, Error: res.Error, Mode: res.Mode, Steps: len(r.steps),
+		LLMCalls: r.llmCalls, Tokens: r.tokens, MS: res.MS, CacheHits: res.CacheHits, FlowID: res.FlowID})
+	return res, fatal
+}
+
+// machineErr marks failures of the device or the store, which end the run
+// as errors rather than as a failed command.
+type machineErr struct{ err error }
+
+func (m machineErr) Error() string { return m.err.Error() }
+func (m machineErr) Unwrap() error { return m.err }
+
+func isMachineErr(err error) bool {
+	var m machineErr
+	return errors.As(err, &m)
+}
+
+// PlannerError is a planner that could not decide (an LLM timeout, a
+// reply that was not valid JSON or named an element that does not exist).
+type PlannerError struct {
+	Planner string
+	Err     error
+}
+
+func (p *PlannerError) Error() string { return fmt.Sprintf("planner %s: %v", p.Planner, p.Err) }
+func (p *PlannerError) Unwrap() error { return p.Err }
+
+func (r *run) do(ctx context.Context, opt Options) error {
+	e := r.e
+	pkg, err := r.identifyApp(ctx, opt)
+	if err != nil {
+		return err
+	}
+	r.res.Package = pkg
+	if r.app, err = e.store.UpsertApp(ctx, pkg, ""); err != nil {
+		return machineErr{err}
+	}
+	if err := r.ensureForeground(ctx, pkg); err != nil {
+		return err
+	}
+	if lessons, err := e.store.Lessons(ctx, r.app.ID, 8); err == nil {
+		for _, l := range lessons {
+			r.lessons = append(r.lessons, l.Text)
+		}
+	}
+	// b. saved flow first
+	var flow *knowledge.Flow
+	if !opt.NoReplay {
+		flow, err = r.matchFlow(ctx, opt)
+		if err != nil {
+			return err
+		}
+	}
+	if flow != nil {
+		r.res.Mode = "replay"
+		done, failedAt, err := r.replay(ctx, flow)
+		if err != nil {
+			return err
+		}
+		if done {
+			r.res.Outcome = knowledge.OutcomeSuccess
+			_ = e.store.RecordFlowUse(ctx, flow.ID, true)
+			if r.res.Command != "" {
+				_ = e.store.AddFlowCommand(ctx, flow.ID, r.res.Command)
+				e.matcher.invalidate()
+			}
+			return nil
+		}
+		_ = e.store.RecordFlowUse(ctx, flow.ID, false)
+		if r.planner == nil {
+			return fmt.Errorf("replay of flow %q failed at step %d and no planner is available to continue", flow.Name, failedAt+1)
+		}
+		// hand the rest to the planner, then repair only the broken steps
+		r.res.Mode = "replay+plan"
+		r.guides = append(r.guides, guideFromFlow(flow, failedAt))
+		kept := len(r.steps)
+		if err := r.plan(ctx); err != nil {
+			return err
+		}
+		return r.repairFlow(ctx, flow, failedAt, kept)
+	}
+	if r.planner == nil {
+		return errors.New("no saved flow fits this command, and planning is off (no planner configured)")
+	}
+	r.res.Mode = "plan"
+	r.guides = append(r.guides, r.similarFlowGuides(ctx)...)
+	if err := r.plan(ctx); err != nil {
+		return err
+	}
+	if e.cfg.NoLearn {
+		return nil
+	}
+	return r.learn(ctx)
+}
+
+// identifyApp picks the target app: the forced package, else the best
+// scored installed app (seed "virtual assistant", identify-app step), else
+// the foreground app.
+func (r *run) identifyApp(ctx context.Context, opt Options) (string, error) {
+	if opt.Package != "" {
+		r.emit(event.AppChosen, event.AppInfo{Package: opt.Package, Score: 1, Reason: "given"})
+		return opt.Package, nil
+	}
+	if opt.FlowID != 0 {
+		f, err := r.e.store.Flow(ctx, opt.FlowID)
+		if err != nil {
+			return "", err
+		}
+		r.emit(event.AppChosen, event.AppInfo{Package: f.Package, Score: 1, Reason: "flow " + f.Name})
+		return f.Package, nil
+	}
+	apps, err := r.e.dev.InstalledApps(ctx)
+	if err != nil {
+		return "", machineErr{fmt.Errorf("installed apps: %w", err)}
+	}
+	fg, _ := r.e.dev.ForegroundApp(ctx)
+	if len(apps) == 0 {
+		if fg == "" {
+			return "", errors.New("no app installed and none in the foreground")
+		}
+		return fg, nil
+	}
+	cands := make([]intent.AppCandidate, 0, len(apps))
+	for _, a := range apps {
+		c := intent.AppCandidate{Package: a.Package, Label: a.Label}
+		c.Keywords = r.e.appKeywords(ctx, a.Package)
+		cands = append(cands, c)
+	}
+	scores := intent.IdentifyApp(r.res.Command, cands)
+	best := event.AppInfo{Package: fg, Reason: "foreground app"}
+	if len(scores) > 0 && (scores[0].Score > 0 || fg == "") {
+		best = event.AppInfo{Package: scores[0].Package, Score: scores[0].Score, Reason: scores[0].Reason}
+	}
+	if best.Package == "" {
+		best.Package = apps[0].Package
+	}
+	for _, a := range apps {
+		if a.Package == best.Package {
+			best.Label = a.Label
+		}
+	}
+	r.emit(event.AppChosen, best)
+	return best.Package, nil
+}
+
+// ensureForeground launches pkg unless it is already in the foreground.
+func (r *run) ensureForeground(ctx context.Context, pkg string) error {
+	fg, err := r.e.dev.ForegroundApp(ctx)
+	if err != nil {
+		return machineErr{fmt.Errorf("foreground app: %w", err)}
+	}
+	if fg == pkg {
+		return nil
+	}
+	res, err := r.e.dev.Perform(ctx, device.Action{Type: device.Launch, Node: -1, Package: pkg})
+	if err != nil {
+		return machineErr{fmt.Errorf("launch %s: %w", pkg, err)}
+	}
+	if !res.OK {
+		return fmt.Errorf("could not launch %s: %s", pkg, res.Message)
+	}
+	return nil
+}
+
+// observe captures the settled screen: it polls until two consecutive
+// snapshots have the same fingerprint or SettleTimeout passes.
+func (r *run) observe(ctx context.Context, step int) (*screen.Snapshot, string, error) {
+	start := time.Now()
+	s, err := r.e.dev.Snapshot(ctx)
+	if err != nil {
+		return nil, "", machineErr{fmt.Errorf("snapshot: %w", err)}
+	}
+	fp := screen.Fingerprint(s)
+	for delay := 50 * time.Millisecond; time.Since(start) < r.e.cfg.SettleTimeout; delay *= 2 {
+		s2, err := r.e.dev.Snapshot(ctx)
+		if err != nil {
+			return nil, "", machineErr{fmt.Errorf("snapshot: %w", err)}
+		}
+		fp2 := screen.Fingerprint(s2)
+		if s2 == s || fp2 == fp {
+			s, fp = s2, fp2
+			break
+		}
+		s, fp = s2, fp2
+		select {
+		case <-ctx.Done():
+			return nil, "", ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+	elems := screen.Elements(s)
+	info := event.ScreenInfo{Step: step, Fingerprint: fp, Activity: s.Activity, Package: s.ForegroundPackage(),
+		Width: s.Width, Height: s.Height, CaptureMS: time.Since(start).Milliseconds(), Elements: make([]event.ScreenElement, len(elems))}
+	for i, el := range elems {
+		info.Elements[i] = event.ScreenElement{Index: i, Kind: el.Kind, Label: el.Label, Bounds: el.Bounds}
+	}
+	r.emit(event.Snapshot, info)
+	return s, fp, nil
+}
+
+// appKeywords returns words describing an app from its known flows, for
+// app identification.
+func (e *Engine) appKeywords(ctx context.Context, pkg string) []string {
+	flows, err := e.store.Flows(ctx, knowledge.FlowFilter{Package: pkg})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range flows {
+		out = append(out, strings.Fields(f.Intent)...)
+		for _, c := range f.Commands {
+			out = append(out, strings.Fields(c)...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,483 @@
+// Package eval runs Wayfinder on every task of a DroidTask-format directory
+// on the simulated phone and reports how it did, in three phases: learn
+// (the planner solves each task and the engine saves flows), replay (each
+// task's own command again with the planner off: the saved flow must be
+// found and replayed to the task's final screen, with no LLM call), and
+// commands (other wordings, other slot values, and commands that must
+// match nothing; planner off).
+//
+// The package owns the evaluation protocol and its report; it must not
+// change the engine's behaviour.
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// PlannerFactory makes the planner for one task. It receives the task and
+// the simulated phone (the oracle needs both; real planners need neither)
+// and the engine's store.
+type PlannerFactory func(task *droidtask.Task, phone *sim.Phone, store *knowledge.Store) (daemon.Planner, error)
+
+// Config of an evaluation.
+type Config struct {
+	Data     *droidtask.Dataset
+	Apps     []string // empty: all
+	Store    *knowledge.Store
+	Planner  PlannerFactory
+	Name     string // planner name for the report
+	Commands []CommandCase
+	// BeforeApp runs once per app before its tasks (e.g. importing the
+	// app's exploration graph).
+	BeforeApp func(ctx context.Context, app string) error
+	Progress  io.Writer // live lines; nil for none
+	Engine    daemon.Config
+}
+
+// CommandCase is one line of a --commands file.
+type CommandCase struct {
+	TaskID        string   `json:"task_id,omitempty"`
+	App           string   `json:"app"`
+	Command       string   `json:"command"`
+	ExpectTyped   []string `json:"expect_typed,omitempty"`
+	ExpectNoMatch bool     `json:"expect_no_match,omitempty"`
+}
+
+// ReadCommands reads a JSON-lines commands file; errors name the line.
+func ReadCommands(path string) ([]CommandCase, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []CommandCase
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var c CommandCase
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		if c.App == "" || c.Command == "" {
+			return nil, fmt.Errorf("%s:%d: app and command are required", path, n)
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// Report is the evaluation report (JSON).
+type Report struct {
+	Planner      string         `json:"planner"`
+	Tasks        int            `json:"tasks"`
+	Succeeded    int            `json:"succeeded"`
+	SuccessRate  float64        `json:"success_rate"`
+	StepAccuracy float64        `json:"step_accuracy"`
+	LLMCalls     int            `json:"llm_calls"`
+	Tokens       int            `json:"tokens"`
+	Replay       ReplayReport   `json:"replay"`
+	Commands     CommandsReport `json:"commands"`
+	PerApp       []AppReport    `json:"per_app"`
+	PerTask      []TaskRow      `json:"per_task"`
+	PerCommand   []CommandRow   `json:"per_command,omitempty"`
+	Passed       int            `json:"passed"`
+	Failed       int            `json:"failed"`
+	Seconds      float64        `json:"seconds"`
+}
+
+// ReplayReport is the replay phase.
+type ReplayReport struct {
+	Tasks     int `json:"tasks"`
+	Succeeded int `json:"succeeded"`
+	LLMCalls  int `json:"llm_calls"`
+}
+
+// CommandsReport is the commands phase. Correct counts right flows with
+// right slot values and expected non-matches; WrongFlow counts a flow
+// replayed that should not have been (another task's flow, or any flow
+// for a must-not-match command); Missed counts no flow where one was
+// expected. Precision is correct replays / all replays.
+type CommandsReport struct {
+	Total     int     `json:"total"`
+	Correct   int     `json:"correct"`
+	WrongFlow int     `json:"wrong_flow"`
+	Missed    int     `json:"missed"`
+	WrongSlot int     `json:"wrong_slot"`
+	LLMCalls  int     `json:"llm_calls"`
+	Precision float64 `json:"precision"`
+}
+
+// AppReport aggregates one app.
+type AppReport struct {
+	App          string  `json:"app"`
+	Tasks        int     `json:"tasks"`
+	Succeeded    int     `json:"succeeded"`
+	SuccessRate  float64 `json:"success_rate"`
+	StepAccuracy float64 `json:"step_accuracy"`
+	Replayed     int     `json:"replayed"`
+}
+
+// TaskRow is one task of the learn and replay phases.
+type TaskRow struct {
+	TaskID       string   `json:"task_id"`
+	App          string   `json:"app"`
+	Command      string   `json:"command"`
+	Succeeded    bool     `json:"succeeded"`
+	Steps        int      `json:"steps"`
+	GroundTruth  int      `json:"ground_truth_steps"`
+	MatchedSteps int      `json:"matched_steps"`
+	FinalScreen  string   `json:"final_screen"`
+	WantScreen   string   `json:"want_screen"`
+	FlowID       int64    `json:"flow_id,omitempty"`
+	Intent       string   `json:"intent,omitempty"`
+	LLMCalls     int      `json:"llm_calls"`
+	Error        string   `json:"error,omitempty"`
+	Replayed     bool     `json:"replayed"`
+	ReplayFlow   int64    `json:"replay_flow,omitempty"`
+	ReplayScreen string   `json:"replay_final_screen,omitempty"`
+	ReplayLLM    int      `json:"replay_llm_calls"`
+	ReplayError  string   `json:"replay_error,omitempty"`
+	ReplayTyped  []string `json:"replay_typed,omitempty"`
+	LearnMS      int64    `json:"learn_ms"`
+	ReplayMS     int64    `json:"replay_ms"`
+}
+
+// CommandRow is one command of the commands phase.
+type CommandRow struct {
+	CommandCase
+	Verdict     string   `json:"verdict"` // correct | wrong_flow | missed | wrong_slot
+	MatchedFlow int64    `json:"matched_flow,omitempty"`
+	WantFlow    int64    `json:"want_flow,omitempty"`
+	Score       float64  `json:"score"`
+	Typed       []string `json:"typed,omitempty"`
+	FinalScreen string   `json:"final_screen,omitempty"`
+	LLMCalls    int      `json:"llm_calls"`
+	Error       string   `json:"error,omitempty"`
+}
+
+// recorder wraps the simulated phone and logs every action with the
+// recorded state before and after, for step accuracy.
+type recorder struct {
+	*sim.Phone
+	mu  sync.Mutex
+	log []moved
+}
+
+type moved struct {
+	before, after string
+	action        string
+}
+
+func (r *recorder) Perform(ctx context.Context, a device.Action) (device.Result, error) {
+	before := r.Phone.State()
+	res, err := r.Phone.Perform(ctx, a)
+	r.mu.Lock()
+	r.log = append(r.log, moved{before: before, after: r.Phone.State(), action: a.Type})
+	r.mu.Unlock()
+	return res, err
+}
+
+func (r *recorder) reset() {
+	r.mu.Lock()
+	r.log = nil
+	r.mu.Unlock()
+}
+
+// matchedSteps counts the ground-truth steps the agent also took: an
+// action of the same type on the same recorded screen that led to the same
+// recorded next screen.
+func (r *recorder) matchedSteps(task *droidtask.Task) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, st := range task.Actions() {
+		want := map[string]string{"click": device.Tap, "input": device.Input, "key": device.Back}[st.Action.Type]
+		for _, m := range r.log {
+			if m.before == st.State && m.after == st.NextState && m.action == want {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// Run evaluates and returns the report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	start := time.Now()
+	apps := cfg.Apps
+	if len(apps) == 0 {
+		apps = cfg.Data.AppNames()
+	}
+	rep := &Report{Planner: cfg.Name}
+	flowTask := map[int64]string{} // flow -> task that learned it
+	taskFlow := map[string]int64{}
+	var gtSteps, matched int
+	for _, app := range apps {
+		if _, ok := cfg.Data.Apps[app]; !ok {
+			return nil, fmt.Errorf("eval: no app %q in %s", app, cfg.Data.Dir)
+		}
+		if cfg.BeforeApp != nil {
+			if err := cfg.BeforeApp(ctx, app); err != nil {
+				return nil, err
+			}
+		}
+		phone, err := sim.New(cfg.Data, app)
+		if err != nil {
+			return nil, err
+		}
+		dev := &recorder{Phone: phone}
+		eng := daemon.New(dev, cfg.Store, nil, nil, cfg.Engine)
+		ar := AppReport{App: app}
+		var appGT, appMatched int
+		tasks := cfg.Data.AppTasks(app)
+		rows := make([]TaskRow, len(tasks))
+		// phase learn
+		for i := range tasks {
+			task := &tasks[i]
+			row := TaskRow{TaskID: task.ID, App: app, Command: task.Instruction, GroundTruth: len(task.Actions()), WantScreen: task.FinalState()}
+			if err := phone.Episode(task); err != nil {
+				return nil, err
+			}
+			dev.reset()
+			pl, err := cfg.Planner(task, phone, cfg.Store)
+			if err != nil {
+				return nil, err
+			}
+			eng.SetPlanner(pl)
+			t0 := time.Now()
+			res, err := eng.Run(ctx, task.Instruction, daemon.Options{Package: phone.App().MainPackage, NoReplay: true})
+			row.LearnMS = time.Since(t0).Milliseconds()
+			if err != nil {
+				return nil, fmt.Errorf("eval: %s: %w", task.ID, err)
+			}
+			row.FinalScreen = phone.State()
+			row.Succeeded = res.Outcome == knowledge.OutcomeSuccess && row.FinalScreen == row.WantScreen
+			row.Steps, row.LLMCalls, row.Error = len(res.Steps), res.LLMCalls, res.Error
+			if res.Outcome == knowledge.OutcomeSuccess && !row.Succeeded {
+				row.Error = "planner declared done on the wrong screen"
+			}
+			row.MatchedSteps = dev.matchedSteps(task)
+			if row.Succeeded && res.FlowID != 0 {
+				row.FlowID = res.FlowID
+				flowTask[res.FlowID] = task.ID
+				taskFlow[task.ID] = res.FlowID
+			}
+			rep.LLMCalls += res.LLMCalls
+			rep.Tokens += res.Tokens
+			appGT += row.GroundTruth
+			appMatched += row.MatchedSteps
+			if row.Succeeded {
+				ar.Succeeded++
+			}
+			progress(cfg.Progress, "learn  %-22s %-4s steps=%-2d llm=%-2d %s", task.ID, okStr(row.Succeeded), row.Steps, row.LLMCalls, row.Error)
+			rows[i] = row
+		}
+		// phase replay: planner off
+		eng.SetPlanner(nil)
+		for i := range tasks {
+			task := &tasks[i]
+			row := &rows[i]
+			if err := phone.Episode(task); err != nil {
+				return nil, err
+			}
+			t0 := time.Now()
+			res, err := eng.Run(ctx, task.Instruction, daemon.Options{Package: phone.App().MainPackage, NoPlanner: true})
+			row.ReplayMS = time.Since(t0).Milliseconds()
+			if err != nil {
+				return nil, fmt.Errorf("eval: replay %s: %w", task.ID, err)
+			}
+			row.ReplayScreen = phone.State()
+			row.ReplayFlow, row.ReplayLLM, row.ReplayError, row.ReplayTyped = res.FlowID, res.LLMCalls, res.Error, res.Typed
+			row.Replayed = res.Outcome == knowledge.OutcomeSuccess && res.Matched && row.ReplayScreen == row.WantScreen && res.LLMCalls == 0
+			rep.Replay.Tasks++
+			rep.Replay.LLMCalls += res.LLMCalls
+			if row.Replayed {
+				rep.Replay.Succeeded++
+				ar.Replayed++
+			}
+			if f, err := cfg.Store.Flow(ctx, row.FlowID); err == nil && row.FlowID != 0 {
+				row.Intent = f.Intent
+			}
+			progress(cfg.Progress, "replay %-22s %-4s flow=%-3d llm=%d %s", task.ID, okStr(row.Replayed), res.FlowID, res.LLMCalls, res.Error)
+		}
+		ar.Tasks = len(tasks)
+		ar.SuccessRate = ratio(ar.Succeeded, ar.Tasks)
+		ar.StepAccuracy = ratio(appMatched, appGT)
+		rep.PerApp = append(rep.PerApp, ar)
+		rep.PerTask = append(rep.PerTask, rows...)
+		rep.Tasks += ar.Tasks
+		rep.Succeeded += ar.Succeeded
+		gtSteps += appGT
+		matched += appMatched
+		// phase commands for this app
+		for _, c := range cfg.Commands {
+			if c.App != app {
+				continue
+			}
+			row, err := runCommand(ctx, cfg, eng, phone, c, taskFlow, flowTask)
+			if err != nil {
+				return nil, err
+			}
+			rep.PerCommand = append(rep.PerCommand, row)
+		}
+	}
+	rep.SuccessRate = ratio(rep.Succeeded, rep.Tasks)
+	rep.StepAccuracy = ratio(matched, gtSteps)
+	replays := 0
+	for _, r := range rep.PerCommand {
+		rep.Commands.Total++
+		rep.Commands.LLMCalls += r.LLMCalls
+		switch r.Verdict {
+		case "correct":
+			rep.Commands.Correct++
+		case "wrong_flow":
+			rep.Commands.WrongFlow++
+		case "missed":
+			rep.Commands.Missed++
+		case "wrong_slot":
+			rep.Commands.WrongSlot++
+		}
+		if r.MatchedFlow != 0 {
+			replays++
+		}
+	}
+	correctReplays := 0
+	for _, r := range rep.PerCommand {
+		if r.MatchedFlow != 0 && r.Verdict == "correct" {
+			correctReplays++
+		}
+	}
+	rep.Commands.Precision = ratio(correctReplays, replays)
+	rep.Passed = rep.Succeeded + rep.Replay.Succeeded + rep.Commands.Correct
+	rep.Failed = (rep.Tasks - rep.Succeeded) + (rep.Replay.Tasks - rep.Replay.Succeeded) + (rep.Commands.Total - rep.Commands.Correct)
+	rep.Seconds = time.Since(start).Seconds()
+	sort.SliceStable(rep.PerApp, func(i, j int) bool { return rep.PerApp[i].App < rep.PerApp[j].App })
+	return rep, nil
+}
+
+func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.Phone, c CommandCase, taskFlow map[string]int64, flowTask map[int64]string) (CommandRow, error) {
+	row := CommandRow{CommandCase: c}
+	var task *droidtask.Task
+	if c.TaskID != "" {
+		for i := range cfg.Data.Tasks {
+			if cfg.Data.Tasks[i].ID == c.TaskID {
+				task = &cfg.Data.Tasks[i]
+			}
+		}
+		if task == nil {
+			return row, fmt.Errorf("eval: commands: no task %q", c.TaskID)
+		}
+		row.WantFlow = taskFlow[c.TaskID]
+	}
+	if err := phone.Episode(task); err != nil {
+		return row, err
+	}
+	if task == nil {
+		if err := phone.Reset(phone.App().StartState()); err != nil {
+			return row, err
+		}
+	}
+	res, err := eng.Run(ctx, c.Command, daemon.Options{Package: phone.App().MainPackage, NoPlanner: true})
+	if err != nil {
+		return row, fmt.Errorf("eval: command %q: %w", c.Command, err)
+	}
+	row.Score, row.Typed, row.LLMCalls, row.Error = res.Score, res.Typed, res.LLMCalls, res.Error
+	row.FinalScreen = phone.State()
+	if res.Matched {
+		row.MatchedFlow = res.FlowID
+	}
+	switch {
+	case c.ExpectNoMatch && row.MatchedFlow != 0:
+		row.Verdict = "wrong_flow"
+	case c.ExpectNoMatch:
+		row.Verdict = "correct"
+	case row.MatchedFlow == 0:
+		row.Verdict = "missed"
+	case row.WantFlow != 0 && row.MatchedFlow != row.WantFlow && flowTask[row.MatchedFlow] != c.TaskID:
+		row.Verdict = "wrong_flow"
+	case len(c.ExpectTyped) > 0 && !equalFold(c.ExpectTyped, res.Typed):
+		row.Verdict = "wrong_slot"
+	case task != nil && res.Outcome != knowledge.OutcomeSuccess:
+		row.Verdict = "missed" // matched the right flow but could not finish it
+	case task != nil && !sameScreen(cfg.Data, task.App, row.FinalScreen, task.FinalState()):
+		row.Verdict = "wrong_flow"
+	default:
+		row.Verdict = "correct"
+	}
+	progress(cfg.Progress, "cmd    %-22s %-10s score=%.2f %q typed=%q", c.App, row.Verdict, row.Score, c.Command, res.Typed)
+	return row, nil
+}
+
+// sameScreen compares two recorded states: the same id, or the same
+// structural fingerprint (typing another value can land on another
+// recording of the same screen).
+func sameScreen(d *droidtask.Dataset, app, a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, err1 := d.State(app, a)
+	sb, err2 := d.State(app, b)
+	return err1 == nil && err2 == nil && screen.Fingerprint(sa) == screen.Fingerprint(sb)
+}
+
+func equalFold(a, b []string) bool {
+	return slices.EqualFunc(a, b, strings.EqualFold)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func okStr(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "FAIL"
+}
+
+func progress(w io.Writer, f string, a ...any) {
+	if w != nil {
+		fmt.Fprintf(w, f+"\n", a...)
+	}
+}
+
+// WriteTable prints the per-app summary and the closing line.
+func (r *Report) WriteTable(w io.Writer) {
+	fmt.Fprintf(w, "\n%-14s %6s %6s %8s %9s %8s\n", "app", "tasks", "ok", "success", "step acc", "replayed")
+	for _, a := range r.PerApp {
+		fmt.Fprintf(w, "%-14s %6d %6d %7.1f%% %8.1f%% %8d\n", a.App, a.Tasks, a.Succeeded, 100*a.SuccessRate, 100*a.StepAccuracy, a.Replayed)
+	}
+	fmt.Fprintf(w, "%-14s %6d %6d %7.1f%% %8.1f%% %8d\n", "total", r.Tasks, r.Succeeded, 100*r.SuccessRate, 100*r.StepAccuracy, r.Replay.Succeeded)
+	fmt.Fprintf(w, "LLM calls: learn %d, replay %d, commands %d\n", r.LLMCalls, r.Replay.LLMCalls, r.Commands.LLMCalls)
+	if r.Commands.Total > 0 {
+		fmt.Fprintf(w, "commands: %d total, %d correct, %d wrong flow, %d missed, %d wrong slot; replay precision %.3f\n",
+			r.Commands.Total, r.Commands.Correct, r.Commands.WrongFlow, r.Commands.Missed, r.Commands.WrongSlot, r.Commands.Precision)
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
+}

@@ -1,0 +1,731 @@
+// Package graphplan is the planner that needs no model: it reaches the
+// goal of a command by planning over the knowledge graph (explored and
+// learned transitions, element documentation) and the current screen.
+//
+// How it decides, per step:
+//
+//  1. The command is split into terms (stems mapped to generic UI concepts,
+//     so "remove" matches "Delete") and values (quoted text, numbers, times).
+//     Each term is weighted by its inverse document frequency over the
+//     app's elements, so rare words ("snooze") count more than common ones
+//     ("ok").
+//  2. Every operation on the current screen is scored by the weight of the
+//     command terms its element covers that earlier steps have not covered
+//     yet — strict match first (the element's label contains a whole
+//     command phrase), then term match (PromptRPA §4.3, strict-then-semantic
+//     grounding) — divided by 1 + penalty, where the penalty is AutoTask's
+//     repetition penalty (10 for an operation already done) plus the
+//     backtracking penalties the checks gave (AutoTask §4.3). A small
+//     similarity term breaks ties (AutoTask's tie-breaking score).
+//  3. Elements on other screens of the UI transition graph are scored the
+//     same way and reached through the cheapest known path (edge cost
+//     1/(1+ln count) plus failures; UICOMPASS §3.3 simulated paths); the
+//     path's first step competes with the on-screen operations, discounted
+//     by 0.85 per step.
+//  4. Values are typed into editable fields (the field whose label is
+//     nearest to the value's words in the command first); a form with typed
+//     values is committed with its confirming button (save / OK / done /
+//     send / add). A toggle is only tapped when its state differs from the
+//     command's polarity (turn on / off).
+//  5. The command is complete when every matchable term is covered and
+//     every value typed (and committed): the planner stops there, never
+//     overshooting. When nothing matches it scrolls once to reveal more,
+//     then gives up with a failure rather than wandering.
+//
+// Confidence reports how clearly the chosen operation won, for a
+// composite planner that asks an LLM only when the graph planner is unsure
+// (UICOMPASS's adaptive replanning).
+//
+// The package reads the knowledge store and the screen; it must not act on
+// the device (the engine does) or write knowledge (the engine records).
+package graphplan
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Tuning constants. MinScore: below it nothing on screen or in the graph
+// is relevant; PathDiscount: per-step discount of a target reached through
+// the graph; RepeatPenalty: AutoTask §4.3's repetition penalty.
+const (
+	MinScore      = 0.12
+	PathDiscount  = 0.85
+	RepeatPenalty = 10
+	maxDepth      = 8
+	maxScrolls    = 2
+)
+
+// Planner is the graph planner. Safe for concurrent use across runs.
+type Planner struct {
+	store *knowledge.Store
+
+	mu     sync.Mutex
+	graphs map[int64]*appGraph
+	run    *runState
+}
+
+// New returns a graph planner over the store's knowledge.
+func New(store *knowledge.Store) *Planner {
+	return &Planner{store: store, graphs: map[int64]*appGraph{}}
+}
+
+// Name implements daemon.Planner.
+func (p *Planner) Name() string { return "graph" }
+
+// Invalidate drops the cached graph of an app (after an import).
+func (p *Planner) Invalidate(appID int64) {
+	p.mu.Lock()
+	delete(p.graphs, appID)
+	p.mu.Unlock()
+}
+
+// cmdTerm is one command term and its weight.
+type cmdTerm struct {
+	t      term
+	weight float64
+}
+
+// value is a value of the command that must be typed or selected.
+type value struct {
+	text    string
+	context []term // terms just before the value ("title", "named")
+	done    bool
+}
+
+// runState is what the planner keeps during one command.
+type runState struct {
+	cmd       string
+	terms     []cmdTerm
+	phrases   []string // normalised multi-word chunks of the command
+	values    []value
+	covered   map[term]bool
+	polarity  int
+	typed     int
+	committed bool
+	scrolls   int
+	lastPrint string
+	seen      int // history length already folded into coverage
+}
+
+func (p *Planner) state(st *daemon.PlanState) *runState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.run == nil || p.run.cmd != st.Command || len(st.History) < p.run.seen {
+		p.run = newRunState(st.Command)
+	}
+	return p.run
+}
+
+func newRunState(cmd string) *runState {
+	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd)}
+	u := intent.Understand(cmd)
+	valueSpan := make([]bool, len(cmd)+1)
+	for _, v := range u.Values {
+		if v.Kind == intent.KindWord {
+			continue // proper-noun-like words are matched as terms, not typed
+		}
+		ctx := termsOf(cmd[:v.Start])
+		if len(ctx) > 2 {
+			ctx = ctx[len(ctx)-2:]
+		}
+		rs.values = append(rs.values, value{text: v.Text, context: ctx})
+		for i := v.Start; i < v.End && i < len(valueSpan); i++ {
+			valueSpan[i] = true
+		}
+	}
+	seen := map[term]bool{}
+	for _, t := range intent.Tokenize(cmd) {
+		if t.Start < len(valueSpan) && valueSpan[t.Start] && t.Kind == intent.KindQuoted {
+			continue
+		}
+		for _, tm := range termOfToken(t) {
+			if !seen[tm] && !isPolarity(tm) {
+				seen[tm] = true
+				rs.terms = append(rs.terms, cmdTerm{t: tm, weight: 1})
+			}
+		}
+	}
+	rs.phrases = phrases(cmd)
+	return rs
+}
+
+func isPolarity(t term) bool { return t == "@on" || t == "@off" }
+
+// phrases returns the command's word n-grams (2-4 words), normalised, for
+// strict matching against element labels.
+func phrases(cmd string) []string {
+	var words []string
+	for _, t := range intent.Tokenize(cmd) {
+		if t.Kind == intent.KindWord || t.Kind == intent.KindNumber {
+			words = append(words, t.Text)
+		}
+	}
+	var out []string
+	for n := 4; n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			out = append(out, strings.Join(words[i:i+n], " "))
+		}
+	}
+	return out
+}
+
+// candidate is one scored operation.
+type candidate struct {
+	action    string
+	element   int
+	text      string
+	direction string
+	score     float64
+	reason    string
+	covers    []term
+	via       int // path length: 0 for on-screen
+}
+
+// Next implements daemon.Planner.
+func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
+	rs := p.state(st)
+	g, err := p.graph(ctx, st)
+	if err != nil {
+		return daemon.Decision{}, err
+	}
+	p.fold(rs, st)
+	weights := g.weights(rs, st)
+	remaining := 0.0
+	for _, ct := range rs.terms {
+		if !rs.covered[ct.t] {
+			remaining += weights[ct.t]
+		}
+	}
+	pending := rs.pendingValues()
+	// toggle already in the wanted state: nothing to do for it
+	cands := p.screenCandidates(rs, st, weights)
+	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+
+	// typed values waiting for a commit
+	if pending == 0 && rs.typed > 0 && !rs.committed {
+		if c, ok := confirmButton(st); ok {
+			rs.committed = true
+			return decision(c, 0.9), nil
+		}
+	}
+	var best *candidate
+	if len(cands) > 0 && cands[0].score >= MinScore {
+		best = &cands[0]
+	}
+	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() {
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
+			Reason: "every term of the command that the app knows is covered"}, nil
+	}
+	if best == nil {
+		// nothing relevant: reveal more of the screen, then give up
+		if rs.scrolls < maxScrolls {
+			if i := scrollable(st); i >= 0 || len(st.Elements) > 0 {
+				rs.scrolls++
+				return daemon.Decision{Action: device.Scroll, Element: i, Direction: device.Forward, Confidence: 0.2,
+					Reason: "nothing on this screen matches the command; scrolling to reveal more"}, nil
+			}
+		}
+		if rs.coveredAny() && pending == 0 {
+			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
+				Reason: "no further element matches; the matched part of the command is done"}, nil
+		}
+		return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
+			Reason: "no element on this screen or in the known UI graph matches the command"}, nil
+	}
+	conf := 1.0
+	if len(cands) > 1 && best.score > 0 {
+		conf = math.Min(1, (best.score-cands[1].score)/best.score+0.3)
+	}
+	return decision(*best, conf), nil
+}
+
+func decision(c candidate, conf float64) daemon.Decision {
+	return daemon.Decision{Action: c.action, Element: c.element, Text: c.text, Direction: c.direction,
+		Reason: c.reason, Confidence: conf, Mode: "graph"}
+}
+
+func confidence(remaining float64, rs *runState) float64 {
+	if remaining < 1e-9 {
+		return 0.9
+	}
+	return 0.5
+}
+
+func (rs *runState) pendingValues() int {
+	n := 0
+	for _, v := range rs.values {
+		if !v.done {
+			n++
+		}
+	}
+	return n
+}
+
+func (rs *runState) coveredAny() bool { return len(rs.covered) > 0 || rs.typed > 0 }
+
+// fold updates coverage from the steps taken since the last call.
+func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
+	for ; rs.seen < len(st.History); rs.seen++ {
+		h := st.History[rs.seen]
+		if h.Backtracked || h.Undo || !h.OK {
+			continue
+		}
+		switch h.Action {
+		case device.Input:
+			for i := range rs.values {
+				if !rs.values[i].done && strings.EqualFold(rs.values[i].text, h.Text) {
+					rs.values[i].done = true
+					rs.typed++
+					break
+				}
+			}
+		case device.Tap, device.LongPress:
+			label := h.Target.Label() + " " + h.Target.Desc + " " + h.Target.ResourceID
+			for _, t := range termsOf(label) {
+				rs.covered[t] = true
+			}
+			for i := range rs.values {
+				if !rs.values[i].done && containsFold(h.Target.Label(), rs.values[i].text) {
+					rs.values[i].done = true
+				}
+			}
+			if rs.typed > 0 && isConfirm(h.Target.Label()) {
+				rs.committed = true
+			}
+		}
+	}
+}
+
+// elementTerms returns the terms an element offers: its label, hint,
+// resource-id words and stored documentation.
+func elementTerms(e *screen.Element, doc string) []term {
+	return termsOf(e.Label + " " + e.Hint + " " + e.Resource + " " + doc)
+}
+
+// screenCandidates scores the operations on the current screen.
+func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[term]float64) []candidate {
+	var out []candidate
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Disabled {
+			continue
+		}
+		d := screen.Describe(st.Screen, e.NodeID)
+		switch e.Kind {
+		case screen.KindInput:
+			if v := rs.nextValueFor(e); v >= 0 {
+				sc := 0.5 + 0.5*overlap(rs.values[v].context, elementTerms(e, ""))
+				if e.Value == rs.values[v].text {
+					continue
+				}
+				out = append(out, candidate{action: device.Input, element: i, text: rs.values[v].text,
+					score: sc / (1 + penalty(st, device.Input, d)), reason: fmt.Sprintf("type %q into %q", rs.values[v].text, e.Label)})
+			}
+			continue
+		case screen.KindScroll:
+			continue
+		}
+		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), w)
+		if sc <= 0 {
+			continue
+		}
+		if e.Kind == screen.KindCheckbox && rs.polarity != 0 {
+			if (rs.polarity > 0) == e.Checked {
+				// already in the wanted state: cover it without tapping
+				for _, t := range covers {
+					rs.covered[t] = true
+				}
+				continue
+			}
+		}
+		if e.Kind == screen.KindText {
+			sc *= 0.8 // not clickable on its own; the tap may still reach its row
+		}
+		sc /= 1 + penalty(st, device.Tap, d)
+		out = append(out, candidate{action: device.Tap, element: i, score: sc, covers: covers,
+			reason: fmt.Sprintf("%q matches the command", e.Label)})
+	}
+	return out
+}
+
+// nextValueFor returns the index of the pending value that fits field e
+// best, or -1.
+func (rs *runState) nextValueFor(e *screen.Element) int {
+	best, bestScore := -1, -1.0
+	for i, v := range rs.values {
+		if v.done {
+			continue
+		}
+		s := overlap(v.context, elementTerms(e, ""))
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	return best
+}
+
+// match scores how much of the command's uncovered weight an element's
+// terms cover, with a bonus for a strict phrase match.
+func (rs *runState) match(label string, terms []term, w map[term]float64) (float64, []term) {
+	total := 0.0
+	for _, ct := range rs.terms {
+		total += w[ct.t]
+	}
+	for _, v := range rs.values {
+		if !v.done {
+			total += 1
+		}
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	set := map[term]bool{}
+	for _, t := range terms {
+		set[t] = true
+	}
+	got := 0.0
+	var covers []term
+	for _, ct := range rs.terms {
+		if set[ct.t] && !rs.covered[ct.t] {
+			got += w[ct.t]
+			covers = append(covers, ct.t)
+		}
+	}
+	for _, v := range rs.values {
+		if !v.done && containsFold(label, v.text) {
+			got += 1
+		}
+	}
+	if got == 0 {
+		return 0, nil
+	}
+	sc := got / total
+	nl := screen.Normalize(label)
+	for _, ph := range rs.phrases {
+		if strings.Contains(nl, ph) {
+			sc += 0.15 // strict match of a whole phrase of the command
+			break
+		}
+	}
+	// tie-break: prefer labels that are mostly command words
+	if len(terms) > 0 {
+		sc += 0.05 * float64(len(covers)) / float64(len(set))
+	}
+	return sc, covers
+}
+
+func containsFold(s, sub string) bool {
+	return sub != "" && strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+func overlap(a, b []term) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	set := map[term]bool{}
+	for _, t := range b {
+		set[t] = true
+	}
+	n := 0
+	for _, t := range a {
+		if set[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a))
+}
+
+// penalty is AutoTask's penalty factor of an operation: the repetition
+// penalty when it was already done in this run, plus backtracking
+// penalties.
+func penalty(st *daemon.PlanState, action string, d screen.Descriptor) float64 {
+	key := daemon.OperationKey(st.Print, action, d)
+	pen := st.Penalties[key]
+	for _, h := range st.History {
+		if h.Screen == st.Print && h.Action == action && h.Target.Key() == d.Key() && !h.Undo {
+			pen += RepeatPenalty
+			break
+		}
+	}
+	return pen
+}
+
+func scrollable(st *daemon.PlanState) int {
+	for i := range st.Elements {
+		if st.Elements[i].Kind == screen.KindScroll {
+			return i
+		}
+	}
+	return -1
+}
+
+// confirmButton finds the button that commits a form on this screen.
+func confirmButton(st *daemon.PlanState) (candidate, bool) {
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind == screen.KindButton && !e.Disabled && isConfirm(e.Label+" "+e.Resource) {
+			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("commit the typed values with %q", e.Label)}, true
+		}
+	}
+	return candidate{}, false
+}
+
+func isConfirm(label string) bool {
+	for _, t := range termsOf(label) {
+		if strings.HasPrefix(string(t), "@") && confirmConcepts[string(t[1:])] {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- the UI transition graph ----
+
+type gEdge struct {
+	to      int64
+	action  string
+	element int64
+	cost    float64
+}
+
+type appGraph struct {
+	byPrint map[string]int64
+	out     map[int64][]gEdge
+	elems   map[int64]*knowledge.Element
+	onScr   map[int64][]*knowledge.Element
+	terms   map[int64][]term // element id -> terms
+	df      map[term]int
+	n       int
+}
+
+func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, error) {
+	p.mu.Lock()
+	g := p.graphs[st.AppID]
+	p.mu.Unlock()
+	if g != nil && (st.Print == "" || g.byPrint[st.Print] != 0 || len(st.History) == 0) {
+		return g, nil
+	}
+	kg, err := p.store.Graph(ctx, st.AppID)
+	if err != nil {
+		return nil, fmt.Errorf("graph planner: %w", err)
+	}
+	g = buildGraph(kg)
+	p.mu.Lock()
+	p.graphs[st.AppID] = g
+	p.mu.Unlock()
+	return g, nil
+}
+
+func buildGraph(kg *knowledge.Graph) *appGraph {
+	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
+		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}}
+	for _, s := range kg.Screens {
+		g.byPrint[s.Fingerprint] = s.ID
+	}
+	for i := range kg.Elements {
+		e := &kg.Elements[i]
+		g.elems[e.ID] = e
+		g.onScr[e.ScreenID] = append(g.onScr[e.ScreenID], e)
+		ts := termsOf(e.Descriptor.Label() + " " + e.Descriptor.Desc + " " + e.Descriptor.Hint + " " + e.Descriptor.ResourceID + " " + e.Doc)
+		g.terms[e.ID] = ts
+		seen := map[term]bool{}
+		for _, t := range ts {
+			if !seen[t] {
+				seen[t] = true
+				g.df[t]++
+			}
+		}
+		g.n++
+	}
+	for _, t := range kg.Transitions {
+		if t.From == t.To || t.Count <= 0 {
+			continue
+		}
+		cost := 1/(1+math.Log(float64(t.Count))) + float64(t.Failures)
+		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost})
+	}
+	return g
+}
+
+// weights returns each command term's IDF over the app's elements plus
+// the current screen; terms no element of the app carries weigh 0 (they
+// cannot be matched, so they do not hold completion back).
+func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 {
+	onScreen := map[term]bool{}
+	for i := range st.Elements {
+		for _, t := range elementTerms(&st.Elements[i], "") {
+			onScreen[t] = true
+		}
+	}
+	w := map[term]float64{}
+	n := float64(g.n + len(st.Elements) + 1)
+	for _, ct := range rs.terms {
+		df := float64(g.df[ct.t])
+		if onScreen[ct.t] {
+			df++
+		}
+		if df == 0 {
+			continue
+		}
+		w[ct.t] = math.Log(1 + n/df)
+	}
+	return w
+}
+
+// graphCandidates scores targets on other screens, reached through the
+// cheapest known path; the candidate is the path's first operation,
+// grounded on the current screen.
+func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph, w map[term]float64) []candidate {
+	start, ok := g.byPrint[st.Print]
+	if !ok {
+		return nil
+	}
+	dist, first, hops := g.dijkstra(start)
+	best := map[int64]candidate{} // first-edge element -> best candidate through it
+	for scr, d := range dist {
+		if scr == start || math.IsInf(d, 1) {
+			continue
+		}
+		fe := first[scr]
+		for _, e := range g.onScr[scr] {
+			label := e.Descriptor.Label()
+			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, g.terms[e.ID], w)
+			if sc <= 0 {
+				continue
+			}
+			sc *= math.Pow(PathDiscount, float64(hops[scr]))
+			key := fe.element
+			if c, ok := best[key]; ok && c.score >= sc {
+				continue
+			}
+			best[key] = candidate{action: fe.action, score: sc, covers: covers, via: hops[scr],
+				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
+		}
+	}
+	var out []candidate
+	for elemID, c := range best {
+		if c.action == device.Back || c.action == device.Home {
+			c.element = -1
+			out = append(out, c)
+			continue
+		}
+		ke := g.elems[elemID]
+		if ke == nil {
+			continue
+		}
+		m, ok := screen.Ground(st.Screen, ke.Descriptor)
+		if !ok {
+			continue
+		}
+		idx := indexOfNode(st, m.NodeID)
+		if idx < 0 {
+			continue
+		}
+		c.element = idx
+		if c.action == device.Input {
+			continue // paths through typing are taken by the value logic
+		}
+		c.score /= 1 + penalty(st, c.action, screen.Describe(st.Screen, st.Elements[idx].NodeID))
+		out = append(out, c)
+	}
+	return out
+}
+
+func indexOfNode(st *daemon.PlanState, id int) int {
+	for i := range st.Elements {
+		if st.Elements[i].NodeID == id {
+			return i
+		}
+	}
+	owner := st.Screen.ClickableAncestor(id)
+	for i := range st.Elements {
+		if owner != nil && st.Elements[i].NodeID == owner.ID {
+			return i
+		}
+	}
+	return -1
+}
+
+// dijkstra returns, for every screen reachable from start, its path cost,
+// the first edge of the cheapest path and the path's length in steps.
+func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, map[int64]int) {
+	dist := map[int64]float64{start: 0}
+	first := map[int64]gEdge{}
+	hops := map[int64]int{start: 0}
+	pq := &pqueue{{id: start}}
+	for pq.Len() > 0 {
+		it := heap.Pop(pq).(pqItem)
+		if it.cost > dist[it.id] || hops[it.id] >= maxDepth {
+			continue
+		}
+		for _, e := range g.out[it.id] {
+			nd := it.cost + e.cost
+			if old, ok := dist[e.to]; ok && old <= nd {
+				continue
+			}
+			dist[e.to] = nd
+			hops[e.to] = hops[it.id] + 1
+			if it.id == start {
+				first[e.to] = e
+			} else {
+				first[e.to] = first[it.id]
+			}
+			heap.Push(pq, pqItem{id: e.to, cost: nd})
+		}
+	}
+	return dist, first, hops
+}
+
+type pqItem struct {
+	id   int64
+	cost float64
+}
+
+type pqueue []pqItem
+
+func (q pqueue) Len() int           { return len(q) }
+func (q pqueue) Less(i, j int) bool { return q[i].cost < q[j].cost }
+func (q pqueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *pqueue) Push(x any)        { *q = append(*q, x.(pqItem)) }
+func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)-1]; return it }
+
+// Check implements daemon.Checker without a model: a step that changed
+// nothing (an unexplored tap) is wrong and penalised so it is not chosen
+// again; completion is decided by Next.
+func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.StepRecord) (daemon.Verdict, error) {
+	if !last.OK || (!last.Changed && last.Action != device.Input) {
+		return daemon.Verdict{Correct: false, Penalty: 5, Reason: "the action changed nothing: " + last.Message}, nil
+	}
+	return daemon.Verdict{Correct: true}, nil
+}
+
+// Observe implements daemon.Learner: a new screen makes the cached graph
+// stale, so it is reloaded (with the learned transition) on the next step.
+func (p *Planner) Observe(ctx context.Context, st *daemon.PlanState, rec daemon.StepRecord) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if g := p.graphs[st.AppID]; g != nil {
+		if _, ok := g.byPrint[rec.After]; !ok {
+			delete(p.graphs, st.AppID)
+		}
+	}
+}
+
+var (
+	_ daemon.Planner = (*Planner)(nil)
+	_ daemon.Checker = (*Planner)(nil)
+	_ daemon.Learner = (*Planner)(nil)
+)

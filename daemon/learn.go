@@ -1,0 +1,146 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// shortestPath returns the steps of a successful run that belong to its
+// learned path: backtracked steps and their undos are dropped (AutoTask
+// §4.1.5), steps that had no effect are dropped, and a tap immediately
+// undone by BACK (the planner went into a screen and came out again) is
+// dropped with its BACK.
+func shortestPath(steps []StepRecord) []StepRecord {
+	var out []StepRecord
+	for _, s := range steps {
+		switch {
+		case s.Backtracked || s.Undo:
+			continue
+		case !s.OK:
+			continue
+		case s.Action == device.Back && len(out) > 0:
+			prev := out[len(out)-1]
+			if prev.Action == device.Tap && !prev.Target.Checkable && prev.Screen == s.After && prev.Screen != prev.After {
+				out = out[:len(out)-1]
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// flowSteps turns executed steps into flow steps, numbering from first.
+// Typed text that came from the command becomes a slot reference.
+func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
+	path := shortestPath(steps)
+	out := make([]knowledge.Step, 0, len(path))
+	for i, s := range path {
+		st := knowledge.Step{Index: first + i, Screen: s.Screen, Action: s.Action, Target: s.Target, Text: s.Text, Expect: s.After,
+			Comment: describeStep(knowledge.Step{Action: s.Action, Target: s.Target, Text: s.Text})}
+		if s.Action == device.Scroll {
+			st.Text = ""
+		}
+		if s.Action == device.Input {
+			for name, v := range r.slots {
+				if v != "" && strings.EqualFold(v, s.Text) {
+					st.Text = "{" + name + "}"
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// learn saves the run's shortest correct path as a flow (task and
+// execution knowledge): typed text that comes from the command becomes
+// slots, and each step keeps its expected screens.
+func (r *run) learn(ctx context.Context) error {
+	if r.res.Outcome != knowledge.OutcomeSuccess {
+		return nil
+	}
+	path := shortestPath(r.steps)
+	if len(path) == 0 {
+		return nil // already there: nothing worth remembering
+	}
+	var typed []intent.TypedText
+	for _, s := range path {
+		if s.Action == device.Input {
+			typed = append(typed, intent.TypedText{Text: s.Text, FieldLabel: s.Target.Label()})
+		}
+	}
+	tmpl, slots := intent.TemplateWithLabels(r.res.Command, typed)
+	r.slots = map[string]string{}
+	for _, sl := range slots {
+		r.slots[sl.Name] = sl.Example
+	}
+	steps := r.flowSteps(r.steps, 0)
+	f := &knowledge.Flow{AppID: r.app.ID, Package: r.res.Package, Name: flowName(r.res.Command), Intent: tmpl,
+		Commands: []string{r.res.Command}, Slots: slots, Steps: steps, Source: knowledge.SourceLearned,
+		Uses: 1, Successes: 1, Created: time.Now(), Updated: time.Now()}
+	if dup := r.sameFlow(ctx, f); dup != nil {
+		if err := r.e.store.AddFlowCommand(ctx, dup.ID, r.res.Command); err != nil {
+			return machineErr{err}
+		}
+		r.e.matcher.invalidate()
+		r.res.FlowID, r.res.FlowName = dup.ID, dup.Name
+		return nil
+	}
+	if err := r.e.store.SaveFlow(ctx, f); err != nil {
+		return machineErr{err}
+	}
+	r.e.matcher.invalidate()
+	r.res.Saved, r.res.FlowID, r.res.FlowName = true, f.ID, f.Name
+	names := make([]string, len(slots))
+	for i, s := range slots {
+		names[i] = s.Name
+	}
+	r.emit(event.FlowSaved, event.FlowInfo{FlowID: f.ID, Name: f.Name, Intent: f.Intent, Steps: len(f.Steps), Slots: names})
+	return nil
+}
+
+// sameFlow finds a saved flow of the same app with the same intent and
+// the same step sequence (same actions on the same elements).
+func (r *run) sameFlow(ctx context.Context, f *knowledge.Flow) *knowledge.Flow {
+	flows, err := r.e.store.Flows(ctx, knowledge.FlowFilter{Package: f.Package})
+	if err != nil {
+		return nil
+	}
+	for i := range flows {
+		g := &flows[i]
+		if g.Intent != f.Intent || len(g.Steps) != len(f.Steps) {
+			continue
+		}
+		same := true
+		for j := range g.Steps {
+			if g.Steps[j].Action != f.Steps[j].Action || g.Steps[j].Target.Key() != f.Steps[j].Target.Key() || g.Steps[j].Text != f.Steps[j].Text {
+				same = false
+				break
+			}
+		}
+		if same {
+			return g
+		}
+	}
+	return nil
+}
+
+// flowName makes a short display name from a command: its first words.
+func flowName(cmd string) string {
+	w := strings.Fields(cmd)
+	if len(w) > 8 {
+		w = append(w[:8], "…")
+	}
+	name := strings.Join(w, " ")
+	if name == "" {
+		return "flow"
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}

@@ -1,0 +1,273 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// plan runs the planner step by step until it says done, the checker says
+// complete, or the step limit is reached. Steps the correctness check
+// rejects are undone (AutoTask Table 3) and penalised (AutoTask §4.3).
+func (r *run) plan(ctx context.Context) error {
+	planned := 0
+	checker, _ := r.planner.(Checker)
+	learner, _ := r.planner.(Learner)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s, fp, err := r.observe(ctx, len(r.steps))
+		if err != nil {
+			return err
+		}
+		st := r.planState(s, fp)
+		if planned >= r.e.cfg.StepLimit {
+			return fmt.Errorf("step limit of %d reached before the command was complete", r.e.cfg.StepLimit)
+		}
+		t0 := time.Now()
+		d, err := r.planner.Next(ctx, st)
+		r.llmCalls += d.LLMCalls
+		r.tokens += d.Tokens
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			return &PlannerError{Planner: r.planner.Name(), Err: err}
+		}
+		if d.Mode == "" {
+			d.Mode = r.planner.Name()
+		}
+		switch d.Action {
+		case ActDone:
+			r.res.Outcome = knowledge.OutcomeSuccess
+			return nil
+		case ActFail:
+			return fmt.Errorf("the %s planner gave up: %s", r.planner.Name(), d.Reason)
+		case ActAsk:
+			ans, err := r.ask(ctx, d.Text, nil)
+			if err != nil {
+				return err
+			}
+			r.guides = append(r.guides, "The user answered "+fmt.Sprintf("%q", ans)+" to: "+d.Text)
+			continue
+		}
+		a, el, err := actionFor(st, d)
+		if err != nil {
+			return &PlannerError{Planner: r.planner.Name(), Err: err}
+		}
+		if err := r.confirmSensitive(ctx, a); err != nil {
+			return err
+		}
+		rec, err := r.act(ctx, s, fp, a, el, d, time.Since(t0))
+		if err != nil {
+			return err
+		}
+		planned++
+		if learner != nil {
+			learner.Observe(ctx, st, rec)
+		}
+		if checker == nil {
+			continue
+		}
+		after, afterFP, err := r.observe(ctx, len(r.steps))
+		if err != nil {
+			return err
+		}
+		v, err := checker.Check(ctx, r.planState(after, afterFP), rec)
+		r.llmCalls += v.LLMCalls
+		r.tokens += v.Tokens
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			return &PlannerError{Planner: r.planner.Name(), Err: fmt.Errorf("check: %w", err)}
+		}
+		if v.Completed {
+			r.res.Outcome = knowledge.OutcomeSuccess
+			return nil
+		}
+		if !v.Correct {
+			if err := r.backtrack(ctx, rec, v); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
+	return &PlanState{Command: r.res.Command, Package: r.res.Package, AppID: r.app.ID, Slots: r.slots, Screen: s,
+		Elements: screen.Elements(s), Print: fp, History: r.steps, Guides: r.guides, Lessons: r.lessons,
+		Step: len(r.steps), StepLimit: r.e.cfg.StepLimit, Penalties: r.penalty}
+}
+
+// act performs a on the device, records the step and its transition in
+// the knowledge store, and publishes it.
+func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.Action, el *screen.Element, d Decision, decide time.Duration) (StepRecord, error) {
+	t0 := time.Now()
+	rec := StepRecord{Step: len(r.steps), Screen: fp, Action: a.Type, Text: a.Text, Reason: d.Reason, Mode: d.Mode}
+	if el != nil {
+		rec.Target = screen.Describe(s, el.NodeID)
+		rec.Label = el.Label
+	}
+	res, err := r.e.dev.Perform(ctx, a)
+	if err != nil {
+		return rec, machineErr{fmt.Errorf("perform %s: %w", a, err)}
+	}
+	rec.OK, rec.Changed, rec.Message = res.OK, res.Changed, res.Message
+	after, err := r.e.dev.Snapshot(ctx)
+	if err != nil {
+		return rec, machineErr{fmt.Errorf("snapshot: %w", err)}
+	}
+	rec.After = screen.Fingerprint(after)
+	r.steps = append(r.steps, rec)
+	idx := -1
+	if el != nil {
+		idx = el.Index
+	}
+	r.emit(event.Action, event.ActionInfo{Step: rec.Step, Mode: rec.Mode, Action: a.Type, Element: idx, Label: rec.Label,
+		Text: redactTyped(s, el, a.Text), Reason: d.Reason, OK: res.OK, Changed: res.Changed, Message: res.Message,
+		MS: (decide + time.Since(t0)).Milliseconds(), Tokens: d.Tokens})
+	if err := r.recordTransition(ctx, s, fp, after, rec); err != nil {
+		return rec, err
+	}
+	return rec, nil
+}
+
+// redactTyped hides text typed into password fields from events.
+func redactTyped(s *screen.Snapshot, el *screen.Element, text string) string {
+	if el != nil && s.Node(el.NodeID) != nil && s.Node(el.NodeID).Password && text != "" {
+		return "••••"
+	}
+	return text
+}
+
+// recordTransition stores the step as a learned edge of the UI transition
+// graph (environmental knowledge), with both screens and the element.
+func (r *run) recordTransition(ctx context.Context, before *screen.Snapshot, fp string, after *screen.Snapshot, rec StepRecord) error {
+	st := r.e.store
+	from, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: fp, Activity: before.Activity})
+	if err != nil {
+		return machineErr{err}
+	}
+	to, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: rec.After, Activity: after.Activity})
+	if err != nil {
+		return machineErr{err}
+	}
+	t := knowledge.Transition{AppID: r.app.ID, From: from.ID, To: to.ID, Action: rec.Action, Count: 1, Source: knowledge.SourceLearned}
+	if !rec.OK {
+		t.Count, t.Failures = 0, 1
+	}
+	if rec.Target.Class != "" {
+		el, err := st.UpsertElement(ctx, knowledge.Element{ScreenID: from.ID, Key: rec.Target.Key(), Descriptor: rec.Target, Label: rec.Label})
+		if err != nil {
+			return machineErr{err}
+		}
+		t.ElementID = el.ID
+	}
+	if _, err := st.RecordTransition(ctx, t); err != nil {
+		return machineErr{err}
+	}
+	return nil
+}
+
+// backtrack undoes a step the correctness check rejected: it penalises the
+// operation, keeps a lesson (AutoTask execution knowledge, type 2), and
+// performs the undo action of AutoTask Table 3.
+func (r *run) backtrack(ctx context.Context, rec StepRecord, v Verdict) error {
+	key := OperationKey(rec.Screen, rec.Action, rec.Target)
+	r.penalty[key] += max(v.Penalty, 1)
+	r.steps[len(r.steps)-1].Backtracked = true
+	lesson := fmt.Sprintf("For %q, %s %q on this screen was wrong: %s", r.res.Command, rec.Action, rec.Label, v.Reason)
+	r.lessons = append(r.lessons, lesson)
+	if _, err := r.e.store.AddLesson(ctx, knowledge.Lesson{AppID: r.app.ID, Screen: rec.Screen, Command: r.res.Command, Text: lesson}); err != nil {
+		return machineErr{err}
+	}
+	if !rec.Changed && rec.Action != device.Input {
+		return nil // nothing happened, nothing to undo
+	}
+	s, fp, err := r.observe(ctx, len(r.steps))
+	if err != nil {
+		return err
+	}
+	undo := undoFor(rec)
+	var el *screen.Element
+	if undo.Type == device.Input {
+		m, ok := screen.Ground(s, rec.Target)
+		if !ok {
+			undo = device.Action{Type: device.Back, Node: -1}
+		} else {
+			elems := screen.Elements(s)
+			if i := elementIndex(s, elems, m.NodeID); i >= 0 {
+				el = &elems[i]
+				undo.Node, undo.Label, undo.Bounds = el.NodeID, el.Label, el.Bounds
+			}
+		}
+	}
+	u, err := r.act(ctx, s, fp, undo, el, Decision{Reason: "undo: " + v.Reason, Mode: "backtrack"}, 0)
+	if err != nil {
+		return err
+	}
+	r.steps[len(r.steps)-1].Undo = true
+	_ = u
+	return nil
+}
+
+// sensitiveWords mark actions whose effect leaves the phone or cannot be
+// undone; with ConfirmSensitive the user confirms them first.
+var sensitiveWords = []string{"send", "delete", "remove", "pay", "purchase", "buy", "call", "erase", "format", "uninstall", "post", "publish"}
+
+func (r *run) confirmSensitive(ctx context.Context, a device.Action) error {
+	if !r.e.cfg.ConfirmSensitive || (a.Type != device.Tap && a.Type != device.LongPress) {
+		return nil
+	}
+	label := strings.ToLower(a.Label)
+	for _, w := range sensitiveWords {
+		if hasWord(label, w) {
+			ans, err := r.ask(ctx, fmt.Sprintf("Wayfinder is about to tap %q. Go ahead?", a.Label), []string{"yes", "no"})
+			if err != nil {
+				return err
+			}
+			if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y") {
+				return fmt.Errorf("stopped: the user declined to %s", a)
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// ask puts a question to the user through the Asker.
+func (r *run) ask(ctx context.Context, q string, options []string) (string, error) {
+	r.e.mu.Lock()
+	asker := r.e.asker
+	r.e.mu.Unlock()
+	r.emit(event.Ask, event.AskInfo{Question: q, Options: options})
+	if asker == nil {
+		return "", fmt.Errorf("needs the user, but nobody can answer: %s", q)
+	}
+	ans, err := asker.Ask(ctx, q, options)
+	if err != nil {
+		return "", fmt.Errorf("asking the user: %w", err)
+	}
+	return ans, nil
+}
+
+// hasWord reports whether w occurs in s as a whole word (or word prefix
+// of an inflection: "delete" in "deleted").
+func hasWord(s, w string) bool {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		if f == w || (strings.HasPrefix(f, w) && len(f) <= len(w)+3) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Decision kinds beyond the device action types.
+const (
+	ActDone = "done" // the command is complete: stop, no action
+	ActAsk  = "ask"  // the planner needs the user (Text is the question)
+	ActFail = "fail" // the planner gives up (Reason says why)
+)
+
+// Decision is a planner's next step. Element is an index into
+// PlanState.Elements (-1 for global actions). Confidence in [0, 1] lets a
+// composite planner decide whether to ask a stronger one (UICOMPASS's
+// adaptive replanning); LLMCalls and Tokens report what the decision cost.
+type Decision struct {
+	Action     string  `json:"action"` // device.Tap ... device.Launch, ActDone, ActAsk
+	Element    int     `json:"element"`
+	Text       string  `json:"text,omitempty"`
+	Direction  string  `json:"direction,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
+	Confidence float64 `json:"confidence"`
+	LLMCalls   int     `json:"llm_calls,omitempty"`
+	Tokens     int     `json:"tokens,omitempty"`
+	Mode       string  `json:"mode,omitempty"` // who decided: graph | llm | oracle
+}
+
+// StepRecord is one executed step, as planners and checks see the history.
+type StepRecord struct {
+	Step        int               `json:"step"`
+	Screen      string            `json:"screen"` // fingerprint before
+	After       string            `json:"after"`  // fingerprint after
+	Action      string            `json:"action"`
+	Target      screen.Descriptor `json:"target"`
+	Label       string            `json:"label,omitempty"`
+	Text        string            `json:"text,omitempty"`
+	Reason      string            `json:"reason,omitempty"`
+	Mode        string            `json:"mode"`
+	OK          bool              `json:"ok"`
+	Changed     bool              `json:"changed"`
+	Message     string            `json:"message,omitempty"`
+	Backtracked bool              `json:"backtracked,omitempty"` // undone: not part of the learned path
+	Undo        bool              `json:"undo,omitempty"`        // this step undid an earlier one
+}
+
+// PlanState is everything a planner may look at to choose the next step.
+type PlanState struct {
+	Command   string
+	Package   string
+	AppID     int64
+	Slots     map[string]string // values the command carries, when known
+	Screen    *screen.Snapshot
+	Elements  []screen.Element
+	Print     string // fingerprint of Screen
+	History   []StepRecord
+	Guides    []string // instruction lists from similar flows (UICOMPASS)
+	Lessons   []string
+	Step      int
+	StepLimit int
+	// Penalties of operations the correctness check rejected, keyed by
+	// OperationKey (AutoTask §4.3 backtracking penalty).
+	Penalties map[string]float64
+}
+
+// OperationKey identifies an operation (action, element, screen) for
+// penalties: AutoTask §4.3 footnote 5.
+func OperationKey(print, action string, d screen.Descriptor) string {
+	return print + "|" + action + "|" + d.Key()
+}
+
+// Planner chooses the next step. Implementations: the graph planner (no
+// model), the LLM planner, the oracle (a test double that answers from
+// ground truth). Next returns an error only when it cannot decide at all
+// (an LLM fault); "nothing to do" is a Decision with Action ActDone.
+type Planner interface {
+	Name() string
+	Next(ctx context.Context, st *PlanState) (Decision, error)
+}
+
+// Verdict is the result of the checking module (AutoTask §4.5): whether the
+// command is complete, whether the last step was correct, and if not how
+// severe the mistake (penalty 0-9).
+type Verdict struct {
+	Completed bool    `json:"completed"`
+	Correct   bool    `json:"correct"`
+	Penalty   float64 `json:"penalty"`
+	Reason    string  `json:"reason,omitempty"`
+	LLMCalls  int     `json:"llm_calls,omitempty"`
+	Tokens    int     `json:"tokens,omitempty"`
+}
+
+// Checker is optionally implemented by planners that can check a step
+// after it ran (completion and correctness, AutoTask §4.5).
+type Checker interface {
+	Check(ctx context.Context, st *PlanState, last StepRecord) (Verdict, error)
+}
+
+// Learner is optionally implemented by planners that learn from outcomes
+// (the graph planner updates its costs).
+type Learner interface {
+	Observe(ctx context.Context, st *PlanState, rec StepRecord)
+}
+
+// Asker answers the agent's questions (confirmation of sensitive actions,
+// clarification). The CLI asks on the terminal, the app in a dialog; nil
+// means nobody is there, and sensitive actions proceed only when the
+// configuration allows it.
+type Asker interface {
+	Ask(ctx context.Context, question string, options []string) (string, error)
+}
+
+// actionFor turns a decision on a screen into a device action.
+func actionFor(st *PlanState, d Decision) (device.Action, *screen.Element, error) {
+	a := device.Action{Type: d.Action, Node: -1, Text: d.Text, Direction: d.Direction}
+	switch d.Action {
+	case device.Back, device.Home:
+		return a, nil, nil
+	case device.Launch:
+		a.Package = st.Package
+		return a, nil, nil
+	case device.Scroll:
+		if a.Direction == "" {
+			a.Direction = device.Forward
+		}
+		if d.Element < 0 {
+			for i := range st.Elements {
+				if st.Elements[i].Kind == screen.KindScroll || st.Screen.Node(st.Elements[i].NodeID).Scrollable {
+					d.Element = i
+					break
+				}
+			}
+		}
+		if d.Element < 0 {
+			return a, nil, nil
+		}
+	case device.Tap, device.LongPress, device.Input:
+	default:
+		return a, nil, fmt.Errorf("planner chose unknown action %q", d.Action)
+	}
+	if d.Element < 0 || d.Element >= len(st.Elements) {
+		return a, nil, fmt.Errorf("planner chose element %d, but the screen has elements 0..%d", d.Element, len(st.Elements)-1)
+	}
+	e := &st.Elements[d.Element]
+	if d.Action == device.Input && e.Kind != screen.KindInput {
+		return a, nil, fmt.Errorf("planner chose to type into element %d (%s %q), which is not editable", d.Element, e.Kind, e.Label)
+	}
+	a.Node, a.Bounds, a.Label = e.NodeID, e.Bounds, e.Label
+	return a, e, nil
+}
+
+// undoFor returns the action that undoes rec (AutoTask Table 3): navigate
+// up for a tap, clear text for an input, scroll backward for a scroll.
+func undoFor(rec StepRecord) device.Action {
+	switch rec.Action {
+	case device.Input:
+		return device.Action{Type: device.Input, Node: -1, Text: ""}
+	case device.Scroll:
+		return device.Action{Type: device.Scroll, Node: -1, Direction: device.Backward}
+	}
+	return device.Action{Type: device.Back, Node: -1}
+}
+
+// elementIndex returns the index of the element whose node is id, or of
+// the element that owns it (its clickable ancestor), or -1.
+func elementIndex(s *screen.Snapshot, elems []screen.Element, id int) int {
+	for i := range elems {
+		if elems[i].NodeID == id {
+			return i
+		}
+	}
+	owner := s.ClickableAncestor(id)
+	if owner != nil {
+		for i := range elems {
+			if elems[i].NodeID == owner.ID {
+				return i
+			}
+		}
+	}
+	// a container tapped for a label inside it
+	for i := range elems {
+		for _, a := range s.Ancestors(elems[i].NodeID) {
+			if a == id {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+var _ = knowledge.SourceLearned

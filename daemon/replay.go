@@ -1,0 +1,317 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// matcherCache keeps the intent matcher over all saved flows, rebuilt
+// after a flow is saved, repaired or deleted.
+type matcherCache struct {
+	mu    sync.Mutex
+	m     *intent.Matcher
+	flows map[int64]*knowledge.Flow
+}
+
+func (c *matcherCache) invalidate() {
+	c.mu.Lock()
+	c.m, c.flows = nil, nil
+	c.mu.Unlock()
+}
+
+func (c *matcherCache) get(ctx context.Context, st *knowledge.Store) (*intent.Matcher, map[int64]*knowledge.Flow, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m != nil {
+		return c.m, c.flows, nil
+	}
+	flows, err := st.Flows(ctx, knowledge.FlowFilter{})
+	if err != nil {
+		return nil, nil, err
+	}
+	c.flows = make(map[int64]*knowledge.Flow, len(flows))
+	for i := range flows {
+		c.flows[flows[i].ID] = &flows[i]
+	}
+	c.m = intent.NewMatcher(flows)
+	return c.m, c.flows, nil
+}
+
+// InvalidateFlows must be called after flows change outside the engine
+// (import, rename, delete).
+func (e *Engine) InvalidateFlows() { e.matcher.invalidate() }
+
+// MatchFlow ranks the saved flows of pkg ("" for all) against a command
+// and returns the best candidates, best first.
+func (e *Engine) MatchFlow(ctx context.Context, command, pkg string, k int) ([]intent.Candidate, error) {
+	m, _, err := e.matcher.get(ctx, e.store)
+	if err != nil {
+		return nil, machineErr{err}
+	}
+	return m.Rank(command, pkg, k), nil
+}
+
+// matchFlow returns the saved flow to replay, or nil when none fits well
+// enough: a wrong flow replayed is worse than planning, so below the
+// calibrated threshold nothing is replayed.
+func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, error) {
+	e := r.e
+	if opt.FlowID != 0 {
+		f, err := e.store.Flow(ctx, opt.FlowID)
+		if err != nil {
+			return nil, err
+		}
+		r.slots = map[string]string{}
+		for _, s := range f.Slots {
+			r.slots[s.Name] = s.Example
+		}
+		for k, v := range opt.Slots {
+			r.slots[k] = v
+		}
+		r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Score, r.res.Slots = f.ID, f.Name, true, 1, r.slots
+		r.emit(event.FlowMatched, event.FlowMatch{FlowID: f.ID, Name: f.Name, Score: 1, Threshold: e.cfg.ReplayThreshold, Slots: r.slots, Replay: true})
+		return f, nil
+	}
+	m, flows, err := e.matcher.get(ctx, e.store)
+	if err != nil {
+		return nil, machineErr{err}
+	}
+	cands := m.Rank(r.res.Command, r.res.Package, 3)
+	if len(cands) == 0 {
+		r.emit(event.FlowMatched, event.FlowMatch{Threshold: e.cfg.ReplayThreshold})
+		return nil, nil
+	}
+	top := cands[0]
+	f := flows[top.FlowID]
+	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: e.cfg.ReplayThreshold, Slots: top.Slots}
+	if f != nil {
+		fm.Name = f.Name
+	}
+	r.res.Score = top.Score
+	if f == nil || top.Score < e.cfg.ReplayThreshold {
+		r.emit(event.FlowMatched, fm)
+		return nil, nil
+	}
+	fm.Replay = true
+	r.emit(event.FlowMatched, fm)
+	r.slots = top.Slots
+	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots = f.ID, f.Name, true, top.Slots
+	return f, nil
+}
+
+// similarFlowGuides turns saved flows that resemble the command (below
+// the replay threshold) into instruction lists for the planner: the
+// virtual-assistant seed's "find similar flows" and UICOMPASS's guide.
+func (r *run) similarFlowGuides(ctx context.Context) []string {
+	m, flows, err := r.e.matcher.get(ctx, r.e.store)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range m.Rank(r.res.Command, r.res.Package, 2) {
+		if f := flows[c.FlowID]; f != nil && c.Score >= 0.3 {
+			out = append(out, guideFromFlow(f, 0))
+		}
+	}
+	return out
+}
+
+// guideFromFlow writes a flow's steps from index from on as a numbered
+// instruction list.
+func guideFromFlow(f *knowledge.Flow, from int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Saved flow %q (%s):", f.Name, f.Intent)
+	for i := from; i < len(f.Steps); i++ {
+		s := f.Steps[i]
+		fmt.Fprintf(&b, " %d. %s", i+1, describeStep(s))
+	}
+	return b.String()
+}
+
+func describeStep(s knowledge.Step) string {
+	switch s.Action {
+	case device.Input:
+		return fmt.Sprintf("type %q into %q", s.Text, s.Target.Label())
+	case device.Back, device.Home:
+		return "press " + s.Action
+	case device.Scroll:
+		return "scroll " + s.Target.Label()
+	}
+	return fmt.Sprintf("%s %q", s.Action, s.Target.Label())
+}
+
+// Grounding thresholds for replay: on the expected screen the usual
+// threshold; on a screen with another fingerprint the element must be
+// recognised with more certainty before the flow acts on it.
+const (
+	replayGroundOther = 0.75
+)
+
+// dismissWords label buttons that close an unexpected dialog or banner
+// without committing to anything (generic UI vocabulary).
+var dismissWords = []string{"ok", "got it", "close", "dismiss", "not now", "skip", "later", "no thanks", "cancel", "allow", "continue"}
+
+// replay carries out a saved flow: for each step it waits for the screen
+// to settle, checks it is the expected screen, re-grounds the element by
+// its descriptor, fills slots, acts and verifies. On a mismatch it tries
+// recovery (ground wider, dismiss a dialog, back) before giving up on the
+// step. It returns done, or the index of the step that failed.
+func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) {
+	for i, step := range f.Steps {
+		s, fp, err := r.observe(ctx, len(r.steps))
+		if err != nil {
+			return false, i, err
+		}
+		a, el, ok := r.groundStep(s, fp, step)
+		for attempt := 0; !ok && attempt < 2; attempt++ {
+			recovered, err := r.recover(ctx, s, attempt)
+			if err != nil {
+				return false, i, err
+			}
+			if !recovered {
+				break
+			}
+			if s, fp, err = r.observe(ctx, len(r.steps)); err != nil {
+				return false, i, err
+			}
+			a, el, ok = r.groundStep(s, fp, step)
+		}
+		if !ok {
+			r.emit(event.Log, event.LogInfo{Level: "warn", Text: fmt.Sprintf("replay: step %d (%s) not found on this screen", i+1, describeStep(step))})
+			return false, i, nil
+		}
+		rec, err := r.act(ctx, s, fp, a, el, Decision{Reason: fmt.Sprintf("flow %q step %d", f.Name, i+1), Mode: "replay"}, 0)
+		if err != nil {
+			return false, i, err
+		}
+		if !rec.OK {
+			return false, i, nil
+		}
+		if a.Type == device.Input {
+			r.res.Typed = append(r.res.Typed, a.Text)
+		}
+	}
+	// verify: the flow ends on the screen it ended on when learned
+	last := f.Steps[len(f.Steps)-1]
+	if last.Expect != "" {
+		_, fp, err := r.observe(ctx, len(r.steps))
+		if err != nil {
+			return false, len(f.Steps), err
+		}
+		if fp != last.Expect {
+			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "replay: ended on an unexpected screen"})
+			return false, len(f.Steps), nil
+		}
+	}
+	return true, 0, nil
+}
+
+// groundStep finds the step's element on the screen and builds its action.
+func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (device.Action, *screen.Element, bool) {
+	a := device.Action{Type: step.Action, Node: -1}
+	switch step.Action {
+	case device.Back, device.Home:
+		return a, nil, true
+	case device.Launch:
+		a.Package = r.res.Package
+		return a, nil, true
+	}
+	m, ok := screen.Ground(s, step.Target)
+	if !ok || (fp != step.Screen && m.Score < replayGroundOther) {
+		return a, nil, false
+	}
+	elems := screen.Elements(s)
+	idx := elementIndex(s, elems, m.NodeID)
+	if idx < 0 {
+		return a, nil, false
+	}
+	el := &elems[idx]
+	a.Node, a.Bounds, a.Label = el.NodeID, el.Bounds, el.Label
+	switch step.Action {
+	case device.Input:
+		a.Text = fillSlots(step.Text, r.slots)
+	case device.Scroll:
+		a.Direction = device.Forward
+		if step.Text == device.Backward {
+			a.Direction = device.Backward
+		}
+	}
+	return a, el, true
+}
+
+// fillSlots replaces "{name}" references by slot values.
+func fillSlots(text string, slots map[string]string) string {
+	for k, v := range slots {
+		text = strings.ReplaceAll(text, "{"+k+"}", v)
+	}
+	return text
+}
+
+// recover tries to get past an unexpected screen: first a dismissing
+// button of a dialog, then BACK. It reports whether it acted.
+func (r *run) recover(ctx context.Context, s *screen.Snapshot, attempt int) (bool, error) {
+	elems := screen.Elements(s)
+	fp := screen.Fingerprint(s)
+	if attempt == 0 && isDialog(s) {
+		for _, w := range dismissWords {
+			for i := range elems {
+				if elems[i].Kind == screen.KindButton && strings.EqualFold(strings.TrimSpace(elems[i].Label), w) {
+					a := device.Action{Type: device.Tap, Node: elems[i].NodeID, Bounds: elems[i].Bounds, Label: elems[i].Label}
+					_, err := r.act(ctx, s, fp, a, &elems[i], Decision{Reason: "recovery: dismiss an unexpected dialog", Mode: "recovery"}, 0)
+					return err == nil, err
+				}
+			}
+		}
+	}
+	if attempt == 1 {
+		_, err := r.act(ctx, s, fp, device.Action{Type: device.Back, Node: -1}, nil, Decision{Reason: "recovery: back", Mode: "recovery"}, 0)
+		return err == nil, err
+	}
+	return attempt == 0, nil
+}
+
+// isDialog guesses whether the top of the screen is a dialog: an
+// application window whose root does not cover the screen.
+func isDialog(s *screen.Snapshot) bool {
+	roots := s.Roots()
+	if len(roots) == 0 {
+		return false
+	}
+	b := s.Node(roots[0]).Bounds
+	return s.Width > 0 && s.Height > 0 && (b.Width() < s.Width*9/10 || b.Height() < s.Height*8/10)
+}
+
+// repairFlow replaces the steps of flow from failedAt on by the steps the
+// planner took (steps[kept:] of the run, backtracked ones dropped), and
+// saves it.
+func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept int) error {
+	if r.res.Outcome != "success" || r.e.cfg.NoLearn {
+		return nil
+	}
+	fresh := r.flowSteps(r.steps[kept:], len(f.Steps[:failedAt]))
+	if len(fresh) == 0 {
+		return nil
+	}
+	repaired := *f
+	repaired.Steps = append(append([]knowledge.Step(nil), f.Steps[:failedAt]...), fresh...)
+	for i := range repaired.Steps {
+		repaired.Steps[i].Index = i
+	}
+	repaired.Updated = time.Now()
+	if err := r.e.store.UpdateFlow(ctx, &repaired); err != nil {
+		return machineErr{err}
+	}
+	r.e.matcher.invalidate()
+	r.res.Repaired = true
+	r.emit(event.FlowRepaired, event.FlowInfo{FlowID: repaired.ID, Name: repaired.Name, Intent: repaired.Intent, Steps: len(repaired.Steps)})
+	return nil
+}

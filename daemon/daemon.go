@@ -89,6 +89,17 @@ func (e *Engine) SetPlanner(p Planner) {
 	e.planner = p
 }
 
+// Configure changes the per-run policies: sensitive-action confirmation
+// and the step limit (0 keeps the default). It applies from the next run.
+func (e *Engine) Configure(confirmSensitive bool, stepLimit int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cfg.ConfirmSensitive = confirmSensitive
+	if stepLimit > 0 {
+		e.cfg.StepLimit = stepLimit
+	}
+}
+
 // SetAsker sets who answers questions.
 func (e *Engine) SetAsker(a Asker) {
 	e.mu.Lock()
@@ -174,6 +185,7 @@ func (e *Engine) RunID() string {
 type run struct {
 	e        *Engine
 	id       string
+	cfg      Config
 	res      *Result
 	planner  Planner
 	app      knowledge.App
@@ -206,6 +218,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	id := fmt.Sprintf("r%d-%d", time.Now().UnixMilli(), e.runSeq)
 	e.cancel, e.runID = cancel, id
 	planner := e.planner
+	cfg := e.cfg
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
@@ -215,7 +228,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	if opt.NoPlanner {
 		planner = nil
 	}
-	r := &run{e: e, id: id, planner: planner, penalty: map[string]float64{}, start: time.Now(),
+	r := &run{e: e, id: id, cfg: cfg, planner: planner, penalty: map[string]float64{}, start: time.Now(),
 		res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
 	pname := "none"
 	if planner != nil {
@@ -355,7 +368,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 	if err := r.plan(ctx); err != nil {
 		return err
 	}
-	if e.cfg.NoLearn {
+	if r.cfg.NoLearn {
 		return nil
 	}
 	return r.learn(ctx)
@@ -439,7 +452,7 @@ func (r *run) observe(ctx context.Context, step int) (*screen.Snapshot, string, 
 		return nil, "", machineErr{fmt.Errorf("snapshot: %w", err)}
 	}
 	fp := screen.Fingerprint(s)
-	for delay := 50 * time.Millisecond; time.Since(start) < r.e.cfg.SettleTimeout; delay *= 2 {
+	for delay := 50 * time.Millisecond; time.Since(start) < r.cfg.SettleTimeout; delay *= 2 {
 		s2, err := r.e.dev.Snapshot(ctx)
 		if err != nil {
 			return nil, "", machineErr{fmt.Errorf("snapshot: %w", err)}

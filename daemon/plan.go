@@ -9,7 +9,6 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
-	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -30,8 +29,8 @@ func (r *run) plan(ctx context.Context) error {
 			return err
 		}
 		st := r.planState(s, fp)
-		if planned >= r.e.cfg.StepLimit {
-			return fmt.Errorf("step limit of %d reached before the command was complete", r.e.cfg.StepLimit)
+		if planned >= r.cfg.StepLimit {
+			return fmt.Errorf("step limit of %d reached before the command was complete", r.cfg.StepLimit)
 		}
 		t0 := time.Now()
 		d, err := r.planner.Next(ctx, st)
@@ -106,7 +105,7 @@ func (r *run) plan(ctx context.Context) error {
 func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
 	return &PlanState{Command: r.res.Command, Package: r.res.Package, AppID: r.app.ID, Slots: r.slots, Screen: s,
 		Elements: screen.Elements(s), Print: fp, History: r.steps, Guides: r.guides, Lessons: r.lessons,
-		Step: len(r.steps), StepLimit: r.e.cfg.StepLimit, Penalties: r.penalty}
+		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty}
 }
 
 // act performs a on the device, records the step and its transition in
@@ -226,7 +225,7 @@ func (r *run) backtrack(ctx context.Context, rec StepRecord, v Verdict) error {
 var sensitiveWords = []string{"send", "delete", "remove", "pay", "purchase", "buy", "call", "erase", "format", "uninstall", "post", "publish"}
 
 func (r *run) confirmSensitive(ctx context.Context, a device.Action) error {
-	if !r.e.cfg.ConfirmSensitive || (a.Type != device.Tap && a.Type != device.LongPress) {
+	if !r.cfg.ConfirmSensitive || (a.Type != device.Tap && a.Type != device.LongPress) {
 		return nil
 	}
 	label := strings.ToLower(a.Label)

@@ -78,7 +78,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			r.slots[k] = v
 		}
 		r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Score, r.res.Slots = f.ID, f.Name, true, 1, r.slots
-		r.emit(event.FlowMatched, event.FlowMatch{FlowID: f.ID, Name: f.Name, Score: 1, Threshold: e.cfg.ReplayThreshold, Slots: r.slots, Replay: true})
+		r.emit(event.FlowMatched, event.FlowMatch{FlowID: f.ID, Name: f.Name, Score: 1, Threshold: r.cfg.ReplayThreshold, Slots: r.slots, Replay: true})
 		return f, nil
 	}
 	m, flows, err := e.matcher.get(ctx, e.store)
@@ -87,17 +87,17 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	cands := m.Rank(r.res.Command, r.res.Package, 3)
 	if len(cands) == 0 {
-		r.emit(event.FlowMatched, event.FlowMatch{Threshold: e.cfg.ReplayThreshold})
+		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
 		return nil, nil
 	}
 	top := cands[0]
 	f := flows[top.FlowID]
-	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: e.cfg.ReplayThreshold, Slots: top.Slots}
+	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots}
 	if f != nil {
 		fm.Name = f.Name
 	}
 	r.res.Score = top.Score
-	if f == nil || top.Score < e.cfg.ReplayThreshold {
+	if f == nil || top.Score < r.cfg.ReplayThreshold {
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
@@ -294,7 +294,7 @@ func isDialog(s *screen.Snapshot) bool {
 // planner took (steps[kept:] of the run, backtracked ones dropped), and
 // saves it.
 func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept int) error {
-	if r.res.Outcome != "success" || r.e.cfg.NoLearn {
+	if r.res.Outcome != "success" || r.cfg.NoLearn {
 		return nil
 	}
 	fresh := r.flowSteps(r.steps[kept:], len(f.Steps[:failedAt]))

@@ -27,6 +27,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -480,4 +481,34 @@ func (r *Report) WriteTable(w io.Writer) {
 			r.Commands.Total, r.Commands.Correct, r.Commands.WrongFlow, r.Commands.Missed, r.Commands.WrongSlot, r.Commands.Precision)
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
+}
+
+// DemonstrationKeys returns the graphplan.EdgeKey of every step of a
+// task's own ground-truth demonstration, so the graph planner can be kept
+// from using it while solving that task (issue rule: a task's own
+// demonstration is never knowledge for that task).
+func DemonstrationKeys(d *droidtask.Dataset, task *droidtask.Task) map[string]bool {
+	keys := map[string]bool{}
+	for _, st := range task.Actions() {
+		from, err1 := d.State(task.App, st.State)
+		to, err2 := d.State(task.App, st.NextState)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		action, ek := "", ""
+		switch st.Action.Type {
+		case "click":
+			action = device.Tap
+		case "input":
+			action = device.Input
+		case "key":
+			action = device.Back
+		}
+		if st.Action.Target != nil && st.Action.Target.TempID != nil && from.Node(*st.Action.Target.TempID) != nil {
+			owner := from.ClickableAncestor(*st.Action.Target.TempID)
+			ek = screen.Describe(from, owner.ID).Key()
+		}
+		keys[graphplan.EdgeKey(screen.Fingerprint(from), action, ek, screen.Fingerprint(to))] = true
+	}
+	return keys
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 )
 
@@ -65,6 +66,12 @@ func (o *Oracle) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisio
 	}
 	if gt.Action.Target != nil && gt.Action.Target.TempID != nil {
 		d.Element = elementFor(st, *gt.Action.Target.TempID)
+		if n := st.Screen.Node(*gt.Action.Target.TempID); n != nil && n.Bounds.Empty() {
+			// the recording names an invisible view: act on its visible twin
+			if m, ok := screen.Ground(st.Screen, screen.Describe(st.Screen, n.ID)); ok {
+				d.Element = elementFor(st, m.NodeID)
+			}
+		}
 		if d.Element < 0 {
 			return daemon.Decision{}, fmt.Errorf("oracle: target node %d of %s step %d is not an element on screen", *gt.Action.Target.TempID, o.task.ID, gt.Index)
 		}

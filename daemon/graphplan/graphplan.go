@@ -71,9 +71,28 @@ const (
 type Planner struct {
 	store *knowledge.Store
 
-	mu     sync.Mutex
-	graphs map[int64]*appGraph
-	run    *runState
+	mu      sync.Mutex
+	graphs  map[int64]*appGraph
+	run     *runState
+	exclude map[string]bool
+}
+
+// EdgeKey identifies a transition for Exclude: the fingerprints of its
+// screens, its action and its element's descriptor key ("" for global
+// actions).
+func EdgeKey(fromPrint, action, elementKey, toPrint string) string {
+	return fromPrint + "|" + action + "|" + elementKey + "|" + toPrint
+}
+
+// Exclude hides exploration transitions with these keys (EdgeKey) from
+// planning, e.g. the edges of a task's own demonstration during an
+// evaluation. Learned transitions are never hidden. It replaces the
+// previous set and drops cached graphs.
+func (p *Planner) Exclude(keys map[string]bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.exclude = keys
+	p.graphs = map[int64]*appGraph{}
 }
 
 // New returns a graph planner over the store's knowledge.
@@ -131,7 +150,6 @@ func (p *Planner) state(st *daemon.PlanState) *runState {
 func newRunState(cmd string) *runState {
 	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd)}
 	u := intent.Understand(cmd)
-	valueSpan := make([]bool, len(cmd)+1)
 	for _, v := range u.Values {
 		if v.Kind == intent.KindWord {
 			continue // proper-noun-like words are matched as terms, not typed
@@ -141,24 +159,44 @@ func newRunState(cmd string) *runState {
 			ctx = ctx[len(ctx)-2:]
 		}
 		rs.values = append(rs.values, value{text: v.Text, context: ctx})
-		for i := v.Start; i < v.End && i < len(valueSpan); i++ {
-			valueSpan[i] = true
-		}
 	}
 	seen := map[term]bool{}
-	for _, t := range intent.Tokenize(cmd) {
-		if t.Start < len(valueSpan) && valueSpan[t.Start] && t.Kind == intent.KindQuoted {
-			continue
-		}
-		for _, tm := range termOfToken(t) {
-			if !seen[tm] && !isPolarity(tm) {
-				seen[tm] = true
-				rs.terms = append(rs.terms, cmdTerm{t: tm, weight: 1})
-			}
+	for _, tm := range termsOf(commandWithoutValues(cmd, u)) {
+		if !seen[tm] && !isPolarity(tm) {
+			seen[tm] = true
+			rs.terms = append(rs.terms, cmdTerm{t: tm, weight: 1})
 		}
 	}
 	rs.phrases = phrases(cmd)
 	return rs
+}
+
+// commandWithoutValues blanks the quoted values of a command: they are
+// typed, not matched against labels. Numbers stay: "5 minutes" is often a
+// label to pick. A participle that introduces a quoted value ("called",
+// "named", "titled" + 'X') is blanked too: it names the value, it is not
+// an action to find on screen.
+func commandWithoutValues(cmd string, u intent.Command) string {
+	b := []byte(cmd)
+	blank := func(from, to int) {
+		for i := from; i < to && i < len(b); i++ {
+			b[i] = ' '
+		}
+	}
+	for _, v := range u.Values {
+		if v.Kind != intent.KindQuoted {
+			continue
+		}
+		blank(v.Start, v.End)
+		before := strings.TrimRight(cmd[:v.Start], " '\"“‘«`")
+		if i := strings.LastIndexAny(before, " \t"); i >= 0 || before != "" {
+			w := before[i+1:]
+			if len(w) > 3 && strings.HasSuffix(strings.ToLower(w), "ed") {
+				blank(i+1, len(before))
+			}
+		}
+	}
+	return string(b)
 }
 
 func isPolarity(t term) bool { return t == "@on" || t == "@off" }
@@ -221,6 +259,11 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.9), nil
 		}
 	}
+	// a committed form ends the command unless most of it is still to do
+	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
+			Reason: "the typed values are committed"}, nil
+	}
 	var best *candidate
 	if len(cands) > 0 && cands[0].score >= MinScore {
 		best = &cands[0]
@@ -262,6 +305,14 @@ func confidence(remaining float64, rs *runState) float64 {
 		return 0.9
 	}
 	return 0.5
+}
+
+func totalWeight(rs *runState, w map[term]float64) float64 {
+	t := 0.0
+	for _, ct := range rs.terms {
+		t += w[ct.t]
+	}
+	return t
 }
 
 func (rs *runState) pendingValues() int {
@@ -522,14 +573,17 @@ func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, e
 	if err != nil {
 		return nil, fmt.Errorf("graph planner: %w", err)
 	}
-	g = buildGraph(kg)
+	p.mu.Lock()
+	excl := p.exclude
+	p.mu.Unlock()
+	g = buildGraph(kg, excl)
 	p.mu.Lock()
 	p.graphs[st.AppID] = g
 	p.mu.Unlock()
 	return g, nil
 }
 
-func buildGraph(kg *knowledge.Graph) *appGraph {
+func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
 		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}}
 	for _, s := range kg.Screens {
@@ -550,9 +604,22 @@ func buildGraph(kg *knowledge.Graph) *appGraph {
 		}
 		g.n++
 	}
+	prints := map[int64]string{}
+	for _, s := range kg.Screens {
+		prints[s.ID] = s.Fingerprint
+	}
 	for _, t := range kg.Transitions {
 		if t.From == t.To || t.Count <= 0 {
 			continue
+		}
+		if len(exclude) > 0 && t.Source == knowledge.SourceExploration {
+			ek := ""
+			if e := g.elems[t.ElementID]; e != nil {
+				ek = e.Key
+			}
+			if exclude[EdgeKey(prints[t.From], t.Action, ek, prints[t.To])] {
+				continue
+			}
 		}
 		cost := 1/(1+math.Log(float64(t.Count))) + float64(t.Failures)
 		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost})

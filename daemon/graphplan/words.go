@@ -2,6 +2,7 @@ package graphplan
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -12,52 +13,56 @@ import (
 // matches a "Delete" button).
 type term string
 
-// termsOf splits a UI text or command into terms: words are stemmed and
-// mapped to concepts; numbers stay as they are; resource-id style words
-// ("btn_add_note", "addNote") are split first.
+// termsOf splits a UI text or command into terms with the model-free
+// understanding of package intent: generic concepts ("@add" for "New",
+// "Create", "+"), stems of the content words, and the words of values
+// (numbers keep their digits). Resource-id style words ("btn_add_note",
+// "addNote") are split first. Results are cached: UI texts repeat.
 func termsOf(s string) []term {
-	s = splitIdentifier(s)
+	termMu.Lock()
+	if t, ok := termCache[s]; ok {
+		termMu.Unlock()
+		return t
+	}
+	termMu.Unlock()
+	u := intent.Understand(splitIdentifier(s))
 	var out []term
-	for _, t := range intent.Tokenize(s) {
-		switch t.Kind {
-		case intent.KindQuoted:
-			for _, inner := range intent.Tokenize(t.Orig) {
-				out = append(out, termOfToken(inner)...)
-			}
-		default:
-			out = append(out, termOfToken(t)...)
+	for _, c := range u.Concepts {
+		out = append(out, term("@"+c))
+	}
+	for _, w := range u.TargetWords {
+		out = append(out, term(intent.Stem(w)))
+	}
+	for _, v := range u.Values {
+		for _, f := range strings.FieldsFunc(strings.ToLower(v.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			out = append(out, term(intent.Stem(f)))
 		}
 	}
+	termMu.Lock()
+	if len(termCache) > 50_000 {
+		termCache = map[string][]term{}
+	}
+	termCache[s] = out
+	termMu.Unlock()
 	return out
 }
 
-func termOfToken(t intent.Token) []term {
-	if t.Kind == intent.KindSymbol {
-		if c := intent.Concept(t.Text); c != "" {
-			return []term{term("@" + c)}
-		}
-		return nil
+var (
+	termMu    sync.Mutex
+	termCache = map[string][]term{}
+)
+
+// splitIdentifier turns "com.app:id/btn_add_note" or "addNote" into words,
+// field by field.
+func splitIdentifier(s string) string {
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		fields[i] = splitField(f)
 	}
-	if t.Kind != intent.KindWord {
-		// numbers, times, dates: match their digits
-		var out []term
-		for _, f := range strings.FieldsFunc(t.Text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			out = append(out, term(f))
-		}
-		return out
-	}
-	w := t.Text
-	if intent.IsStopword(w) {
-		return nil
-	}
-	if c := intent.Concept(w); c != "" {
-		return []term{term("@" + c)}
-	}
-	return []term{term(intent.Stem(w))}
+	return strings.Join(fields, " ")
 }
 
-// splitIdentifier turns "com.app:id/btn_add_note" or "addNote" into words.
-func splitIdentifier(s string) string {
+func splitField(s string) string {
 	if i := strings.Index(s, ":id/"); i >= 0 {
 		s = s[i+4:]
 	}
@@ -82,8 +87,8 @@ func splitIdentifier(s string) string {
 // neither.
 func polarity(cmd string) int {
 	p := 0
-	for _, t := range intent.Tokenize(cmd) {
-		switch intent.Concept(t.Text) {
+	for _, c := range intent.Understand(cmd).Verbs {
+		switch c {
 		case "on":
 			p = 1
 		case "off":
@@ -95,4 +100,4 @@ func polarity(cmd string) int {
 
 // confirmConcepts label buttons that commit a form: save / ok / done /
 // send / add / create / apply / set.
-var confirmConcepts = map[string]bool{"save": true, "confirm": true, "send": true, "add": true}
+var confirmConcepts = map[string]bool{"save": true, "send": true, "add": true}

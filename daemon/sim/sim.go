@@ -411,6 +411,19 @@ func matchIn(cur *screen.Snapshot, edges []edge, typ string, node int, text stri
 			take(e)
 		}
 	}
+	if found {
+		return best, true
+	}
+	// the recording may name an invisible twin of the acted-on view (a
+	// pager's off-screen page): the same class and resource-id, no area
+	acted := cur.Node(node)
+	for _, e := range edges {
+		t := cur.Node(e.node)
+		if e.action == typ && t != nil && acted != nil && t.Bounds.Empty() && t.ResourceID != "" &&
+			t.ResourceID == acted.ResourceID && t.Class == acted.Class {
+			take(e)
+		}
+	}
 	return best, found
 }
 

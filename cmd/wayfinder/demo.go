@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
+)
+
+// demoScript is what `wayfinder demo` says to the demo phone: each command
+// once (Wayfinder plans it and learns the flow), then again in the same or
+// other words and values (Wayfinder replays the flow offline), and a
+// command whose flow must not be reused (the opposite toggle).
+var demoScript = []struct{ say, why string }{
+	{"turn on dark mode", "first time: no saved flow, so Wayfinder plans over the UI graph it explored"},
+	{"turn on dark mode", "same words again: the saved flow replays offline, no model, no planning"},
+	{"turn off dark mode", "the opposite: must NOT replay the 'turn on' flow"},
+	{`create a note called "Groceries"`, "first time: plan, type the value, commit the form; the value becomes a slot"},
+	{`add a new note named "Call mom"`, "other words, other value: the saved flow replays with the new slot value"},
+}
+
+func cmdDemo(ctx context.Context, args []string) error {
+	fs := newFlags("demo")
+	db := fs.String("db", "", "knowledge store file (default a fresh temporary file)")
+	lf := llmFlags(fs)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	path := *db
+	if path == "" {
+		dir, err := os.MkdirTemp("", "wayfinder-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "demo.db")
+	}
+	st, err := openStore(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	data, err := demo.Load()
+	if err != nil {
+		return err
+	}
+	stats, _, err := importApp(ctx, data, st, demo.App)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Built-in demo phone: the %q app (%s). Explored UI graph imported: %d screens, %d elements, %d transitions.\n",
+		demo.App, demo.Package, stats.Screens, stats.Elements, stats.Transitions)
+	planner, err := lf.planner(st)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Planner: %s (no LLM endpoint configured: nothing leaves this machine).\n", planner.Name())
+	phone, err := sim.New(data, demo.App)
+	if err != nil {
+		return err
+	}
+	eng := daemon.New(phone, st, planner, nil, daemon.Config{})
+	sub := eng.Bus().Subscribe(4096)
+	done := printer(os.Stdout, sub)
+	failed := 0
+	for i, line := range demoScript {
+		if err := phone.Reset(phone.App().StartState()); err != nil {
+			return err
+		}
+		fmt.Printf("\n%d. %s\n", i+1, line.why)
+		res, err := eng.Run(ctx, line.say, daemon.Options{})
+		if err != nil {
+			return err
+		}
+		<-done.Finished
+		if res.Outcome != "success" {
+			failed++
+		}
+	}
+	eng.Bus().Unsubscribe(sub)
+	done.Wait()
+	flows, err := st.Flows(ctx, knowledgeFilter())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\nSaved flows (%s):\n", path)
+	for _, f := range flows {
+		fmt.Printf("  #%d %-34q intent %-32q %d steps, used %d×\n", f.ID, f.Name, f.Intent, len(f.Steps), f.Uses)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d demo commands failed", failed, len(demoScript))
+	}
+	return nil
+}

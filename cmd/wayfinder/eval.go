@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/eval"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+func cmdEval(ctx context.Context, args []string) error {
+	fs := newFlags("eval")
+	data := fs.String("data", "", "DroidTask-format directory")
+	apps := fs.String("apps", "", "comma-separated apps (default all)")
+	lf := llmFlags(fs)
+	plannerName := lf.kind
+	db := fs.String("db", "", "knowledge store file (default a fresh temporary file)")
+	commands := fs.String("commands", "", "JSON-lines file of other wordings / values / non-matching commands")
+	report := fs.String("report", "", "write the JSON report here")
+	quiet := fs.Bool("q", false, "no per-task lines")
+	minSuccess := fs.Float64("min-success", -1, "exit non-zero when the learn success rate is below this (default: oracle 1.0, others none)")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	d, err := loadData(*data)
+	if err != nil {
+		return err
+	}
+	path := *db
+	if path == "" {
+		dir, err := os.MkdirTemp("", "wayfinder-eval-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "eval.db")
+	}
+	st, err := openStore(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cfg := eval.Config{Data: d, Apps: splitList(*apps), Store: st}
+	if !*quiet {
+		cfg.Progress = os.Stdout
+	}
+	if *commands != "" {
+		if cfg.Commands, err = eval.ReadCommands(*commands); err != nil {
+			return err
+		}
+	}
+	switch *plannerName {
+	case "", "oracle":
+		*plannerName = "oracle"
+		cfg.Planner = func(task *droidtask.Task, phone *sim.Phone, _ *knowledge.Store) (daemon.Planner, error) {
+			return eval.NewOracle(task, phone), nil
+		}
+	case "graph", "llm", "auto":
+		gp := graphplan.New(st)
+		cfg.BeforeApp = func(ctx context.Context, app string) error {
+			stats, gs, err := importApp(ctx, d, st, app)
+			if err != nil {
+				return err
+			}
+			if cfg.Progress != nil {
+				fmt.Fprintf(cfg.Progress, "import %-14s %d screens, %d elements, %d transitions (exploration only; %d demonstration edges left out)\n",
+					app, stats.Screens, stats.Elements, stats.Transitions, gs.Demonstrations)
+			}
+			return nil
+		}
+		cfg.Planner = func(task *droidtask.Task, phone *sim.Phone, store *knowledge.Store) (daemon.Planner, error) {
+			gp.Exclude(eval.DemonstrationKeys(d, task))
+			return lf.plannerWith(store, gp)
+		}
+	default:
+		return usageError{"eval: --planner must be oracle, graph, llm or auto"}
+	}
+	cfg.Name = *plannerName
+	rep, err := eval.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if *report != "" {
+		b, err := json.MarshalIndent(rep, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*report, b, 0o644); err != nil {
+			return err
+		}
+	}
+	rep.WriteTable(os.Stdout)
+	min := *minSuccess
+	if min < 0 && *plannerName == "oracle" {
+		min = 1
+	}
+	if min >= 0 && rep.SuccessRate < min {
+		return fmt.Errorf("success rate %.3f below %.3f", rep.SuccessRate, min)
+	}
+	if *plannerName == "oracle" && (rep.Replay.Succeeded != rep.Replay.Tasks || rep.Replay.LLMCalls != 0) {
+		return fmt.Errorf("replay: %d of %d flows replayed, %d LLM calls", rep.Replay.Succeeded, rep.Replay.Tasks, rep.Replay.LLMCalls)
+	}
+	return nil
+}

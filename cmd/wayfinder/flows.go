@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+func cmdFlows(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return usageError{"flows: want list | show ID | export [-o FILE] | import FILE | rm ID | rename ID NAME"}
+	}
+	sub := args[0]
+	fs := newFlags("flows " + sub)
+	db := fs.String("db", "", "knowledge store file (default "+defaultDB()+")")
+	out := fs.String("o", "", "export: output file (default stdout)")
+	pkg := fs.String("app", "", "list/export: only this package")
+	pos, err := parse(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	id := func() (int64, error) {
+		if len(pos) == 0 {
+			return 0, usageError{"flows " + sub + ": the flow ID is missing"}
+		}
+		n, err := strconv.ParseInt(pos[0], 10, 64)
+		if err != nil {
+			return 0, usageError{fmt.Sprintf("flows %s: %q is not a flow ID", sub, pos[0])}
+		}
+		return n, nil
+	}
+	switch sub {
+	case "list", "ls":
+		flows, err := st.Flows(ctx, knowledge.FlowFilter{Package: *pkg})
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tAPP\tNAME\tINTENT\tSTEPS\tSLOTS\tUSES")
+		for _, f := range flows {
+			var slots []string
+			for _, s := range f.Slots {
+				slots = append(slots, s.Name)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%d\n", f.ID, f.Package, trunc(f.Name, 40), trunc(f.Intent, 50), len(f.Steps), strings.Join(slots, ","), f.Uses)
+		}
+		return tw.Flush()
+	case "show":
+		n, err := id()
+		if err != nil {
+			return err
+		}
+		f, err := st.Flow(ctx, n)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("flow #%d %q (%s)\nintent:   %s\ncommands: %s\n", f.ID, f.Name, f.Package, f.Intent, strings.Join(f.Commands, " | "))
+		for _, s := range f.Slots {
+			fmt.Printf("slot:     {%s} e.g. %q\n", s.Name, s.Example)
+		}
+		for _, s := range f.Steps {
+			fmt.Printf("  %2d. %-6s %-40s on %s → %s\n", s.Index+1, s.Action, trunc(describeFlowStep(s), 40), short8(s.Screen), short8(s.Expect))
+		}
+		return nil
+	case "export":
+		flows, err := st.Flows(ctx, knowledge.FlowFilter{Package: *pkg})
+		if err != nil {
+			return err
+		}
+		b, err := knowledge.MarshalFlows(flows)
+		if err != nil {
+			return err
+		}
+		if *out == "" {
+			_, err = os.Stdout.Write(append(b, '\n'))
+			return err
+		}
+		return os.WriteFile(*out, b, 0o644)
+	case "import":
+		if len(pos) == 0 {
+			return usageError{"flows import FILE"}
+		}
+		b, err := os.ReadFile(pos[0])
+		if err != nil {
+			return err
+		}
+		flows, err := knowledge.ParseFlows(b)
+		if err != nil {
+			return err
+		}
+		for i := range flows {
+			app, err := st.UpsertApp(ctx, flows[i].Package, "")
+			if err != nil {
+				return err
+			}
+			flows[i].ID, flows[i].AppID = 0, app.ID
+			if err := st.SaveFlow(ctx, &flows[i]); err != nil {
+				return fmt.Errorf("flow %d (%q): %w", i, flows[i].Name, err)
+			}
+		}
+		fmt.Printf("imported %d flows\n", len(flows))
+		return nil
+	case "rm", "delete":
+		n, err := id()
+		if err != nil {
+			return err
+		}
+		if err := st.DeleteFlow(ctx, n); err != nil {
+			return err
+		}
+		fmt.Printf("deleted flow #%d\n", n)
+		return nil
+	case "rename":
+		n, err := id()
+		if err != nil {
+			return err
+		}
+		if len(pos) < 2 {
+			return usageError{"flows rename ID NAME"}
+		}
+		return st.RenameFlow(ctx, n, strings.Join(pos[1:], " "))
+	}
+	return usageError{fmt.Sprintf("flows: unknown subcommand %q", sub)}
+}
+
+func describeFlowStep(s knowledge.Step) string {
+	if s.Comment != "" {
+		return s.Comment
+	}
+	b, _ := json.Marshal(s.Target.Label())
+	return s.Action + " " + string(b)
+}
+
+func short8(s string) string {
+	if len(s) > 8 {
+		return s[:8]
+	}
+	if s == "" {
+		return "-"
+	}
+	return s
+}

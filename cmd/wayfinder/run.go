@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+)
+
+func cmdRun(ctx context.Context, args []string) error {
+	fs := newFlags("run")
+	data := fs.String("data", "", "DroidTask-format directory")
+	app := fs.String("app", "", "app name in the data set")
+	db := fs.String("db", "", "knowledge store file (default "+defaultDB()+")")
+	state := fs.String("state", "", "start on this recorded state")
+	noImport := fs.Bool("no-import", false, "do not import the app's exploration graph first")
+	lf := llmFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	command := strings.TrimSpace(strings.Join(pos, " "))
+	if command == "" {
+		return usageError{`run: the command is missing, e.g. wayfinder run --data DIR --app notes "create a note 'milk'"`}
+	}
+	d, err := loadData(*data)
+	if err != nil {
+		return err
+	}
+	if *app == "" {
+		return usageError{"run: --app NAME is required (one of " + strings.Join(d.AppNames(), ", ") + ")"}
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if !*noImport {
+		if _, _, err := importApp(ctx, d, st, *app); err != nil {
+			return err
+		}
+	}
+	phone, err := sim.New(d, *app)
+	if err != nil {
+		return err
+	}
+	if *state != "" {
+		if err := phone.Reset(*state); err != nil {
+			return err
+		}
+	}
+	planner, err := lf.planner(st)
+	if err != nil {
+		return err
+	}
+	eng := daemon.New(phone, st, planner, nil, daemon.Config{})
+	eng.SetAsker(terminalAsker{})
+	sub := eng.Bus().Subscribe(1024)
+	done := printer(os.Stdout, sub)
+	res, err := eng.Run(ctx, command, daemon.Options{})
+	eng.Bus().Unsubscribe(sub)
+	done.Wait()
+	if err != nil {
+		return err
+	}
+	return res.Err()
+}
+
+// terminalAsker asks questions on the terminal; without a terminal it
+// answers nothing, which stops sensitive steps.
+type terminalAsker struct{}
+
+func (terminalAsker) Ask(ctx context.Context, q string, options []string) (string, error) {
+	if fi, err := os.Stdin.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return "", fmt.Errorf("no terminal to ask %q", q)
+	}
+	fmt.Printf("? %s %v ", q, options)
+	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+	return strings.TrimSpace(line), err
+}

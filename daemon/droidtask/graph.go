@@ -1,0 +1,154 @@
+package droidtask
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// ExplorationGraph builds an app's environmental knowledge from its
+// recorded DroidBot transitions — exploration edges only, never the task
+// demonstrations (source task_demo) — as a knowledge.Graph whose IDs are
+// local to the graph (knowledge.Store.ImportGraph remaps them). Recorded
+// states are merged by screen.Fingerprint; an edge's element is the
+// clickable owner of its recorded target, described by screen.Describe, so
+// keys agree with what the agent records at run time. Edges whose target
+// cannot be located on the canonical capture, and edges from or to states
+// without a capture, are skipped and counted in Skipped.
+func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, error) {
+	info, ok := d.Apps[app]
+	if !ok {
+		return nil, ImportStats{}, fmt.Errorf("droidtask: no app %q", app)
+	}
+	g := &knowledge.Graph{App: knowledge.App{Package: info.MainPackage, Label: AppLabel(app)}}
+	var st ImportStats
+	screenID := map[string]int64{} // fingerprint -> local id
+	stateScreen := map[string]int64{}
+	elemID := map[string]int64{} // screen|key -> local id
+	type tkey struct {
+		from, to int64
+		action   string
+		elem     int64
+	}
+	edges := map[tkey]int{}
+	var order []tkey
+	screenOf := func(state string) (int64, *screen.Snapshot, error) {
+		s, err := d.State(app, state)
+		if err != nil {
+			return 0, nil, err
+		}
+		if id, ok := stateScreen[state]; ok {
+			return id, s, nil
+		}
+		fp := screen.Fingerprint(s)
+		id, ok := screenID[fp]
+		if !ok {
+			id = int64(len(g.Screens) + 1)
+			screenID[fp] = id
+			g.Screens = append(g.Screens, knowledge.Screen{ID: id, Fingerprint: fp, Activity: s.Activity, Description: describeScreen(s)})
+		}
+		stateScreen[state] = id
+		return id, s, nil
+	}
+	for _, t := range d.AppTransitions(app) {
+		if !t.Exploration() {
+			st.Demonstrations++
+			continue
+		}
+		var action string
+		switch t.Action.Type {
+		case "click":
+			action = "tap"
+		case "input":
+			action = "input"
+		case "key":
+			if !strings.EqualFold(t.Action.Key, "BACK") {
+				st.Skipped++
+				continue
+			}
+			action = "back"
+		case "intent":
+			action = "launch"
+		default:
+			st.Skipped++
+			continue
+		}
+		if !t.FromKnown || !t.ToKnown || !d.HasState(app, t.From) || !d.HasState(app, t.To) {
+			st.Skipped++
+			continue
+		}
+		from, fs, err := screenOf(t.From)
+		if err != nil {
+			return nil, st, err
+		}
+		to, _, err := screenOf(t.To)
+		if err != nil {
+			return nil, st, err
+		}
+		var elem int64
+		if action == "tap" || action == "input" {
+			if t.Target == nil || t.Target.CanonicalTempID == nil || fs.Node(*t.Target.CanonicalTempID) == nil {
+				st.Skipped++
+				continue
+			}
+			owner := fs.ClickableAncestor(*t.Target.CanonicalTempID)
+			desc := screen.Describe(fs, owner.ID)
+			k := fmt.Sprintf("%d|%s", from, desc.Key())
+			id, ok := elemID[k]
+			if !ok {
+				id = int64(len(g.Elements) + 1)
+				elemID[k] = id
+				g.Elements = append(g.Elements, knowledge.Element{ID: id, ScreenID: from, Key: desc.Key(), Descriptor: desc, Label: desc.Label()})
+			}
+			elem = id
+		}
+		k := tkey{from: from, to: to, action: action, elem: elem}
+		if _, ok := edges[k]; !ok {
+			order = append(order, k)
+		}
+		edges[k] += max(t.Count, 1)
+	}
+	for _, k := range order {
+		g.Transitions = append(g.Transitions, knowledge.Transition{ID: int64(len(g.Transitions) + 1), From: k.from, To: k.to,
+			Action: k.action, ElementID: k.elem, Count: edges[k], Source: knowledge.SourceExploration})
+	}
+	st.Screens, st.Elements, st.Transitions, st.States = len(g.Screens), len(g.Elements), len(g.Transitions), len(stateScreen)
+	return g, st, nil
+}
+
+// ImportStats counts what ExplorationGraph built and left out.
+type ImportStats struct {
+	States         int `json:"states"`         // recorded states touched
+	Screens        int `json:"screens"`        // after merging by fingerprint
+	Elements       int `json:"elements"`       // distinct acted-on elements
+	Transitions    int `json:"transitions"`    // distinct edges
+	Skipped        int `json:"skipped"`        // edges that could not be placed
+	Demonstrations int `json:"demonstrations"` // task-demonstration edges left out
+}
+
+// describeScreen summarises a screen for the UI manual: its activity and
+// its first labels.
+func describeScreen(s *screen.Snapshot) string {
+	var labels []string
+	for _, e := range screen.Elements(s) {
+		if e.Label != "" && len(labels) < 6 {
+			labels = append(labels, e.Label)
+		}
+	}
+	act := s.Activity
+	if i := strings.LastIndexByte(act, '.'); i >= 0 {
+		act = act[i+1:]
+	}
+	return strings.TrimSpace(act + ": " + strings.Join(labels, ", "))
+}
+
+// AppLabel makes a display label from a data-set app name ("notes" ->
+// "Notes").
+func AppLabel(name string) string {
+	if name == "" {
+		return ""
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}

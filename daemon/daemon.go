@@ -189,6 +189,7 @@ type run struct {
 	res      *Result
 	planner  Planner
 	app      knowledge.App
+	appLabel string
 	slots    map[string]string
 	steps    []StepRecord
 	penalty  map[string]float64
@@ -379,6 +380,13 @@ func (r *run) do(ctx context.Context, opt Options) error {
 // the foreground app.
 func (r *run) identifyApp(ctx context.Context, opt Options) (string, error) {
 	if opt.Package != "" {
+		if apps, err := r.e.dev.InstalledApps(ctx); err == nil {
+			for _, a := range apps {
+				if a.Package == opt.Package {
+					r.appLabel = a.Label
+				}
+			}
+		}
 		r.emit(event.AppChosen, event.AppInfo{Package: opt.Package, Score: 1, Reason: "given"})
 		return opt.Package, nil
 	}
@@ -418,6 +426,7 @@ func (r *run) identifyApp(ctx context.Context, opt Options) (string, error) {
 	for _, a := range apps {
 		if a.Package == best.Package {
 			best.Label = a.Label
+			r.appLabel = a.Label
 		}
 	}
 	r.emit(event.AppChosen, best)

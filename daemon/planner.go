@@ -54,6 +54,7 @@ type StepRecord struct {
 type PlanState struct {
 	Command   string
 	Package   string
+	AppLabel  string // the app's display label, when known
 	AppID     int64
 	Slots     map[string]string // values the command carries, when known
 	Screen    *screen.Snapshot

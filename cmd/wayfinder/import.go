@@ -66,4 +66,3 @@ func importApp(ctx context.Context, d *droidtask.Dataset, st *knowledge.Store, n
 	}
 	return stats, gs, nil
 }
-

@@ -48,6 +48,18 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 			id = int64(len(g.Screens) + 1)
 			screenID[fp] = id
 			g.Screens = append(g.Screens, knowledge.Screen{ID: id, Fingerprint: fp, Activity: s.Activity, Description: describeScreen(s)})
+			// the screen's manual: every element it shows, acted on or not
+			for _, e := range screen.Elements(s) {
+				if e.Label == "" && e.Resource == "" {
+					continue
+				}
+				desc := screen.Describe(s, e.NodeID)
+				k := fmt.Sprintf("%d|%s", id, desc.Key())
+				if _, ok := elemID[k]; !ok {
+					elemID[k] = int64(len(g.Elements) + 1)
+					g.Elements = append(g.Elements, knowledge.Element{ID: elemID[k], ScreenID: id, Key: desc.Key(), Descriptor: desc, Label: desc.Label()})
+				}
+			}
 		}
 		stateScreen[state] = id
 		return id, s, nil

@@ -161,6 +161,7 @@ type TaskRow struct {
 	ReplayLLM    int      `json:"replay_llm_calls"`
 	ReplayError  string   `json:"replay_error,omitempty"`
 	ReplayTyped  []string `json:"replay_typed,omitempty"`
+	Trace        []string `json:"trace,omitempty"`
 	LearnMS      int64    `json:"learn_ms"`
 	ReplayMS     int64    `json:"replay_ms"`
 }
@@ -281,6 +282,22 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				row.Error = "planner declared done on the wrong screen"
 			}
 			row.MatchedSteps = dev.matchedSteps(task)
+			for _, s := range res.Steps {
+				line := s.Action
+				if s.Label != "" {
+					line += fmt.Sprintf(" %q", s.Label)
+				}
+				if s.Text != "" {
+					line += fmt.Sprintf(" <- %q", s.Text)
+				}
+				if !s.OK {
+					line += " (no effect)"
+				}
+				if s.Backtracked {
+					line += " (backtracked)"
+				}
+				row.Trace = append(row.Trace, line)
+			}
 			if row.Succeeded && res.FlowID != 0 {
 				row.FlowID = res.FlowID
 				flowTask[res.FlowID] = task.ID

@@ -45,6 +45,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -66,6 +67,10 @@ const (
 	maxDepth      = 8
 	maxScrolls    = 2
 )
+
+// debugGraph prints the candidates of every step to stderr
+// (WAYFINDER_DEBUG_GRAPH=1).
+var debugGraph = os.Getenv("WAYFINDER_DEBUG_GRAPH") != ""
 
 // Planner is the graph planner. Safe for concurrent use across runs.
 type Planner struct {
@@ -119,6 +124,7 @@ type cmdTerm struct {
 // value is a value of the command that must be typed or selected.
 type value struct {
 	text    string
+	quoted  bool   // quoted values are typed; others only into a field whose label fits
 	context []term // terms just before the value ("title", "named")
 	done    bool
 }
@@ -142,12 +148,12 @@ func (p *Planner) state(st *daemon.PlanState) *runState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.run == nil || p.run.cmd != st.Command || len(st.History) < p.run.seen {
-		p.run = newRunState(st.Command)
+		p.run = newRunState(st.Command, st.AppLabel)
 	}
 	return p.run
 }
 
-func newRunState(cmd string) *runState {
+func newRunState(cmd, appLabel string) *runState {
 	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd)}
 	u := intent.Understand(cmd)
 	for _, v := range u.Values {
@@ -158,9 +164,12 @@ func newRunState(cmd string) *runState {
 		if len(ctx) > 2 {
 			ctx = ctx[len(ctx)-2:]
 		}
-		rs.values = append(rs.values, value{text: v.Text, context: ctx})
+		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx})
 	}
 	seen := map[term]bool{}
+	for _, tm := range termsOf(appLabel) {
+		seen[tm] = true // words naming the app identify it; they are no target
+	}
 	for _, tm := range termsOf(commandWithoutValues(cmd, u)) {
 		if !seen[tm] && !isPolarity(tm) {
 			seen[tm] = true
@@ -252,21 +261,41 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 
-	// typed values waiting for a commit
-	if pending == 0 && rs.typed > 0 && !rs.committed {
-		if c, ok := confirmButton(st); ok {
-			rs.committed = true
-			return decision(c, 0.9), nil
-		}
-	}
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
 			Reason: "the typed values are committed"}, nil
 	}
+	// once most of the command is done, only a clearly relevant operation
+	// may continue it (no overshoot)
+	minScore := MinScore
+	if total := totalWeight(rs, weights); total > 0 && remaining < 0.5*total {
+		minScore = 2 * MinScore
+	}
 	var best *candidate
-	if len(cands) > 0 && cands[0].score >= MinScore {
+	if len(cands) > 0 && cands[0].score >= minScore {
 		best = &cands[0]
+	}
+	// typed values waiting for a commit, once nothing else of the command
+	// is left on this screen
+	if pending == 0 && rs.typed > 0 && !rs.committed && (best == nil || best.via > 0) {
+		if c, ok := confirmButton(st); ok {
+			rs.committed = true
+			return decision(c, 0.9), nil
+		}
+	}
+	if debugGraph {
+		for i, c := range cands {
+			if i >= 6 {
+				break
+			}
+			label := ""
+			if c.element >= 0 && c.element < len(st.Elements) {
+				label = st.Elements[c.element].Label
+			}
+			fmt.Fprintf(os.Stderr, "graphplan: step %d cand %.3f %s %q via=%d covers=%v (%s)\n", st.Step, c.score, c.action, label, c.via, c.covers, c.reason)
+		}
+		fmt.Fprintf(os.Stderr, "graphplan: terms=%v weights=%v covered=%v values=%+v\n", rs.terms, weights, rs.covered, rs.values)
 	}
 	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() {
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
@@ -413,7 +442,10 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 }
 
 // nextValueFor returns the index of the pending value that fits field e
-// best, or -1.
+// best, or -1. Quoted values go into any field (the best-labelled one
+// first); numbers, times and dates only into a field whose label shares a
+// word with the words before the value ("resize to width 1000"), since
+// they are more often picked from a list than typed.
 func (rs *runState) nextValueFor(e *screen.Element) int {
 	best, bestScore := -1, -1.0
 	for i, v := range rs.values {
@@ -421,6 +453,9 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 			continue
 		}
 		s := overlap(v.context, elementTerms(e, ""))
+		if !v.quoted && s == 0 {
+			continue
+		}
 		if s > bestScore {
 			best, bestScore = i, s
 		}
@@ -686,6 +721,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	for elemID, c := range best {
 		if c.action == device.Back || c.action == device.Home {
 			c.element = -1
+			c.score /= 1 + penalty(st, c.action, screen.Descriptor{})
 			out = append(out, c)
 			continue
 		}

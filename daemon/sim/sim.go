@@ -106,6 +106,9 @@ func New(data *droidtask.Dataset, app string) (*Phone, error) {
 				e.label = droidtask.HTMLLabel(t.Target.HTMLOnly.Inner)
 			}
 		}
+		if !t.ToKnown || !data.HasState(app, t.To) {
+			continue // a next screen nobody captured cannot be shown
+		}
 		if (e.action == device.Tap || e.action == device.Input) && e.node < 0 && e.label == "" {
 			continue // a target we cannot locate on the canonical capture
 		}

@@ -31,45 +31,70 @@ type Descriptor struct {
 // maxPath bounds the ancestor path kept in a descriptor.
 const maxPath = 8
 
-// Describe builds the descriptor of node id. Text of an input field is not
-// part of its identity (it is what the user types), and password text is
-// already gone.
+// Describe builds the descriptor of node id (the zero Descriptor when id is
+// out of range). Text of an input field is not part of its identity (it is
+// what the user types), and password text is already gone. The first call
+// on a snapshot describes all its nodes at once (O(nodes × depth)) and
+// caches them with the snapshot's derived data; later calls are a copy.
 func Describe(s *Snapshot, id int) Descriptor {
+	if s.Node(id) == nil {
+		return Descriptor{}
+	}
+	d := s.descriptors()[id]
+	d.Path = append([]string(nil), d.Path...)
+	d.Neighbors = append([]string(nil), d.Neighbors...)
+	return d
+}
+
+// descriptors returns the cached descriptors of every node, and their keys.
+func (s *Snapshot) descriptors() []Descriptor {
+	c := s.analysis()
+	c.descOnce.Do(func() { c.descs, c.keys = computeDescriptors(s, c.list) })
+	return c.descs
+}
+
+func (s *Snapshot) descriptorKeys() []string {
+	s.descriptors()
+	return s.cache.keys
+}
+
+// computeDescriptors describes every node. Ordinal counts the earlier nodes
+// with the same class, resource-id and Key.
+func computeDescriptors(s *Snapshot, list []bool) ([]Descriptor, []string) {
+	descs := make([]Descriptor, len(s.Nodes))
+	keys := make([]string, len(s.Nodes))
+	seen := map[string]int{}
+	near := make([]string, len(s.Nodes)) // neighbourLabel of each node, memoised
+	done := make([]bool, len(s.Nodes))
+	label := func(nid int) string {
+		if !done[nid] {
+			near[nid], done[nid] = neighbourLabel(s, nid), true
+		}
+		return near[nid]
+	}
+	for id := range s.Nodes {
+		n := &s.Nodes[id]
+		d := Describe1(s, id)
+		d.Checkable, d.Scrollable = n.Checkable, n.Scrollable
+		d.InList = list[id]
+		d.Neighbors = neighborsWith(s, id, label)
+		keys[id] = d.Key()
+		look := n.Class + "\x00" + n.ResourceID + "\x00" + keys[id]
+		d.Ordinal = seen[look]
+		seen[look]++
+		descs[id] = d
+	}
+	return descs, keys
+}
+
+// Describe1 is Describe without neighbours and ordinal: the cheap part that
+// Key depends on. It is not cached. Out of range ids give the zero
+// Descriptor.
+func Describe1(s *Snapshot, id int) Descriptor {
 	n := s.Node(id)
 	if n == nil {
 		return Descriptor{}
 	}
-	d := Descriptor{ResourceID: n.ResourceID, Class: n.Class, Desc: strings.TrimSpace(n.ContentDesc),
-		Hint: strings.TrimSpace(n.Hint), Editable: n.Editable, Checkable: n.Checkable, Scrollable: n.Scrollable}
-	if !n.Editable {
-		d.Text = strings.TrimSpace(n.Text)
-		if d.Text == "" && d.Desc == "" {
-			d.Text = mergedText(s, id, nil)
-		}
-	}
-	for _, a := range s.Ancestors(id) {
-		if len(d.Path) == maxPath {
-			break
-		}
-		an := s.Node(a)
-		d.Path = append(d.Path, an.ShortClass()+"#"+an.ResourceName())
-	}
-	d.InList = s.analysis().list[id]
-	d.Neighbors = neighbors(s, id)
-	// ordinal among nodes that look the same
-	key := d.Key()
-	for i := 0; i < id; i++ {
-		if s.Nodes[i].Class == n.Class && s.Nodes[i].ResourceID == n.ResourceID && Describe1(s, i).Key() == key {
-			d.Ordinal++
-		}
-	}
-	return d
-}
-
-// Describe1 is Describe without neighbours and ordinal: the cheap part that
-// Key depends on.
-func Describe1(s *Snapshot, id int) Descriptor {
-	n := s.Node(id)
 	d := Descriptor{ResourceID: n.ResourceID, Class: n.Class, Desc: strings.TrimSpace(n.ContentDesc), Hint: strings.TrimSpace(n.Hint), Editable: n.Editable}
 	if !n.Editable {
 		d.Text = strings.TrimSpace(n.Text)
@@ -90,6 +115,20 @@ func Describe1(s *Snapshot, id int) Descriptor {
 // neighbors collects the labels of the node's siblings and its parent's
 // siblings (the texts a person reads next to it), up to 4, sorted.
 func neighbors(s *Snapshot, id int) []string {
+	return neighborsWith(s, id, func(nid int) string { return neighbourLabel(s, nid) })
+}
+
+// neighbourLabel is how node nid reads as a neighbour: its label or merged
+// text, masked, at most 40 runes.
+func neighbourLabel(s *Snapshot, nid int) string {
+	l := s.Node(nid).Label()
+	if l == "" {
+		l = mergedText(s, nid, nil)
+	}
+	return truncate(MaskVolatile(l), 40)
+}
+
+func neighborsWith(s *Snapshot, id int, label func(int) string) []string {
 	n := s.Node(id)
 	var out []string
 	seen := map[string]bool{}
@@ -97,34 +136,22 @@ func neighbors(s *Snapshot, id int) []string {
 		if nid == id || len(out) >= 4 {
 			return
 		}
-		l := s.Node(nid).Label()
-		if l == "" {
-			l = mergedText(s, nid, nil)
-		}
-		l = truncate(MaskVolatile(l), 40)
-		if l != "" && !seen[l] {
+		if l := label(nid); l != "" && !seen[l] {
 			seen[l] = true
 			out = append(out, l)
 		}
 	}
-	for p, hops := n.Parent, 0; p >= 0 && hops < 2 && len(out) < 4; p, hops = s.Node(p).Parent, hops+1 {
+	// prev is the child of p on the way to id: the one ancestor of id
+	// among p's children
+	for p, prev, hops := n.Parent, id, 0; p >= 0 && hops < 2 && len(out) < 4; p, prev, hops = s.Node(p).Parent, p, hops+1 {
 		for _, c := range s.Node(p).Children {
-			if c != id && !isAncestor(s, c, id) {
+			if c != id && c != prev {
 				add(c)
 			}
 		}
 	}
 	sort.Strings(out)
 	return out
-}
-
-func isAncestor(s *Snapshot, a, id int) bool {
-	for _, x := range s.Ancestors(id) {
-		if x == a {
-			return true
-		}
-	}
-	return false
 }
 
 // Key is a stable hex id (16 hex chars) of the descriptor's identity part:
@@ -154,6 +181,13 @@ const (
 	wHint      = 0.05
 	wPath      = 0.15
 	wNeighbors = 0.10
+
+	// listLabelCredit is the share of wLabel two list rows with different
+	// content still earn. It must stay below 1 - wNeighbors/wLabel (2/3)
+	// so that the row with the very label outscores another row whose
+	// neighbours happen to agree better (the neighbours of a list row are
+	// other rows' content, which scrolling changes).
+	listLabelCredit = 0.5
 )
 
 // ElementSimilarity scores how likely a and b describe the same element, in
@@ -172,7 +206,7 @@ func ElementSimilarity(a, b Descriptor) float64 {
 	case la == lb:
 		score += wLabel
 	case a.InList && b.InList:
-		score += wLabel * 0.8 // list content changes; the row is still "a row of that list"
+		score += wLabel * listLabelCredit // list content changes; the row is still "a row of that list"
 	default:
 		score += wLabel * TextSimilarity(la, lb)
 	}
@@ -278,11 +312,15 @@ type Match struct {
 const GroundThreshold = 0.55
 
 // Ground finds the node of s that d describes: the most similar node, if
-// its score reaches GroundThreshold. Ties (equal score) go to the node
-// whose ordinal among look-alikes equals d.Ordinal. ok is false when
-// nothing is similar enough.
+// its score reaches GroundThreshold. Bounds play no part. Ties (equal
+// score) go to the node with d's Key whose ordinal among look-alikes equals
+// d.Ordinal, else to any tied node with that ordinal, else to the
+// d.Ordinal-th tied node, else to the first. ok is false when nothing is
+// similar enough. Cost: one ElementSimilarity per candidate node, on
+// descriptors cached with the snapshot.
 func Ground(s *Snapshot, d Descriptor) (m Match, ok bool) {
 	keep := Keep(s)
+	descs := s.descriptors()
 	best := Match{NodeID: -1}
 	var ties []int
 	for i := range s.Nodes {
@@ -290,11 +328,11 @@ func Ground(s *Snapshot, d Descriptor) (m Match, ok bool) {
 		if !keep[i] || n.Class == "" {
 			continue
 		}
-		// cheap filter: share at least the resource-id, the class or a label
+		// cheap filter: differing resource-ids cap the score below the threshold
 		if d.ResourceID != "" && n.ResourceID != "" && n.ResourceID != d.ResourceID {
 			continue
 		}
-		sc := ElementSimilarity(d, Describe(s, i))
+		sc := ElementSimilarity(d, descs[i])
 		switch {
 		case sc > best.Score+1e-9:
 			best, ties = Match{NodeID: i, Score: sc}, []int{i}
@@ -306,9 +344,27 @@ func Ground(s *Snapshot, d Descriptor) (m Match, ok bool) {
 		return best, false
 	}
 	if len(ties) > 1 {
-		if d.Ordinal < len(ties) {
-			best.NodeID = ties[d.Ordinal]
-		}
+		best.NodeID = pickTie(s, d, ties)
 	}
 	return best, true
+}
+
+// pickTie chooses among equally similar nodes by d.Ordinal (see Ground).
+func pickTie(s *Snapshot, d Descriptor, ties []int) int {
+	descs, keys := s.descriptors(), s.descriptorKeys()
+	key := d.Key()
+	for _, t := range ties {
+		if descs[t].Ordinal == d.Ordinal && keys[t] == key {
+			return t
+		}
+	}
+	for _, t := range ties {
+		if descs[t].Ordinal == d.Ordinal {
+			return t
+		}
+	}
+	if d.Ordinal >= 0 && d.Ordinal < len(ties) {
+		return ties[d.Ordinal]
+	}
+	return ties[0]
 }

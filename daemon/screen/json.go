@@ -21,7 +21,14 @@ type wireSnapshot struct {
 
 type wireWindow struct {
 	Window
-	Nodes []Node `json:"nodes"`
+	Nodes []wireNode `json:"nodes"`
+}
+
+// wireNode is a Node whose parent is required: a pointer tells an absent
+// "parent" (an error) from a root's -1 or the first node's 0.
+type wireNode struct {
+	Node
+	Parent *int `json:"parent"`
 }
 
 // MarshalJSON writes the snapshot JSON of docs/screen-schema.md.
@@ -30,11 +37,11 @@ func (s *Snapshot) MarshalJSON() ([]byte, error) {
 	w.Windows = make([]wireWindow, len(s.Windows))
 	for i, win := range s.Windows {
 		w.Windows[i].Window = win
-		w.Windows[i].Nodes = []Node{}
+		w.Windows[i].Nodes = []wireNode{}
 	}
 	for _, n := range s.Nodes {
 		if n.Window >= 0 && n.Window < len(w.Windows) {
-			w.Windows[n.Window].Nodes = append(w.Windows[n.Window].Nodes, n)
+			w.Windows[n.Window].Nodes = append(w.Windows[n.Window].Nodes, wireNode{Node: n, Parent: &n.Parent})
 		}
 	}
 	return json.Marshal(w)
@@ -84,19 +91,34 @@ func ParseJSON(b []byte) (*Snapshot, error) {
 			return nil, fieldErr("snapshot", fmt.Sprintf("windows[%d].type", wi), "unknown window type %q", win.Type)
 		}
 		s.Windows = append(s.Windows, win.Window)
-		for ni, n := range win.Nodes {
+		hasRoot := false
+		for ni, wn := range win.Nodes {
+			n := wn.Node
 			path := fmt.Sprintf("windows[%d].nodes[%d]", wi, ni)
 			if _, dup := remap[n.ID]; dup {
 				return nil, fieldErr("snapshot", path+".id", "duplicate id %d", n.ID)
 			}
-			remap[n.ID] = len(s.Nodes)
-			if n.Parent >= 0 {
+			if wn.Parent == nil {
+				return nil, fieldErr("snapshot", path+".parent", "required (-1 for the window's root)")
+			}
+			n.Parent = *wn.Parent
+			switch {
+			case n.Parent < 0:
+				if hasRoot {
+					return nil, fieldErr("snapshot", path+".parent", "second root in window %d", wi)
+				}
+				hasRoot = true
+			default:
 				p, ok := remap[n.Parent]
 				if !ok {
 					return nil, fieldErr("snapshot", path+".parent", "parent %d not seen before this node", n.Parent)
 				}
+				if s.Nodes[p].Window != wi {
+					return nil, fieldErr("snapshot", path+".parent", "parent %d is in another window", n.Parent)
+				}
 				n.Parent = p
 			}
+			remap[n.ID] = len(s.Nodes)
 			n.ID = len(s.Nodes)
 			n.Window = wi
 			s.Nodes = append(s.Nodes, n)

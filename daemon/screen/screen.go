@@ -175,6 +175,12 @@ type analysis struct {
 	list  []bool
 	elems []Element
 	toks  []string
+
+	// element descriptors of every node (Describe), computed once on the
+	// first Describe or Ground, after the fields above
+	descOnce sync.Once
+	descs    []Descriptor
+	keys     []string // descs[i].Key()
 }
 
 func (s *Snapshot) analysis() *analysis {
@@ -340,7 +346,8 @@ const MaxNodes = 50_000
 
 // finish links children, assigns windows and checks the invariants every
 // parser must meet: Nodes[i].ID == i, parents precede children (so no
-// cycles), parents live in the same window; inverted bounds become empty. Password
+// cycles), parents live in the same window; inverted bounds (of nodes and
+// windows) become empty. Password
 // text is blanked here, whichever parser built the snapshot.
 func (s *Snapshot) finish(format string) error {
 	if len(s.Nodes) > MaxNodes {
@@ -350,7 +357,10 @@ func (s *Snapshot) finish(format string) error {
 		s.Nodes[i].Children = nil
 	}
 	for i := range s.Windows {
-		s.Windows[i].Root = -1
+		w := &s.Windows[i]
+		w.Root = -1
+		w.Bounds[2] = max(w.Bounds[2], w.Bounds[0]) // inverted: empty, as for nodes
+		w.Bounds[3] = max(w.Bounds[3], w.Bounds[1])
 	}
 	s.cache = &analysis{}
 	for i := range s.Nodes {

@@ -21,6 +21,7 @@ func ParseUIAutomator(b []byte) (*Snapshot, error) {
 	s := &Snapshot{Source: "uiautomator"}
 	var stack []int // open <node> IDs
 	sawHierarchy := false
+	inHierarchy := false // a <hierarchy> is open
 	depth := 0
 	for {
 		off := dec.InputOffset()
@@ -39,9 +40,9 @@ func ParseUIAutomator(b []byte) (*Snapshot, error) {
 				if depth != 1 {
 					return nil, fieldErr("uiautomator", fmt.Sprintf("offset %d", off), "nested <hierarchy>")
 				}
-				sawHierarchy = true
+				sawHierarchy, inHierarchy = true, true
 			case "node":
-				if !sawHierarchy {
+				if !inHierarchy {
 					return nil, fieldErr("uiautomator", fmt.Sprintf("offset %d", off), "<node> outside <hierarchy>")
 				}
 				if len(s.Nodes) >= MaxNodes {
@@ -68,8 +69,11 @@ func ParseUIAutomator(b []byte) (*Snapshot, error) {
 			}
 		case xml.EndElement:
 			depth--
-			if t.Name.Local == "node" {
+			switch t.Name.Local {
+			case "node":
 				stack = stack[:len(stack)-1]
+			case "hierarchy":
+				inHierarchy = false
 			}
 		}
 	}

@@ -1,0 +1,669 @@
+package screen
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Hand-built snapshots in the snapshot JSON: nd is one visible node (attrs
+// may override visible_to_user), win one window, build the snapshot.
+
+func nd(id, parent int, b Rect, attrs string) string {
+	s := `{"id":` + itoa(id) + `,"parent":` + itoa(parent) + `,"class":"android.view.View","visible_to_user":true,"enabled":true,` +
+		`"bounds":[` + itoa(b[0]) + `,` + itoa(b[1]) + `,` + itoa(b[2]) + `,` + itoa(b[3]) + `]`
+	if attrs != "" {
+		s += "," + attrs
+	}
+	return s + "}"
+}
+
+func win(typ string, layer int, nodes ...string) string {
+	return `{"id":` + itoa(layer) + `,"type":"` + typ + `","layer":` + itoa(layer) + `,"bounds":[0,0,1000,2000],"nodes":[` + strings.Join(nodes, ",") + `]}`
+}
+
+func build(t testing.TB, activity string, windows ...string) *Snapshot {
+	t.Helper()
+	s, err := ParseJSON([]byte(`{"width":1000,"height":2000,"activity":"` + activity + `","windows":[` + strings.Join(windows, ",") + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+var full = Rect{0, 0, 1000, 2000}
+
+// TestKeep: AutoTask §4.4 pruning on hand-built trees. want lists the kept
+// node IDs.
+func TestKeep(t *testing.T) {
+	txt := func(s string) string { return `"class":"android.widget.TextView","text":"` + s + `"` }
+	tests := []struct {
+		name  string
+		nodes []string
+		want  []int
+	}{
+		{"invisible node and its subtree dropped", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, txt("a")),
+			nd(2, 0, Rect{0, 100, 100, 200}, `"visible_to_user":false`), nd(3, 2, Rect{0, 100, 100, 200}, txt("hidden")),
+		}, []int{0, 1}},
+		{"zero-area node dropped", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, txt("a")), nd(2, 0, Rect{50, 50, 50, 90}, txt("collapsed")),
+		}, []int{0, 1}},
+		{"off-screen node dropped", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, txt("a")), nd(2, 0, Rect{1000, 0, 1100, 100}, txt("right")),
+			nd(3, 0, Rect{0, 2000, 100, 2100}, txt("below")), nd(4, 0, Rect{-200, 0, 0, 100}, txt("left")),
+		}, []int{0, 1}},
+		{"lone empty leaf container dropped", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 500, 500}, ""), nd(2, 1, Rect{0, 0, 100, 100}, ""),
+		}, nil},
+		{"empty chain above a text kept", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 500, 500}, ""), nd(2, 1, Rect{0, 0, 100, 100}, txt("Title")),
+		}, []int{0, 1, 2}},
+		{"empty leaf beside an important sibling kept (layout importance)", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, `"clickable":true`), nd(2, 0, Rect{0, 100, 100, 200}, ""),
+		}, []int{0, 1, 2}},
+		{"empty siblings of an empty container dropped", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, txt("a")), nd(2, 0, Rect{0, 100, 500, 500}, ""),
+			nd(3, 2, Rect{0, 100, 100, 200}, ""), nd(4, 2, Rect{0, 200, 100, 300}, ""),
+		}, []int{0, 1, 2}},
+		{"hint, content-desc, scrollable and checkable make a node important", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, ""), nd(2, 1, Rect{0, 0, 10, 10}, `"hint":"Search"`),
+			nd(3, 0, Rect{0, 100, 100, 200}, ""), nd(4, 3, Rect{0, 100, 10, 110}, `"content_desc":"Back"`),
+			nd(5, 0, Rect{0, 200, 100, 300}, ""), nd(6, 5, Rect{0, 200, 10, 210}, `"scrollable":true`),
+			nd(7, 0, Rect{0, 300, 100, 400}, ""), nd(8, 7, Rect{0, 300, 10, 310}, `"checkable":true`),
+		}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}},
+		{"whitespace is no label", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, txt("  ")),
+		}, nil},
+		{"important child under an invisible parent dropped", []string{
+			nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, txt("a")), nd(2, 0, Rect{0, 100, 100, 200}, `"visible_to_user":false`),
+			nd(3, 2, Rect{0, 100, 100, 200}, `"clickable":true`),
+		}, []int{0, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := build(t, "a/.Main", win(WindowApplication, 0, tt.nodes...))
+			keep := Keep(s)
+			var got []int
+			for i, k := range keep {
+				if k {
+					got = append(got, i)
+				}
+			}
+			if !equalInts(got, tt.want) {
+				t.Errorf("kept %v, want %v", got, tt.want)
+			}
+		})
+	}
+	t.Run("input method window dropped whole", func(t *testing.T) {
+		s := build(t, "a/.Main",
+			win(WindowApplication, 0, nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, `"clickable":true,"text":"Send"`)),
+			win(WindowInputMethod, 1, nd(2, -1, Rect{0, 1200, 1000, 2000}, ""), nd(3, 2, Rect{0, 1200, 100, 1300}, `"clickable":true,"text":"q"`)))
+		keep := Keep(s)
+		if !keep[1] || keep[2] || keep[3] {
+			t.Errorf("keep %v", keep)
+		}
+		for _, e := range Elements(s) {
+			if e.Label == "q" {
+				t.Errorf("keyboard key listed: %+v", e)
+			}
+		}
+	})
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestKeepRealStates: on every DroidTask state pruning keeps every
+// interactive visible node whose ancestors are visible, drops a good share
+// of the nodes, and keeps all ancestors of a kept node.
+func TestKeepRealStates(t *testing.T) {
+	states := loadDroidTask(t)
+	total, kept := 0, 0
+	for _, st := range states {
+		s := st.Snap
+		keep := Keep(s)
+		for i := range s.Nodes {
+			total++
+			n := &s.Nodes[i]
+			if !keep[i] {
+				continue
+			}
+			kept++
+			if n.Parent >= 0 && !keep[n.Parent] {
+				t.Fatalf("%s/%s: node %d kept under a dropped parent", st.App, st.Name, i)
+			}
+			if !visible(s, n) {
+				t.Fatalf("%s/%s: invisible node %d kept", st.App, st.Name, i)
+			}
+		}
+		for i := range s.Nodes {
+			n := &s.Nodes[i]
+			if !n.Interactive() || keep[i] {
+				continue
+			}
+			allVisible := visible(s, n)
+			for _, a := range s.Ancestors(i) {
+				allVisible = allVisible && visible(s, s.Node(a))
+			}
+			if allVisible {
+				t.Errorf("%s/%s: visible interactive node %d dropped", st.App, st.Name, i)
+			}
+		}
+	}
+	t.Logf("kept %d of %d nodes (%.1f%%)", kept, total, 100*float64(kept)/float64(total))
+	if kept == total || kept == 0 {
+		t.Errorf("pruning kept %d of %d", kept, total)
+	}
+}
+
+// TestElements: interactive nodes get the text of their non-interactive
+// descendants as label; those texts are not listed again; nested
+// interactive nodes are listed on their own; inputs show their value and a
+// label from the hint or a sibling; reading order is topmost window first.
+func TestElements(t *testing.T) {
+	s := build(t, "a/.Main",
+		win(WindowApplication, 0,
+			nd(0, -1, full, `"class":"android.widget.FrameLayout"`),
+			nd(1, 0, Rect{0, 0, 1000, 100}, `"class":"android.widget.TextView","text":"Settings","resource_id":"a:id/title"`),
+			nd(2, 0, Rect{0, 100, 1000, 300}, `"class":"android.widget.LinearLayout","clickable":true,"resource_id":"a:id/row"`),
+			nd(3, 2, Rect{0, 100, 500, 200}, `"class":"android.widget.TextView","text":"Wi-Fi"`),
+			nd(4, 2, Rect{0, 200, 500, 300}, `"class":"android.widget.TextView","text":"Connected"`),
+			nd(5, 2, Rect{800, 100, 1000, 300}, `"class":"android.widget.Switch","checkable":true,"checked":true,"text":"Wi-Fi switch"`),
+			nd(6, 0, Rect{0, 300, 1000, 400}, `"class":"android.widget.LinearLayout"`),
+			nd(7, 6, Rect{0, 300, 300, 400}, `"class":"android.widget.TextView","text":"Name"`),
+			nd(8, 6, Rect{300, 300, 1000, 400}, `"class":"android.widget.EditText","editable":true,"text":"Bob"`),
+			nd(9, 0, Rect{0, 400, 1000, 500}, `"class":"android.widget.EditText","editable":true,"hint":"Search","focused":true`),
+			nd(10, 0, Rect{0, 500, 1000, 600}, `"class":"android.widget.Button","clickable":true,"content_desc":"More options","enabled":false`),
+			nd(11, 0, Rect{0, 600, 1000, 1900}, `"class":"android.widget.ListView","scrollable":true`),
+			nd(12, 11, Rect{0, 600, 1000, 700}, `"class":"android.widget.TextView","text":"Item one","selected":true`),
+		),
+		win(WindowApplication, 5,
+			nd(13, -1, Rect{100, 800, 900, 1200}, `"class":"android.widget.FrameLayout"`),
+			nd(14, 13, Rect{100, 800, 900, 1000}, `"class":"android.widget.TextView","text":"Discard changes?"`),
+			nd(15, 13, Rect{100, 1000, 900, 1200}, `"class":"android.widget.Button","clickable":true,"text":"OK"`),
+		))
+	want := []Element{
+		{Index: 0, NodeID: 14, Kind: KindText, Label: "Discard changes?", Bounds: Rect{100, 800, 900, 1000}},
+		{Index: 1, NodeID: 15, Kind: KindButton, Label: "OK", Bounds: Rect{100, 1000, 900, 1200}},
+		{Index: 2, NodeID: 1, Kind: KindText, Label: "Settings", Resource: "title", Bounds: Rect{0, 0, 1000, 100}},
+		{Index: 3, NodeID: 2, Kind: KindButton, Label: "Wi-Fi · Connected", Resource: "row", Bounds: Rect{0, 100, 1000, 300}},
+		{Index: 4, NodeID: 5, Kind: KindCheckbox, Label: "Wi-Fi switch", Checked: true, Bounds: Rect{800, 100, 1000, 300}},
+		{Index: 5, NodeID: 7, Kind: KindText, Label: "Name", Bounds: Rect{0, 300, 300, 400}},
+		{Index: 6, NodeID: 8, Kind: KindInput, Label: "Name", Value: "Bob", Bounds: Rect{300, 300, 1000, 400}},
+		{Index: 7, NodeID: 9, Kind: KindInput, Label: "Search", Hint: "Search", Focused: true, Bounds: Rect{0, 400, 1000, 500}},
+		{Index: 8, NodeID: 10, Kind: KindButton, Label: "More options", Disabled: true, Bounds: Rect{0, 500, 1000, 600}},
+		{Index: 9, NodeID: 11, Kind: KindScroll, Label: "Item one", Bounds: Rect{0, 600, 1000, 1900}},
+		{Index: 10, NodeID: 12, Kind: KindText, Label: "Item one", Selected: true, Bounds: Rect{0, 600, 1000, 700}},
+	}
+	got := Elements(s)
+	if len(got) != len(want) {
+		t.Fatalf("%d elements, want %d:\n%s", len(got), len(want), Render(got))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("element %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+
+	// Render: one element a line, "[index] kind "label" attributes".
+	wantRender := `[0] text "Discard changes?"
+[1] button "OK"
+[2] text "Settings" id=title
+[3] button "Wi-Fi · Connected" id=row
+[4] checkbox "Wi-Fi switch" checked
+[5] text "Name"
+[6] input "Name" value="Bob"
+[7] input "Search" focused
+[8] button "More options" disabled
+[9] scroll "Item one"
+[10] text "Item one" selected
+`
+	if r := Render(got); r != wantRender {
+		t.Errorf("Render:\n%s\nwant:\n%s", r, wantRender)
+	}
+}
+
+// TestMergedTextLimits: a row's label joins at most 3 descendant texts and
+// 80 runes, and Render truncates long labels.
+func TestMergedTextLimits(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	s := build(t, "a/.Main", win(WindowApplication, 0,
+		nd(0, -1, full, ""),
+		nd(1, 0, Rect{0, 0, 1000, 500}, `"clickable":true`),
+		nd(2, 1, Rect{0, 0, 100, 100}, `"text":"one"`), nd(3, 1, Rect{0, 100, 100, 200}, `"text":"two"`),
+		nd(4, 1, Rect{0, 200, 100, 300}, `"text":"three"`), nd(5, 1, Rect{0, 300, 100, 400}, `"text":"four"`),
+		nd(6, 0, Rect{0, 500, 1000, 600}, `"clickable":true`), nd(7, 6, Rect{0, 500, 100, 600}, `"text":"`+long+`"`),
+		nd(8, 0, Rect{0, 600, 1000, 700}, `"editable":true,"text":"`+long+`","hint":"Note"`),
+	))
+	e := Elements(s)
+	if len(e) != 3 || e[0].Label != "one · two · three" {
+		t.Fatalf("elements %+v", e)
+	}
+	if r := []rune(e[1].Label); len(r) != 80 || r[79] != '…' {
+		t.Errorf("label of %d runes: %q", len(r), e[1].Label)
+	}
+	lines := strings.Split(strings.TrimSpace(Render(e)), "\n")
+	if want := `[2] input "Note" value="` + strings.Repeat("é", 59) + `…"`; lines[2] != want {
+		t.Errorf("render %q, want %q", lines[2], want)
+	}
+}
+
+// mutateVolatile changes what MaskVolatile hides in every text and
+// content-desc: each digit, and whole month, weekday and am/pm words.
+var volatileSwap = map[string]string{
+	"jan": "mar", "january": "october", "feb": "nov", "february": "june", "mar": "apr", "march": "may",
+	"apr": "aug", "april": "july", "may": "dec", "jun": "sep", "june": "august", "jul": "oct",
+	"july": "march", "aug": "jan", "august": "june", "sep": "feb", "sept": "dec", "september": "april",
+	"oct": "jun", "october": "may", "nov": "jul", "november": "january", "dec": "may", "december": "february",
+	"mon": "sat", "monday": "friday", "tue": "sun", "tues": "fri", "tuesday": "sunday", "wed": "thu",
+	"wednesday": "thursday", "thu": "mon", "thurs": "tue", "thursday": "monday", "fri": "wed", "friday": "tuesday",
+	"sat": "mon", "saturday": "wednesday", "sun": "tue", "sunday": "saturday", "am": "pm", "pm": "am",
+	"today": "yesterday", "yesterday": "tomorrow", "tomorrow": "today",
+}
+
+var reWord = regexp.MustCompile(`\b[A-Za-z]+\b`)
+
+func mutateVolatile(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= '0' && c <= '9' {
+			b[i] = '0' + (c-'0'+7)%10
+		}
+	}
+	return reWord.ReplaceAllStringFunc(string(b), func(w string) string {
+		r, ok := volatileSwap[strings.ToLower(w)]
+		if !ok {
+			return w
+		}
+		if w == strings.ToUpper(w) {
+			return strings.ToUpper(r)
+		}
+		if w[0] >= 'A' && w[0] <= 'Z' {
+			return strings.ToUpper(r[:1]) + r[1:]
+		}
+		return r
+	})
+}
+
+// TestFingerprintVolatileText: on every DroidTask state, changing clock
+// times, dates, counters, month and weekday names keeps the fingerprint.
+func TestFingerprintVolatileText(t *testing.T) {
+	states := loadDroidTask(t)
+	changed := 0
+	for _, st := range states {
+		s := st.Snap
+		m := s.Clone()
+		diff := false
+		for i := range m.Nodes {
+			n := &m.Nodes[i]
+			n.Text, n.ContentDesc = mutateVolatile(n.Text), mutateVolatile(n.ContentDesc)
+			diff = diff || n.Text != s.Nodes[i].Text || n.ContentDesc != s.Nodes[i].ContentDesc
+		}
+		m.Changed()
+		if !diff {
+			continue
+		}
+		changed++
+		if a, b := Fingerprint(s), Fingerprint(m); a != b {
+			t.Errorf("%s/%s: fingerprint %s became %s when only volatile text changed", st.App, st.Name, a, b)
+		}
+		if sim := Similarity(s, m); sim != 1 {
+			t.Errorf("%s/%s: similarity %v", st.App, st.Name, sim)
+		}
+	}
+	t.Logf("%d of %d states have volatile text; all kept their fingerprint", changed, len(states))
+	if changed == 0 {
+		t.Error("no state had volatile text to change")
+	}
+	if got := mutateVolatile("Mon, Jan 5 at 10:30 AM · 3 items"); got != "Sat, Mar 2 at 87:07 PM · 0 items" {
+		t.Errorf("mutateVolatile = %q", got)
+	}
+}
+
+// rebuild returns s without the subtree of drop (when >= 0) and with a copy
+// of the subtree of dup (when >= 0) inserted after it, its texts prefixed
+// by "copy ", renumbered and re-validated.
+func rebuild(t testing.TB, s *Snapshot, drop, dup int) *Snapshot {
+	t.Helper()
+	subtree := func(root int) []int {
+		var ids []int
+		if root >= 0 {
+			s.Walk(root, func(n *Node, _ int) bool { ids = append(ids, n.ID); return true })
+		}
+		return ids
+	}
+	dropped := map[int]bool{}
+	for _, id := range subtree(drop) {
+		dropped[id] = true
+	}
+	dupIDs := subtree(dup)
+	last := -1
+	if len(dupIDs) > 0 {
+		last = dupIDs[len(dupIDs)-1] // pre-order: the subtree ends here
+	}
+	c := &Snapshot{Width: s.Width, Height: s.Height, Activity: s.Activity, Package: s.Package, Windows: append([]Window(nil), s.Windows...)}
+	remap := map[int]int{}
+	add := func(n Node, parent int) int {
+		n.ID, n.Parent, n.Children = len(c.Nodes), parent, nil
+		c.Nodes = append(c.Nodes, n)
+		return n.ID
+	}
+	for i := range s.Nodes {
+		if dropped[i] {
+			continue
+		}
+		n := s.Nodes[i]
+		p := -1
+		if n.Parent >= 0 {
+			p = remap[n.Parent]
+		}
+		remap[i] = add(n, p)
+		if i == last {
+			cp := map[int]int{}
+			for _, id := range dupIDs {
+				m := s.Nodes[id]
+				if m.Text != "" {
+					m.Text = "copy " + m.Text
+				}
+				q := remap[s.Nodes[dup].Parent]
+				if id != dup {
+					q = cp[m.Parent]
+				}
+				cp[id] = add(m, q)
+			}
+		}
+	}
+	if err := c.finish("test"); err != nil {
+		t.Fatalf("rebuild: %v", err)
+	}
+	return c
+}
+
+// TestFingerprintListGrowsShrinks: on real list screens, removing an item
+// of a list (of 3 or more items of one shape) or adding a copy of an item
+// keeps the fingerprint; removing a static element changes it.
+func TestFingerprintListGrowsShrinks(t *testing.T) {
+	states := loadDroidTask(t)
+	shrunk, grown, statics := 0, 0, 0
+	for _, st := range states {
+		s := st.Snap
+		keep, list := Keep(s), s.analysis().list
+		fp := Fingerprint(s)
+		var item, static = -1, -1
+		for i := range s.Nodes {
+			n := &s.Nodes[i]
+			if n.Parent < 0 || !keep[i] {
+				continue
+			}
+			if item < 0 && list[i] && !list[n.Parent] && countListSiblings(s, i) >= 3 {
+				item = i
+			}
+			if static < 0 && !list[i] && n.Interactive() && n.ResourceID != "" && len(n.Children) == 0 && uniqueRID(s, n.ResourceID) {
+				static = i
+			}
+		}
+		if item >= 0 {
+			if got := Fingerprint(rebuild(t, s, item, -1)); got != fp {
+				t.Errorf("%s/%s: removing list item %d changed the fingerprint", st.App, st.Name, item)
+			}
+			shrunk++
+			if got := Fingerprint(rebuild(t, s, -1, item)); got != fp {
+				t.Errorf("%s/%s: adding a copy of list item %d changed the fingerprint", st.App, st.Name, item)
+			}
+			grown++
+		}
+		if static >= 0 {
+			statics++
+			if got := Fingerprint(rebuild(t, s, static, -1)); got == fp {
+				t.Errorf("%s/%s: removing %s kept the fingerprint", st.App, st.Name, s.Nodes[static].ResourceID)
+			}
+		}
+	}
+	t.Logf("lists shrunk in %d states, grown in %d; a static element removed in %d", shrunk, grown, statics)
+	if shrunk == 0 || statics == 0 {
+		t.Error("no real list or static element found")
+	}
+}
+
+// countListSiblings counts the kept siblings of i (itself included) that are
+// list items of i's shape, judged by equal tokens.
+func countListSiblings(s *Snapshot, i int) int {
+	keep, list := Keep(s), s.analysis().list
+	ref := subtreeTokens(s, i)
+	n := 0
+	for _, sib := range s.Nodes[s.Nodes[i].Parent].Children {
+		if keep[sib] && list[sib] && subtreeTokens(s, sib) == ref {
+			n++
+		}
+	}
+	return n
+}
+
+func subtreeTokens(s *Snapshot, id int) string {
+	keep := Keep(s)
+	var b strings.Builder
+	s.Walk(id, func(n *Node, d int) bool {
+		if !keep[n.ID] {
+			return false
+		}
+		b.WriteString(nodeToken(n, d, true))
+		b.WriteByte(';')
+		return true
+	})
+	return b.String()
+}
+
+func uniqueRID(s *Snapshot, rid string) bool {
+	c := 0
+	for i := range s.Nodes {
+		if s.Nodes[i].ResourceID == rid {
+			c++
+		}
+	}
+	return c == 1
+}
+
+// TestFingerprintChanges: a dialog window, a changed static label, an
+// added button or another activity change the fingerprint; the keyboard,
+// a system window, bounds and typed text do not.
+func TestFingerprintChanges(t *testing.T) {
+	base := []string{
+		nd(0, -1, full, `"class":"android.widget.FrameLayout"`),
+		nd(1, 0, Rect{0, 0, 1000, 100}, `"class":"android.widget.TextView","text":"Notes","resource_id":"a:id/title"`),
+		nd(2, 0, Rect{0, 100, 1000, 200}, `"class":"android.widget.EditText","editable":true,"text":"Groceries"`),
+		nd(3, 0, Rect{0, 200, 1000, 300}, `"class":"android.widget.Button","clickable":true,"text":"Save","resource_id":"a:id/save"`),
+	}
+	with := func(i int, attrs string) []string {
+		c := append([]string(nil), base...)
+		c[i] = nd(i, c2p(i), [4]int{0, 100 * i, 1000, 100*i + 100}, attrs)
+		return c
+	}
+	dialog := win(WindowApplication, 2, nd(10, -1, Rect{100, 800, 900, 1200}, `"class":"android.widget.FrameLayout"`),
+		nd(11, 10, Rect{100, 800, 900, 1000}, `"class":"android.widget.TextView","text":"Discard?"`),
+		nd(12, 10, Rect{100, 1000, 900, 1200}, `"class":"android.widget.Button","clickable":true,"text":"OK"`))
+	keyboard := win(WindowInputMethod, 3, nd(20, -1, Rect{0, 1200, 1000, 2000}, ""), nd(21, 20, Rect{0, 1200, 100, 1300}, `"clickable":true,"text":"q"`))
+	system := win(WindowSystem, 4, nd(30, -1, Rect{0, 0, 1000, 50}, ""), nd(31, 30, Rect{0, 0, 100, 50}, `"text":"12:30"`))
+
+	ref := Fingerprint(build(t, "a/.Main", win(WindowApplication, 0, base...)))
+	tests := []struct {
+		name string
+		s    *Snapshot
+		same bool
+	}{
+		{"identical", build(t, "a/.Main", win(WindowApplication, 0, base...)), true},
+		{"keyboard shown", build(t, "a/.Main", win(WindowApplication, 0, base...), keyboard), true},
+		{"system window", build(t, "a/.Main", win(WindowApplication, 0, base...), system), true},
+		{"typed text", build(t, "a/.Main", win(WindowApplication, 0, with(2, `"class":"android.widget.EditText","editable":true,"text":"Holiday"`)...)), true},
+		{"package prefix of activity", build(t, "other.pkg/.Main", win(WindowApplication, 0, base...)), true},
+		{"dialog opened", build(t, "a/.Main", win(WindowApplication, 0, base...), dialog), false},
+		{"title changed", build(t, "a/.Main", win(WindowApplication, 0, with(1, `"class":"android.widget.TextView","text":"Archive","resource_id":"a:id/title"`)...)), false},
+		{"button gone", build(t, "a/.Main", win(WindowApplication, 0, base[:3]...)), false},
+		{"button disabled into a label", build(t, "a/.Main", win(WindowApplication, 0, with(3, `"class":"android.widget.Button","text":"Save","resource_id":"a:id/save"`)...)), false},
+		{"other activity", build(t, "a/.Settings", win(WindowApplication, 0, base...)), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Fingerprint(tt.s); (got == ref) != tt.same {
+				t.Errorf("fingerprint equal = %v, want %v", got == ref, tt.same)
+			}
+			sim := Similarity(build(t, "a/.Main", win(WindowApplication, 0, base...)), tt.s)
+			if sim < 0 || sim > 1 || (tt.same && sim != 1) || (!tt.same && sim == 1) {
+				t.Errorf("similarity %v", sim)
+			}
+		})
+	}
+}
+
+func c2p(i int) int {
+	if i == 0 {
+		return -1
+	}
+	return 0
+}
+
+// TestFingerprintRealDialog: adding a real dialog (the root subtree of
+// another real state, as its own window on top) changes the fingerprint
+// of every real state; a shifted copy keeps it.
+func TestFingerprintRealDialog(t *testing.T) {
+	states := loadDroidTask(t)
+	var dlg *Snapshot
+	for _, st := range states {
+		if s := st.Snap; len(s.Windows) == 1 && s.Nodes[0].Bounds != (Rect{0, 0, s.Width, s.Height}) && len(Elements(s)) >= 2 {
+			dlg = s // a dialog: its root does not cover the screen
+			break
+		}
+	}
+	if dlg == nil {
+		t.Skip("no dialog state found")
+	}
+	dlgToks := structureTokens(dlg)
+	tested, same := 0, 0
+	for _, st := range states {
+		s := st.Snap
+		if subsetSorted(dlgToks, structureTokens(s)) {
+			same++ // the screen already shows this dialog's structure (or is it)
+			continue
+		}
+		tested++
+		c := s.Clone()
+		off := len(c.Nodes)
+		c.Windows = append(c.Windows, Window{ID: 99, Type: WindowApplication, Layer: 99, Bounds: dlg.Nodes[0].Bounds})
+		for _, n := range dlg.Nodes {
+			n.ID += off
+			if n.Parent >= 0 {
+				n.Parent += off
+			}
+			n.Window = len(c.Windows) - 1
+			c.Nodes = append(c.Nodes, n)
+		}
+		if err := c.finish("test"); err != nil {
+			t.Fatal(err)
+		}
+		if Fingerprint(c) == Fingerprint(s) {
+			t.Errorf("%s/%s: a dialog on top kept the fingerprint", st.App, st.Name)
+		}
+		if sim := Similarity(s, c); sim >= 1 || sim < 0 {
+			t.Errorf("%s/%s: similarity with the dialog %v", st.App, st.Name, sim)
+		}
+	}
+	t.Logf("dialog added on %d states (skipped %d that already hold its structure)", tested, same)
+}
+
+// subsetSorted reports whether every string of sorted a is in sorted b.
+func subsetSorted(a, b []string) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSimilarityRange: Similarity is in [0, 1], symmetric, 1 for a screen
+// with itself and its copy, at most 0.5 across activities.
+func TestSimilarityRange(t *testing.T) {
+	states := loadDroidTask(t)
+	pairs := 0
+	for i := 0; i < len(states); i += 3 {
+		a := states[i].Snap
+		if sim := Similarity(a, a.Clone()); sim != 1 {
+			t.Errorf("%s: Similarity with its clone %v", states[i].Name, sim)
+		}
+		for j := i + 1; j < len(states); j += 17 {
+			b := states[j].Snap
+			x, y := Similarity(a, b), Similarity(b, a)
+			pairs++
+			if x < 0 || x > 1 || math.Abs(x-y) > 1e-12 {
+				t.Fatalf("Similarity %v / %v", x, y)
+			}
+			if activityName(a.Activity) != activityName(b.Activity) && x > 0.5 {
+				t.Errorf("Similarity %v across activities", x)
+			}
+			if Fingerprint(a) == Fingerprint(b) && x != 1 {
+				t.Errorf("same fingerprint, similarity %v", x)
+			}
+		}
+	}
+	t.Logf("%d pairs compared", pairs)
+	empty := build(t, "")
+	if Similarity(empty, empty) != 1 {
+		t.Error("two empty screens differ")
+	}
+}
+
+// TestMaskVolatile documents what counts as volatile text.
+func TestMaskVolatile(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"10:30 AM", "#:# #"},
+		{"  Mon,\tJan 5 ", "#, # #"},
+		{"3 items", "# items"},
+		{"Sunrise", "sunrise"},
+		{"Mayday", "mayday"},
+		{"Today", "#"},
+		{"Save", "save"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := MaskVolatile(tt.in); got != tt.want {
+			t.Errorf("MaskVolatile(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestHitTestAndClickableAncestor on a hand-built screen: the deepest
+// clickable node under the point of the topmost window wins.
+func TestHitTestAndClickableAncestor(t *testing.T) {
+	s := build(t, "a/.Main",
+		win(WindowApplication, 0, nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 1000, 500}, `"clickable":true`),
+			nd(2, 1, Rect{0, 0, 500, 500}, `"text":"label"`), nd(3, 1, Rect{500, 0, 1000, 500}, `"checkable":true`)),
+		win(WindowApplication, 1, nd(4, -1, Rect{0, 1000, 1000, 2000}, ""), nd(5, 4, Rect{0, 1000, 1000, 1500}, `"clickable":true`)))
+	for _, tt := range []struct{ x, y, want int }{{10, 10, 1}, {600, 10, 3}, {10, 1200, 5}, {10, 700, -1}, {1000, 10, -1}} {
+		if got := s.HitTest(tt.x, tt.y); got != tt.want {
+			t.Errorf("HitTest(%d,%d) = %d, want %d", tt.x, tt.y, got, tt.want)
+		}
+	}
+	if a := s.ClickableAncestor(2); a.ID != 1 {
+		t.Errorf("ClickableAncestor(2) = %d", a.ID)
+	}
+	if a := s.ClickableAncestor(4); a.ID != 4 {
+		t.Errorf("ClickableAncestor(4) = %d", a.ID)
+	}
+	if s.ClickableAncestor(99) != nil || s.Node(-1) != nil {
+		t.Error("out-of-range ids must give nil")
+	}
+}

@@ -1,0 +1,355 @@
+// Package llmtest provides a fake OpenAI-compatible chat-completions
+// server for tests: scripted replies, injected faults (timeout, 429, 500,
+// non-JSON content, a non-existent element index), a dynamic Func mode,
+// request recording and an optional API-key check.
+//
+// It serves POST /v1/chat/completions and POST /chat/completions on an
+// httptest server that is closed by t.Cleanup. It does not import package
+// llm, so llm's own tests can use it; it speaks the wire format through
+// go-openai's request and response types.
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Fault selects a misbehaviour for one scripted reply.
+type Fault int
+
+const (
+	// FaultNone serves Reply.Content normally.
+	FaultNone Fault = iota
+	// FaultTimeout never answers: the handler waits until the client gives
+	// up (its deadline or cancellation closes the request) or the server
+	// is closed.
+	FaultTimeout
+	// Fault429 answers 429 Too Many Requests with Retry-After
+	// (Reply.RetryAfter, default "0").
+	Fault429
+	// Fault500 answers 500 with an OpenAI-style error body.
+	Fault500
+	// FaultNotJSON answers 200 with NotJSONContent, prose instead of JSON.
+	FaultNotJSON
+	// FaultBadElement answers 200 with BadElementContent: a schema-valid
+	// next-action reply that taps element BadElementIndex, which no test
+	// screen has; the caller's semantic check must reject it.
+	FaultBadElement
+)
+
+func (f Fault) String() string {
+	switch f {
+	case FaultNone:
+		return "none"
+	case FaultTimeout:
+		return "timeout"
+	case Fault429:
+		return "429"
+	case Fault500:
+		return "500"
+	case FaultNotJSON:
+		return "not-json"
+	case FaultBadElement:
+		return "bad-element"
+	}
+	return fmt.Sprintf("Fault(%d)", int(f))
+}
+
+// Contents served by FaultNotJSON and FaultBadElement.
+const (
+	NotJSONContent    = "Sure! I will tap the Save button to store the note."
+	BadElementIndex   = 999
+	BadElementContent = `{"reason":"The Save button stores the note.","action":"tap","element":999,"done":false}`
+)
+
+// Reply is one scripted answer.
+type Reply struct {
+	Content          string // assistant message content (FaultNone)
+	PromptTokens     int    // usage reported; when both are 0 the server estimates len/4
+	CompletionTokens int
+	FinishReason     string // default "stop"
+	Fault            Fault
+	RetryAfter       string        // Fault429: Retry-After header value; "" means "0"
+	Delay            time.Duration // wait before answering (bounded by the request context)
+}
+
+// Text is a normal reply with the given content.
+func Text(content string) Reply { return Reply{Content: content} }
+
+// JSON is a normal reply whose content is v marshalled; if v cannot be
+// marshalled the content is the error text (not JSON).
+func JSON(v any) Reply {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return Reply{Content: "llmtest: " + err.Error()}
+	}
+	return Reply{Content: string(b)}
+}
+
+// Faulty is a reply with the given fault.
+func Faulty(f Fault) Reply { return Reply{Fault: f} }
+
+// Request is one recorded request.
+type Request struct {
+	Path          string
+	Authorization string // the Authorization header as received
+	Body          openai.ChatCompletionRequest
+	Raw           []byte // the raw request body
+	Served        Fault  // the fault served (FaultNone for normal replies)
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithKey makes the server require "Authorization: Bearer <key>" and
+// answer 401 otherwise (the 401 body never echoes the header).
+func WithKey(key string) Option { return func(s *Server) { s.key, s.checkKey = key, true } }
+
+// WithFunc serves dynamic replies: f's return value is the content, used
+// when the script is empty.
+func WithFunc(f func(req openai.ChatCompletionRequest) string) Option {
+	return func(s *Server) { s.fn = func(r openai.ChatCompletionRequest) Reply { return Text(f(r)) } }
+}
+
+// WithReplyFunc is WithFunc returning a full Reply (faults included).
+func WithReplyFunc(f func(req openai.ChatCompletionRequest) Reply) Option {
+	return func(s *Server) { s.fn = f }
+}
+
+// WithoutJSONMode makes the server reject response_format json_object
+// with a 400 naming response_format, as LM Studio does.
+func WithoutJSONMode() Option { return func(s *Server) { s.noJSONMode = true } }
+
+// Server is the fake endpoint. Safe for concurrent use.
+type Server struct {
+	t          testing.TB
+	srv        *httptest.Server
+	stop       chan struct{}
+	stopOnce   sync.Once
+	key        string
+	checkKey   bool
+	noJSONMode bool
+
+	mu       sync.Mutex
+	script   []Reply
+	always   *Reply
+	fn       func(openai.ChatCompletionRequest) Reply
+	requests []Request
+}
+
+// NewServer starts a fake server, closed automatically when the test ends.
+func NewServer(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s := &Server{t: t, stop: make(chan struct{})}
+	for _, o := range opts {
+		o(s)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.handle)
+	mux.HandleFunc("POST /chat/completions", s.handle)
+	s.srv = httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL is the base URL to configure clients with; it ends in /v1.
+func (s *Server) URL() string { return s.srv.URL + "/v1" }
+
+// Key is the key configured with WithKey ("" if none).
+func (s *Server) Key() string { return s.key }
+
+// Script appends replies served in order, one per request.
+func (s *Server) Script(replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = append(s.script, replies...)
+}
+
+// Always sets the reply served when the script is empty and no Func is
+// set (e.g. Faulty(Fault500) for a persistently failing endpoint).
+func (s *Server) Always(r Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.always = &r
+}
+
+// SetFunc switches to Func mode at run time (see WithFunc).
+func (s *Server) SetFunc(f func(req openai.ChatCompletionRequest) string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fn = func(r openai.ChatCompletionRequest) Reply { return Text(f(r)) }
+}
+
+// Pending is the number of scripted replies not yet served.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.script)
+}
+
+// Requests returns a copy of the recorded requests, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Calls is the number of requests received.
+func (s *Server) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+// Close releases hanging FaultTimeout handlers and stops the server. It
+// is idempotent and called by t.Cleanup.
+func (s *Server) Close() {
+	s.stopOnce.Do(func() {
+		close(s.stop)
+		s.srv.Close()
+	})
+}
+
+func (s *Server) next(req openai.ChatCompletionRequest) (Reply, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.script) > 0 {
+		r := s.script[0]
+		s.script = s.script[1:]
+		return r, true
+	}
+	if s.fn != nil {
+		fn := s.fn
+		s.mu.Unlock()
+		r := fn(req)
+		s.mu.Lock()
+		return r, true
+	}
+	if s.always != nil {
+		return *s.always, true
+	}
+	return Reply{}, false
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "cannot read body")
+		return
+	}
+	rec := Request{Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Raw: raw}
+	jerr := json.Unmarshal(raw, &rec.Body)
+
+	var early func()
+	switch {
+	case jerr != nil:
+		early = func() {
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "body is not a chat completion request")
+		}
+	case s.checkKey && rec.Authorization != "Bearer "+s.key:
+		early = func() { writeError(w, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided.") }
+	case s.noJSONMode && rec.Body.ResponseFormat != nil && rec.Body.ResponseFormat.Type == openai.ChatCompletionResponseFormatTypeJSONObject:
+		early = func() {
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "'response_format.type' must be 'json_schema' or 'text'")
+		}
+	}
+	var reply Reply
+	ok := false
+	if early == nil {
+		reply, ok = s.next(rec.Body)
+		rec.Served = reply.Fault
+	}
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	n := len(s.requests)
+	s.mu.Unlock()
+	if early != nil {
+		early()
+		return
+	}
+	if !ok {
+		s.t.Errorf("llmtest: request #%d to %s: no scripted reply left and no Func or Always set", n, r.URL.Path)
+		writeError(w, http.StatusInternalServerError, "server_error", "llmtest: no scripted reply")
+		return
+	}
+
+	if reply.Delay > 0 {
+		t := time.NewTimer(reply.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		case <-s.stop:
+			t.Stop()
+			return
+		}
+	}
+
+	switch reply.Fault {
+	case FaultTimeout:
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		return
+	case Fault429:
+		ra := reply.RetryAfter
+		if ra == "" {
+			ra = "0"
+		}
+		w.Header().Set("Retry-After", ra)
+		writeError(w, http.StatusTooManyRequests, "rate_limit_error", "Rate limit reached; try again later.")
+		return
+	case Fault500:
+		writeError(w, http.StatusInternalServerError, "server_error", "The server had an error while processing your request.")
+		return
+	case FaultNotJSON:
+		reply.Content = NotJSONContent
+	case FaultBadElement:
+		reply.Content = BadElementContent
+	}
+
+	pt, ct := reply.PromptTokens, reply.CompletionTokens
+	if pt == 0 && ct == 0 {
+		for _, m := range rec.Body.Messages {
+			pt += len(m.Content)/4 + 1
+		}
+		ct = len(reply.Content)/4 + 1
+	}
+	fr := reply.FinishReason
+	if fr == "" {
+		fr = "stop"
+	}
+	resp := openai.ChatCompletionResponse{
+		ID:      fmt.Sprintf("chatcmpl-llmtest-%d", n),
+		Object:  "chat.completion",
+		Created: time.Now().Unix(),
+		Model:   rec.Body.Model,
+		Choices: []openai.ChatCompletionChoice{{
+			Index:        0,
+			Message:      openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: reply.Content},
+			FinishReason: openai.FinishReason(fr),
+		}},
+		Usage: openai.Usage{PromptTokens: pt, CompletionTokens: ct, TotalTokens: pt + ct},
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+func writeError(w http.ResponseWriter, status int, typ, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"error": map[string]any{"message": msg, "type": typ, "code": strings.ToLower(http.StatusText(status))},
+	})
+}

@@ -261,7 +261,7 @@ func fillSlots(text string, slots map[string]string) string {
 func (r *run) recover(ctx context.Context, s *screen.Snapshot, attempt int) (bool, error) {
 	elems := screen.Elements(s)
 	fp := screen.Fingerprint(s)
-	if attempt == 0 && isDialog(s) {
+	if attempt == 0 && IsDialog(s) {
 		for _, w := range dismissWords {
 			for i := range elems {
 				if elems[i].Kind == screen.KindButton && strings.EqualFold(strings.TrimSpace(elems[i].Label), w) {
@@ -279,9 +279,10 @@ func (r *run) recover(ctx context.Context, s *screen.Snapshot, attempt int) (boo
 	return attempt == 0, nil
 }
 
-// isDialog guesses whether the top of the screen is a dialog: an
-// application window whose root does not cover the screen.
-func isDialog(s *screen.Snapshot) bool {
+// IsDialog guesses whether the top of the screen is a dialog or popup: an
+// application window whose root does not cover the screen (less than 90%
+// of its width or 80% of its height).
+func IsDialog(s *screen.Snapshot) bool {
 	roots := s.Roots()
 	if len(roots) == 0 {
 		return false

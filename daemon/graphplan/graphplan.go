@@ -141,7 +141,9 @@ type runState struct {
 	committed bool
 	scrolls   int
 	lastPrint string
-	seen      int // history length already folded into coverage
+	// confirmedDialog: the positive button of a final dialog was tapped
+	confirmedDialog bool
+	seen            int // history length already folded into coverage
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {
@@ -167,13 +169,18 @@ func newRunState(cmd, appLabel string) *runState {
 		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx})
 	}
 	seen := map[term]bool{}
+	appWords := map[term]bool{}
 	for _, tm := range termsOf(appLabel) {
-		seen[tm] = true // words naming the app identify it; they are no target
+		appWords[tm] = true
 	}
 	for _, tm := range termsOf(commandWithoutValues(cmd, u)) {
 		if !seen[tm] && !isPolarity(tm) {
 			seen[tm] = true
-			rs.terms = append(rs.terms, cmdTerm{t: tm, weight: 1})
+			w := 1.0
+			if appWords[tm] {
+				w = 0.3 // words naming the app mostly identify it ("in Calendar")
+			}
+			rs.terms = append(rs.terms, cmdTerm{t: tm, weight: w})
 		}
 	}
 	rs.phrases = phrases(cmd)
@@ -296,6 +303,14 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			fmt.Fprintf(os.Stderr, "graphplan: step %d cand %.3f %s %q via=%d covers=%v (%s)\n", st.Step, c.score, c.action, label, c.via, c.covers, c.reason)
 		}
 		fmt.Fprintf(os.Stderr, "graphplan: terms=%v weights=%v covered=%v values=%+v\n", rs.terms, weights, rs.covered, rs.values)
+	}
+	// the command's last operation opened a dialog asking to confirm it:
+	// answer with its positive button (OK / Yes / Allow / Save), then stop
+	if best == nil && pending == 0 && rs.coveredAny() && daemon.IsDialog(st.Screen) && !rs.confirmedDialog {
+		if c, ok := positiveButton(st); ok {
+			rs.confirmedDialog = true
+			return decision(c, 0.7), nil
+		}
 	}
 	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() {
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
@@ -569,6 +584,26 @@ func confirmButton(st *daemon.PlanState) (candidate, bool) {
 	return candidate{}, false
 }
 
+// positiveWords label the button that accepts a dialog (generic UI
+// vocabulary).
+var positiveWords = []string{"ok", "okay", "yes", "allow", "save", "done", "apply", "confirm", "continue", "accept", "set", "delete", "remove", "add", "create"}
+
+// positiveButton finds the button that accepts the dialog on screen.
+func positiveButton(st *daemon.PlanState) (candidate, bool) {
+	for _, w := range positiveWords {
+		for i := range st.Elements {
+			e := &st.Elements[i]
+			if e.Kind == screen.KindButton && !e.Disabled && strings.EqualFold(strings.TrimSpace(e.Label), w) {
+				if penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) > 0 {
+					continue
+				}
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("accept the dialog with %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
 func isConfirm(label string) bool {
 	for _, t := range termsOf(label) {
 		if strings.HasPrefix(string(t), "@") && confirmConcepts[string(t[1:])] {
@@ -682,7 +717,7 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 		if df == 0 {
 			continue
 		}
-		w[ct.t] = math.Log(1 + n/df)
+		w[ct.t] = ct.weight * math.Log(1+n/df)
 	}
 	return w
 }

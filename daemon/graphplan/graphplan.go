@@ -143,7 +143,9 @@ type runState struct {
 	lastPrint string
 	// confirmedDialog: the positive button of a final dialog was tapped
 	confirmedDialog bool
-	seen            int // history length already folded into coverage
+	reopened        int  // history length at the last reopenInDialog
+	search          bool // the command asks to search: names go into search fields
+	seen            int  // history length already folded into coverage
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {
@@ -158,8 +160,11 @@ func (p *Planner) state(st *daemon.PlanState) *runState {
 func newRunState(cmd, appLabel string) *runState {
 	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd)}
 	u := intent.Understand(cmd)
+	for _, c := range u.Verbs {
+		rs.search = rs.search || c == "search"
+	}
 	for _, v := range u.Values {
-		if v.Kind == intent.KindWord {
+		if v.Kind == intent.KindWord && !rs.search {
 			continue // proper-noun-like words are matched as terms, not typed
 		}
 		ctx := termsOf(cmd[:v.Start])
@@ -255,6 +260,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{}, err
 	}
 	p.fold(rs, st)
+	rs.reopenInDialog(st)
 	weights := g.weights(rs, st)
 	remaining := 0.0
 	for _, ct := range rs.terms {
@@ -404,6 +410,37 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 	}
 }
 
+// reopenInDialog handles a tap that opened a dialog of choices ("Font
+// size" opens Small / Medium / Large): the terms the tap covered that the
+// dialog's options also carry are the choice still to make, so they are
+// uncovered again for the options.
+func (rs *runState) reopenInDialog(st *daemon.PlanState) {
+	n := len(st.History)
+	if n == 0 || rs.reopened == n || !daemon.IsDialog(st.Screen) {
+		return
+	}
+	last := st.History[n-1]
+	if last.Action != device.Tap || last.After != st.Print || last.Screen == st.Print {
+		return
+	}
+	rs.reopened = n
+	tapped := map[term]bool{}
+	for _, t := range termsOf(last.Target.Label() + " " + last.Target.Desc + " " + last.Target.ResourceID) {
+		tapped[t] = true
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindCheckbox && e.Kind != screen.KindButton {
+			continue
+		}
+		for _, t := range elementTerms(e, "") {
+			if tapped[t] && !strings.HasPrefix(string(t), "@") {
+				delete(rs.covered, t)
+			}
+		}
+	}
+}
+
 // elementTerms returns the terms an element offers: its label, hint,
 // resource-id words and stored documentation.
 func elementTerms(e *screen.Element, doc string) []term {
@@ -422,7 +459,13 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 		switch e.Kind {
 		case screen.KindInput:
 			if v := rs.nextValueFor(e); v >= 0 {
-				sc := 0.5 + 0.5*overlap(rs.values[v].context, elementTerms(e, ""))
+				// a field whose label fits the words before the value wins;
+				// a dialog's or the focused field is the natural place; a
+				// field elsewhere on a busy screen is a weak guess
+				sc := 0.2 + 0.5*overlap(rs.values[v].context, elementTerms(e, ""))
+				if e.Focused || daemon.IsDialog(st.Screen) {
+					sc += 0.25
+				}
 				if e.Value == rs.values[v].text {
 					continue
 				}
@@ -468,7 +511,7 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 			continue
 		}
 		s := overlap(v.context, elementTerms(e, ""))
-		if !v.quoted && s == 0 {
+		if !v.quoted && s == 0 && !(rs.search && isSearchField(e)) {
 			continue
 		}
 		if s > bestScore {
@@ -582,6 +625,15 @@ func confirmButton(st *daemon.PlanState) (candidate, bool) {
 		}
 	}
 	return candidate{}, false
+}
+
+func isSearchField(e *screen.Element) bool {
+	for _, t := range elementTerms(e, "") {
+		if t == "@search" {
+			return true
+		}
+	}
+	return false
 }
 
 // positiveWords label the button that accepts a dialog (generic UI

@@ -30,8 +30,23 @@ func termsOf(s string) []term {
 	for _, c := range u.Concepts {
 		out = append(out, term("@"+c))
 	}
+	// the literal words too, concept words included: an exact word match
+	// ("save" and a "Save" button) counts more than a synonym ("OK")
+	seen := map[term]bool{}
+	for i, tok := range u.Tokens {
+		if tok.Kind != intent.KindWord || u.Stems[i] == "" || intent.IsStopword(tok.Text) {
+			continue
+		}
+		if t := term(u.Stems[i]); !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
 	for _, w := range u.TargetWords {
-		out = append(out, term(intent.Stem(w)))
+		if t := term(intent.Stem(w)); !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
 	}
 	for _, v := range u.Values {
 		for _, f := range strings.FieldsFunc(strings.ToLower(v.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {

@@ -69,6 +69,7 @@ CREATE TABLE flows (
 );
 -- A name is unique within an app; unnamed flows are allowed.
 CREATE UNIQUE INDEX flows_app_name ON flows (app_id, name) WHERE name <> '';
+CREATE INDEX flows_app ON flows (app_id);
 CREATE INDEX flows_package ON flows (package);
 
 CREATE TABLE flow_steps (

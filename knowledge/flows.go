@@ -1,0 +1,445 @@
+package knowledge
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// FlowFilter selects flows: by app id and/or package name; the zero value
+// selects all flows.
+type FlowFilter struct {
+	AppID   int64
+	Package string
+}
+
+func (f FlowFilter) where() (string, []any) {
+	var conds []string
+	var args []any
+	if f.AppID != 0 {
+		conds = append(conds, "app_id = ?")
+		args = append(args, f.AppID)
+	}
+	if f.Package != "" {
+		conds = append(conds, "package = ?")
+		args = append(args, f.Package)
+	}
+	if len(conds) == 0 {
+		return "1", nil
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// resolveFlowApp sets f.AppID from f.Package (creating the app when new)
+// or fills/checks f.Package against app f.AppID.
+func resolveFlowApp(ctx context.Context, tx *sql.Tx, op string, f *Flow) error {
+	if f.AppID == 0 {
+		if f.Package == "" {
+			return errf(op, ErrInvalid, "package: empty")
+		}
+		a, err := upsertApp(ctx, tx, f.Package, "")
+		if err != nil {
+			return err
+		}
+		f.AppID = a.ID
+		return nil
+	}
+	var pkg string
+	err := tx.QueryRowContext(ctx, `SELECT package FROM apps WHERE id = ?`, f.AppID).Scan(&pkg)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errf(op, ErrNotFound, "app %d", f.AppID)
+	} else if err != nil {
+		return err
+	}
+	if f.Package == "" {
+		f.Package = pkg
+	} else if f.Package != pkg {
+		return errf(op, ErrInvalid, "package: %q is not the package %q of app %d", f.Package, pkg, f.AppID)
+	}
+	return nil
+}
+
+// SaveFlow inserts flow f (its ID is ignored) with its steps, slots and
+// commands in one transaction, and on success sets f.ID, f.AppID,
+// f.Package, the step indexes (0, 1, ...), a zero Created/Updated to now
+// and an empty Source to SourceLearned. The app is f.AppID when set (its
+// package must equal f.Package when both are set), else the app of
+// f.Package, created when new. Counters (Uses, Successes, Failures) and
+// Pinned are stored as given, so imported flows keep their history;
+// repeated commands are stored once. ErrInvalid: the flow fails
+// validation (Flow.Validate plus ValidateFlow's checks); ErrConflict:
+// another flow of the app has the same non-empty name; ErrNotFound: no app
+// f.AppID.
+func (s *Store) SaveFlow(ctx context.Context, f *Flow) error {
+	const op = "SaveFlow"
+	g := cloneFlow(f)
+	if g.Source == "" {
+		g.Source = SourceLearned
+	}
+	t := now()
+	if g.Created.IsZero() {
+		g.Created = t
+	}
+	if g.Updated.IsZero() {
+		g.Updated = t
+	}
+	g.Created, g.Updated = g.Created.UTC().Truncate(time.Millisecond), g.Updated.UTC().Truncate(time.Millisecond)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := resolveFlowApp(ctx, tx, op, g); err != nil {
+			return err
+		}
+		if err := checkFlow(op, g); err != nil {
+			return err
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO flows (app_id, package, name, intent, source, uses, successes, failures, pinned, created, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Uses, g.Successes, g.Failures, g.Pinned,
+			toMS(g.Created), toMS(g.Updated)).Scan(&g.ID)
+		if err != nil {
+			return nameConflict(op, g, err)
+		}
+		return insertFlowParts(ctx, tx, g)
+	})
+	if err != nil {
+		return wrap(op, err)
+	}
+	*f = *g
+	return nil
+}
+
+// checkFlow validates f for saving: Flow.Validate, then ValidateFlow for
+// the field-level checks.
+func checkFlow(op string, f *Flow) error {
+	if err := f.Validate(); err != nil {
+		return &Error{Op: op, Kind: ErrInvalid, Err: err}
+	}
+	if err := ValidateFlow(f); err != nil {
+		return &Error{Op: op, Kind: ErrInvalid, Err: err}
+	}
+	return nil
+}
+
+// nameConflict makes a clear ErrConflict of a unique violation on the
+// flow's name.
+func nameConflict(op string, f *Flow, err error) error {
+	if e, ok := wrap(op, err).(*Error); ok && e.Kind == ErrConflict {
+		return errf(op, ErrConflict, "app %d already has a flow named %q", f.AppID, f.Name)
+	}
+	return err
+}
+
+// insertFlowParts writes f's steps, slots and commands (f.ID set), setting
+// the step indexes.
+func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
+	if len(f.Steps) > 0 {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for i := range f.Steps {
+			step := &f.Steps[i]
+			step.Index = i
+			target, err := json.Marshal(step.Target)
+			if err != nil {
+				return fmt.Errorf("steps[%d].target: %w", i, err)
+			}
+			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment); err != nil {
+				return fmt.Errorf("steps[%d]: %w", i, err)
+			}
+		}
+	}
+	if len(f.Slots) > 0 {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_slots (flow_id, idx, name, example) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for i, sl := range f.Slots {
+			if _, err := st.ExecContext(ctx, f.ID, i, sl.Name, sl.Example); err != nil {
+				return fmt.Errorf("slots[%d]: %w", i, err)
+			}
+		}
+	}
+	if len(f.Commands) > 0 {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_commands (flow_id, command) VALUES (?, ?) ON CONFLICT DO NOTHING`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		var cmds []string
+		seen := map[string]bool{}
+		for _, c := range f.Commands {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			cmds = append(cmds, c)
+			if _, err := st.ExecContext(ctx, f.ID, c); err != nil {
+				return fmt.Errorf("command %q: %w", c, err)
+			}
+		}
+		f.Commands = cmds
+	}
+	return nil
+}
+
+// UpdateFlow rewrites flow f.ID in one transaction: app/package, Name,
+// Intent, Source, Pinned, and all steps, slots and commands (replaced).
+// Created is kept and Updated set to now. The counters are not written
+// (RecordFlowUse owns them); f's counters and Created are refreshed from
+// the database on success. ErrNotFound: no flow f.ID or no app f.AppID;
+// ErrInvalid and ErrConflict as for SaveFlow.
+func (s *Store) UpdateFlow(ctx context.Context, f *Flow) error {
+	const op = "UpdateFlow"
+	g := cloneFlow(f)
+	if g.Source == "" {
+		g.Source = SourceLearned
+	}
+	g.Updated = now()
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var created int64
+		err := tx.QueryRowContext(ctx, `SELECT created, uses, successes, failures FROM flows WHERE id = ?`, g.ID).
+			Scan(&created, &g.Uses, &g.Successes, &g.Failures)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errf(op, ErrNotFound, "flow %d", g.ID)
+		} else if err != nil {
+			return err
+		}
+		g.Created = fromMS(created)
+		if err := resolveFlowApp(ctx, tx, op, g); err != nil {
+			return err
+		}
+		if err := checkFlow(op, g); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE flows SET app_id = ?, package = ?, name = ?, intent = ?, source = ?, pinned = ?, updated = ?
+			WHERE id = ?`, g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Pinned, toMS(g.Updated), g.ID)
+		if err != nil {
+			return nameConflict(op, g, err)
+		}
+		for _, t := range []string{"flow_steps", "flow_slots", "flow_commands"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE flow_id = ?`, g.ID); err != nil {
+				return err
+			}
+		}
+		return insertFlowParts(ctx, tx, g)
+	})
+	if err != nil {
+		return wrap(op, err)
+	}
+	*f = *g
+	return nil
+}
+
+// cloneFlow copies f deeply enough that changing the copy's slices leaves
+// f alone (f changes only when the write succeeds).
+func cloneFlow(f *Flow) *Flow {
+	g := *f
+	g.Steps = append([]Step(nil), f.Steps...)
+	g.Slots = append([]Slot(nil), f.Slots...)
+	g.Commands = append([]string(nil), f.Commands...)
+	return &g
+}
+
+// RenameFlow sets the name of flow id. ErrInvalid: empty name; ErrNotFound:
+// no such flow; ErrConflict: another flow of the app has that name.
+func (s *Store) RenameFlow(ctx context.Context, id int64, name string) error {
+	const op = "RenameFlow"
+	if name == "" {
+		return errf(op, ErrInvalid, "name: empty")
+	}
+	err := s.updateOne(ctx, op, fmt.Sprintf("flow %d", id), `UPDATE flows SET name = ?, updated = ? WHERE id = ?`, name, toMS(now()), id)
+	if e, ok := err.(*Error); ok && e.Kind == ErrConflict {
+		return errf(op, ErrConflict, "another flow of the app of flow %d is named %q", id, name)
+	}
+	return err
+}
+
+// DeleteFlow deletes flow id with its steps, slots and commands; runs that
+// used it keep their log entry (FlowID becomes 0). ErrNotFound: no such
+// flow.
+func (s *Store) DeleteFlow(ctx context.Context, id int64) error {
+	return s.updateOne(ctx, "DeleteFlow", fmt.Sprintf("flow %d", id), `DELETE FROM flows WHERE id = ?`, id)
+}
+
+// AddFlowCommand records that command ran flow id (task knowledge); a
+// command already recorded is not repeated. ErrInvalid: empty command;
+// ErrNotFound: no such flow.
+func (s *Store) AddFlowCommand(ctx context.Context, id int64, command string) error {
+	const op = "AddFlowCommand"
+	if command == "" {
+		return errf(op, ErrInvalid, "command: empty")
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM flows WHERE id = ?`, id).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return errf(op, ErrNotFound, "flow %d", id)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO flow_commands (flow_id, command) VALUES (?, ?) ON CONFLICT DO NOTHING`, id, command)
+		return err
+	})
+	return wrap(op, err)
+}
+
+// RecordFlowUse counts one use of flow id, successful or not.
+// ErrNotFound: no such flow.
+func (s *Store) RecordFlowUse(ctx context.Context, id int64, success bool) error {
+	col := "failures"
+	if success {
+		col = "successes"
+	}
+	return s.updateOne(ctx, "RecordFlowUse", fmt.Sprintf("flow %d", id),
+		`UPDATE flows SET uses = uses + 1, `+col+` = `+col+` + 1 WHERE id = ?`, id)
+}
+
+// Flow returns flow id with its steps, slots and commands. ErrNotFound: no
+// such flow.
+func (s *Store) Flow(ctx context.Context, id int64) (*Flow, error) {
+	var fs []Flow
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		fs, err = loadFlows(ctx, tx, "id = ?", []any{id})
+		return err
+	})
+	if err != nil {
+		return nil, wrap("Flow", err)
+	}
+	if len(fs) == 0 {
+		return nil, errf("Flow", ErrNotFound, "flow %d", id)
+	}
+	return &fs[0], nil
+}
+
+// Flows lists the flows that filter selects, by id, each with its steps,
+// slots and commands, read in one snapshot with four queries whatever the
+// number of flows.
+func (s *Store) Flows(ctx context.Context, filter FlowFilter) ([]Flow, error) {
+	where, args := filter.where()
+	var fs []Flow
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		fs, err = loadFlows(ctx, tx, where, args)
+		return err
+	})
+	if err != nil {
+		return nil, wrap("Flows", err)
+	}
+	return fs, nil
+}
+
+// loadFlows loads the flows matching where (a condition on flows' columns)
+// and their parts, in bulk.
+func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flow, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, app_id, package, name, intent, source, uses, successes, failures, pinned, created, updated
+		FROM flows WHERE `+where+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	var fs []Flow
+	for rows.Next() {
+		var f Flow
+		var created, updated int64
+		if err := rows.Scan(&f.ID, &f.AppID, &f.Package, &f.Name, &f.Intent, &f.Source, &f.Uses, &f.Successes,
+			&f.Failures, &f.Pinned, &created, &updated); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		f.Created, f.Updated = fromMS(created), fromMS(updated)
+		fs = append(fs, f)
+	}
+	if err := closeRows(rows); err != nil || len(fs) == 0 {
+		return nil, err
+	}
+	byID := make(map[int64]int, len(fs))
+	for i := range fs {
+		byID[fs[i].ID] = i
+	}
+	sub := `SELECT id FROM flows WHERE ` + where
+	// Parts arrive ordered by flow_id like fs, so a cursor finds each
+	// flow without a map lookup in the common case.
+	find := func(id int64, cur *int) *Flow {
+		if *cur < len(fs) && fs[*cur].ID == id {
+			return &fs[*cur]
+		}
+		if i, ok := byID[id]; ok {
+			*cur = i
+			return &fs[i]
+		}
+		return nil
+	}
+
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment
+		FROM flow_steps WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
+	if err != nil {
+		return nil, err
+	}
+	cur := 0
+	var target []byte
+	for rows.Next() {
+		var fid int64
+		var st Step
+		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if err := unmarshalDescriptor(target, &st.Target); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("flow %d step %d target: %w", fid, st.Index, err)
+		}
+		if f := find(fid, &cur); f != nil {
+			f.Steps = append(f.Steps, st)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, name, example FROM flow_slots
+		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
+	if err != nil {
+		return nil, err
+	}
+	cur = 0
+	for rows.Next() {
+		var fid int64
+		var sl Slot
+		if err := rows.Scan(&fid, &sl.Name, &sl.Example); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if f := find(fid, &cur); f != nil {
+			f.Slots = append(f.Slots, sl)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, command FROM flow_commands
+		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	cur = 0
+	for rows.Next() {
+		var fid int64
+		var c string
+		if err := rows.Scan(&fid, &c); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if f := find(fid, &cur); f != nil {
+			f.Commands = append(f.Commands, c)
+		}
+	}
+	return fs, closeRows(rows)
+}

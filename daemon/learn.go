@@ -12,19 +12,29 @@ import (
 )
 
 // shortestPath returns the steps of a successful run that belong to its
-// learned path: backtracked steps and their undos are dropped (AutoTask
-// §4.1.5), steps that had no effect are dropped, and a tap immediately
-// undone by BACK (the planner went into a screen and came out again) is
-// dropped with its BACK.
+// learned path (AutoTask §4.1.5: the shortest correct path): backtracked
+// steps and their undos are dropped, steps that had no effect are dropped,
+// a loop that a dropped mistake caused — the run came back to a screen it
+// had already acted on, through navigation only (taps on non-toggles,
+// back, scroll) — is cut out, and so is a tap immediately undone by BACK.
+// Loops without a mistake stay: the same screen may hold other app state.
 func shortestPath(steps []StepRecord) []StepRecord {
 	var out []StepRecord
+	mistake := -1 // len(out) when a mistake was last dropped
 	for _, s := range steps {
-		switch {
-		case s.Backtracked || s.Undo:
+		if s.Backtracked || s.Undo || !s.OK {
+			mistake = len(out)
 			continue
-		case !s.OK:
-			continue
-		case s.Action == device.Back && len(out) > 0:
+		}
+		// a loop that a dropped mistake caused: cut back to the first visit
+		for j := len(out) - 1; j >= 0 && mistake >= 0; j-- {
+			if out[j].Screen == s.Screen && j <= mistake && navigationOnly(out[j:]) {
+				out = out[:j]
+				mistake = -1
+				break
+			}
+		}
+		if s.Action == device.Back && len(out) > 0 {
 			prev := out[len(out)-1]
 			if prev.Action == device.Tap && !prev.Target.Checkable && prev.Screen == s.After && prev.Screen != prev.After {
 				out = out[:len(out)-1]
@@ -34,6 +44,17 @@ func shortestPath(steps []StepRecord) []StepRecord {
 		out = append(out, s)
 	}
 	return out
+}
+
+// navigationOnly reports whether the steps only moved between screens:
+// no typing, no toggles.
+func navigationOnly(steps []StepRecord) bool {
+	for _, s := range steps {
+		if s.Action == device.Input || s.Target.Checkable || s.Target.Editable {
+			return false
+		}
+	}
+	return true
 }
 
 // flowSteps turns executed steps into flow steps, numbering from first.

@@ -81,7 +81,9 @@ func (r *run) plan(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		v, err := checker.Check(ctx, r.planState(after, afterFP), rec)
+		cst := r.planState(after, afterFP)
+		cst.Before = st.Elements
+		v, err := checker.Check(ctx, cst, rec)
 		r.llmCalls += v.LLMCalls
 		r.tokens += v.Tokens
 		if err != nil {
@@ -105,7 +107,7 @@ func (r *run) plan(ctx context.Context) error {
 func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
 	return &PlanState{Command: r.res.Command, Package: r.res.Package, AppLabel: r.appLabel, AppID: r.app.ID, Slots: r.slots, Screen: s,
 		Elements: screen.Elements(s), Print: fp, History: r.steps, Guides: r.guides, Lessons: r.lessons,
-		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty}
+		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty, Emit: r.emit}
 }
 
 // act performs a on the device, records the step and its transition in

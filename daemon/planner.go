@@ -52,19 +52,24 @@ type StepRecord struct {
 
 // PlanState is everything a planner may look at to choose the next step.
 type PlanState struct {
-	Command   string
-	Package   string
-	AppLabel  string // the app's display label, when known
-	AppID     int64
-	Slots     map[string]string // values the command carries, when known
-	Screen    *screen.Snapshot
-	Elements  []screen.Element
-	Print     string // fingerprint of Screen
+	Command  string
+	Package  string
+	AppLabel string // the app's display label, when known
+	AppID    int64
+	Slots    map[string]string // values the command carries, when known
+	Screen   *screen.Snapshot
+	Elements []screen.Element
+	Print    string // fingerprint of Screen
+	// Before is the screen before the last step, for checks (nil at step 0).
+	Before    []screen.Element
 	History   []StepRecord
 	Guides    []string // instruction lists from similar flows (UICOMPASS)
 	Lessons   []string
 	Step      int
 	StepLimit int
+	// Emit publishes a progress event of the run (prompts, replies);
+	// never nil when set by the engine.
+	Emit func(typ string, data any)
 	// Penalties of operations the correctness check rejected, keyed by
 	// OperationKey (AutoTask §4.3 backtracking penalty).
 	Penalties map[string]float64

@@ -2,28 +2,55 @@ package main
 
 import (
 	"flag"
-	"fmt"
+	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/llm"
+	"github.com/wayfinder-agent/wayfinder/daemon/llmplan"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-// llmOpts are the planner flags shared by run, eval and serve.
+// llmOpts are the planner and endpoint flags shared by run, eval, demo and
+// serve. Flags override the environment (OPENAI_BASE_URL, OPENAI_API_KEY,
+// WAYFINDER_MODEL, WAYFINDER_LLM_TIMEOUT).
 type llmOpts struct {
 	kind    *string
 	baseURL *string
 	model   *string
 	apiKey  *string
+	timeout *time.Duration
 }
 
 func llmFlags(fs *flag.FlagSet) *llmOpts {
 	return &llmOpts{
-		kind:    fs.String("planner", "", "graph | llm | auto (default: auto when an LLM endpoint is configured, else graph)"),
+		kind:    fs.String("planner", "", "graph | llm | auto (default auto: the graph planner, and the LLM where it is unsure, when an endpoint is configured)"),
 		baseURL: fs.String("base-url", "", "OpenAI-compatible base URL (env OPENAI_BASE_URL)"),
 		model:   fs.String("model", "", "model name (env WAYFINDER_MODEL)"),
 		apiKey:  fs.String("api-key", "", "API key (env OPENAI_API_KEY; prefer the environment: flags show in ps)"),
+		timeout: fs.Duration("llm-timeout", 0, "LLM call timeout, retries included (env WAYFINDER_LLM_TIMEOUT; default 60s)"),
 	}
+}
+
+// config returns the endpoint configuration: environment, then flags.
+func (o *llmOpts) config() (llm.Config, error) {
+	cfg, err := llm.ConfigFromEnv()
+	if err != nil {
+		return cfg, err
+	}
+	if *o.baseURL != "" {
+		cfg.BaseURL = *o.baseURL
+	}
+	if *o.model != "" {
+		cfg.Model = *o.model
+	}
+	if *o.apiKey != "" {
+		cfg.APIKey = *o.apiKey
+	}
+	if *o.timeout > 0 {
+		cfg.Timeout = *o.timeout
+	}
+	return cfg, nil
 }
 
 func (o *llmOpts) planner(st *knowledge.Store) (daemon.Planner, error) {
@@ -31,9 +58,9 @@ func (o *llmOpts) planner(st *knowledge.Store) (daemon.Planner, error) {
 }
 
 func (o *llmOpts) plannerWith(st *knowledge.Store, gp *graphplan.Planner) (daemon.Planner, error) {
-	switch *o.kind {
-	case "", "graph":
-		return gp, nil
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("planner %q is not available in this build", *o.kind)
+	return llmplan.Choose(*o.kind, cfg, st, gp)
 }

@@ -24,7 +24,8 @@ type Descriptor struct {
 	Editable   bool     `json:"editable,omitempty"`
 	Checkable  bool     `json:"checkable,omitempty"`
 	Scrollable bool     `json:"scrollable,omitempty"`
-	InList     bool     `json:"list,omitempty"` // inside a repeated list item: text is content
+	Password   bool     `json:"password,omitempty"` // what is typed here is secret
+	InList     bool     `json:"list,omitempty"`     // inside a repeated list item: text is content
 	Ordinal    int      `json:"ord,omitempty"`
 }
 
@@ -75,7 +76,7 @@ func computeDescriptors(s *Snapshot, list []bool) ([]Descriptor, []string) {
 	for id := range s.Nodes {
 		n := &s.Nodes[id]
 		d := Describe1(s, id)
-		d.Checkable, d.Scrollable = n.Checkable, n.Scrollable
+		d.Checkable, d.Scrollable, d.Password = n.Checkable, n.Scrollable, n.Password
 		d.InList = list[id]
 		d.Neighbors = neighborsWith(s, id, label)
 		keys[id] = d.Key()

@@ -1,0 +1,310 @@
+// Package llmplan holds the planners that call a model: the LLM planner
+// (one next-action prompt per step, validated JSON, one repair retry, and
+// AutoTask §4.5's completion and correctness check after each step) and
+// the Auto planner, which lets the graph planner decide wherever it is
+// confident and asks the LLM only where it is not, giving the graph plan
+// as a guide (UICOMPASS's instruction list and adaptive replanning).
+//
+// The package owns prompt data assembly and reply mapping. It must not act
+// on the device or write knowledge; prompts are published redacted.
+package llmplan
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/llm"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Planner asks an OpenAI-compatible model for every step.
+type Planner struct {
+	client *llm.Client
+	store  *knowledge.Store // element documentation; may be nil
+	// NoCheck skips the per-step check prompt (halves the calls).
+	NoCheck bool
+}
+
+// New returns an LLM planner.
+func New(client *llm.Client, store *knowledge.Store) *Planner {
+	return &Planner{client: client, store: store}
+}
+
+// Name implements daemon.Planner.
+func (p *Planner) Name() string { return "llm" }
+
+// Next implements daemon.Planner: it renders the next-action prompt, asks
+// the model, validates the reply against the schema of llm.NextAction and
+// the screen (the element must exist), with one repair retry.
+func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
+	data := llm.NextActionData{Command: st.Command, App: appName(st), Screen: screen.Render(st.Elements),
+		History: history(st.History), Guides: st.Guides, Lessons: st.Lessons, Docs: p.docs(ctx, st),
+		Slots: st.Slots, StepLimit: st.StepLimit, Step: st.Step + 1}
+	msgs, err := llm.NextActionMessages(data)
+	if err != nil {
+		return daemon.Decision{}, err
+	}
+	p.emitPrompt(st, "next_action", msgs)
+	exists := func(i int) bool { return i >= 0 && i < len(st.Elements) }
+	t0 := time.Now()
+	out, reply, err := llm.CompleteJSON[llm.NextAction](ctx, p.client, msgs, llm.NextActionCheck(exists))
+	p.emitReply(st, reply, time.Since(t0), err)
+	d := daemon.Decision{LLMCalls: reply.Calls, Tokens: reply.PromptTokens + reply.CompletionTokens, Mode: "llm"}
+	if err != nil {
+		return d, err
+	}
+	d.Element, d.Text, d.Direction, d.Reason, d.Confidence = out.Element, out.Text, out.Direction, out.Reason, 0.8
+	switch out.Action {
+	case llm.ActionDone:
+		d.Action = daemon.ActDone
+	case llm.ActionAsk:
+		d.Action = daemon.ActAsk
+	default:
+		d.Action = out.Action // tap, long_press, input, scroll, back, home share device's names
+	}
+	if out.Done && d.Action != daemon.ActDone && d.Action != daemon.ActAsk {
+		d.Reason += " (then done)"
+	}
+	return d, nil
+}
+
+// Check implements daemon.Checker: AutoTask §4.5's completion check and
+// correctness check of the last step, with its penalty 0-9.
+func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.StepRecord) (daemon.Verdict, error) {
+	if p.NoCheck {
+		return daemon.Verdict{Correct: last.OK}, nil
+	}
+	data := llm.CheckData{Command: st.Command, App: appName(st), Screen: screen.Render(st.Elements), Before: screen.Render(st.Before),
+		History: history(st.History), LastAction: describeLast(last), Guides: st.Guides}
+	msgs, err := llm.CheckMessages(data)
+	if err != nil {
+		return daemon.Verdict{}, err
+	}
+	p.emitPrompt(st, "check", msgs)
+	t0 := time.Now()
+	out, reply, err := llm.CompleteJSON[llm.Check](ctx, p.client, msgs, nil)
+	p.emitReply(st, reply, time.Since(t0), err)
+	v := daemon.Verdict{LLMCalls: reply.Calls, Tokens: reply.PromptTokens + reply.CompletionTokens}
+	if err != nil {
+		return v, err
+	}
+	v.Completed, v.Correct, v.Penalty, v.Reason = out.Completed, out.Correct || out.Completed, float64(out.Penalty), out.Reason
+	return v, nil
+}
+
+// docs returns the stored documentation (AppAgent §3.3) of the elements on
+// the current screen, as "label: doc" lines.
+func (p *Planner) docs(ctx context.Context, st *daemon.PlanState) []string {
+	if p.store == nil || st.AppID == 0 {
+		return nil
+	}
+	sc, err := p.store.ScreenByFingerprint(ctx, st.AppID, st.Print)
+	if err != nil {
+		return nil
+	}
+	els, err := p.store.Elements(ctx, sc.ID)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range els {
+		if e.Doc != "" {
+			out = append(out, fmt.Sprintf("%s: %s", e.Descriptor.Label(), e.Doc))
+		}
+		if len(out) >= 12 {
+			break
+		}
+	}
+	return out
+}
+
+func (p *Planner) emitPrompt(st *daemon.PlanState, kind string, msgs []llm.Message) {
+	if st.Emit == nil {
+		return
+	}
+	var b strings.Builder
+	for _, m := range msgs {
+		fmt.Fprintf(&b, "[%s]\n%s\n", m.Role, m.Content)
+	}
+	st.Emit(event.Prompt, event.PromptInfo{Step: st.Step, Kind: kind, Text: p.client.Redact(b.String())})
+}
+
+func (p *Planner) emitReply(st *daemon.PlanState, r llm.Reply, d time.Duration, err error) {
+	if st.Emit == nil {
+		return
+	}
+	info := event.ReplyInfo{Step: st.Step, Text: p.client.Redact(r.Text), PromptTokens: r.PromptTokens,
+		CompletionTokens: r.CompletionTokens, MS: d.Milliseconds()}
+	if err != nil {
+		info.Error = p.client.Redact(err.Error())
+	}
+	st.Emit(event.LLMReply, info)
+}
+
+func describeLast(s daemon.StepRecord) string {
+	h := lineOf(s)
+	out := h.Action
+	if h.Label != "" {
+		out += fmt.Sprintf(" %q", h.Label)
+	}
+	if h.Text != "" {
+		out += fmt.Sprintf(" text=%q", h.Text)
+	}
+	return out + " → " + h.Result
+}
+
+func appName(st *daemon.PlanState) string {
+	if st.AppLabel != "" {
+		return st.AppLabel + " (" + st.Package + ")"
+	}
+	return st.Package
+}
+
+// history renders the executed steps for prompts; text typed into
+// password fields is masked.
+func history(steps []daemon.StepRecord) []llm.HistoryLine {
+	out := make([]llm.HistoryLine, 0, len(steps))
+	for _, s := range steps {
+		out = append(out, lineOf(s))
+	}
+	return out
+}
+
+func lineOf(s daemon.StepRecord) llm.HistoryLine {
+	h := llm.HistoryLine{Step: s.Step + 1, Action: s.Action, Label: s.Label, Text: s.Text}
+	if s.Target.Password && h.Text != "" {
+		h.Text = "••••"
+	}
+	switch {
+	case s.Undo:
+		h.Result = "undo of a wrong step"
+	case s.Backtracked:
+		h.Result = "wrong step, undone"
+	case !s.OK:
+		h.Result = "no effect: " + s.Message
+	case !s.Changed:
+		h.Result = "screen unchanged"
+	default:
+		h.Result = "ok"
+	}
+	return h
+}
+
+// Auto is the composite planner: the graph planner decides when its
+// confidence reaches Threshold (no model call); otherwise the LLM planner
+// decides, with the graph planner's proposal as a guide.
+type Auto struct {
+	Graph     daemon.Planner
+	LLM       *Planner
+	Threshold float64
+	llmStep   map[int]bool // steps the LLM decided, for Check
+}
+
+// DefaultAutoThreshold is the graph-planner confidence above which Auto
+// does not consult the model.
+const DefaultAutoThreshold = 0.6
+
+// NewAuto returns the composite planner.
+func NewAuto(graph daemon.Planner, l *Planner) *Auto {
+	return &Auto{Graph: graph, LLM: l, Threshold: DefaultAutoThreshold, llmStep: map[int]bool{}}
+}
+
+// Name implements daemon.Planner.
+func (a *Auto) Name() string { return "auto" }
+
+// Next implements daemon.Planner.
+func (a *Auto) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
+	if st.Step == 0 {
+		a.llmStep = map[int]bool{}
+	}
+	g, err := a.Graph.Next(ctx, st)
+	if err == nil && g.Action != daemon.ActFail && g.Confidence >= a.Threshold {
+		g.Mode = "graph"
+		return g, nil
+	}
+	guide := "The offline graph planner could not decide confidently."
+	if err == nil && g.Action != daemon.ActFail {
+		guide = "The offline graph planner proposes: " + describe(st, g) + " — " + g.Reason + ". Follow it if it fits the command."
+	} else if err == nil {
+		guide += " " + g.Reason
+	}
+	st2 := *st
+	st2.Guides = append(append([]string(nil), st.Guides...), guide)
+	d, err := a.LLM.Next(ctx, &st2)
+	if err == nil {
+		a.llmStep[st.Step] = true
+	}
+	return d, err
+}
+
+// Check implements daemon.Checker: steps the LLM chose are checked by the
+// LLM, the others by the graph planner's model-free check.
+func (a *Auto) Check(ctx context.Context, st *daemon.PlanState, last daemon.StepRecord) (daemon.Verdict, error) {
+	if a.llmStep[last.Step] {
+		return a.LLM.Check(ctx, st, last)
+	}
+	if c, ok := a.Graph.(daemon.Checker); ok {
+		return c.Check(ctx, st, last)
+	}
+	return daemon.Verdict{Correct: last.OK}, nil
+}
+
+// Observe implements daemon.Learner by passing through to the graph planner.
+func (a *Auto) Observe(ctx context.Context, st *daemon.PlanState, rec daemon.StepRecord) {
+	if l, ok := a.Graph.(daemon.Learner); ok {
+		l.Observe(ctx, st, rec)
+	}
+}
+
+func describe(st *daemon.PlanState, d daemon.Decision) string {
+	switch d.Action {
+	case daemon.ActDone:
+		return "the command is complete"
+	case device.Back, device.Home:
+		return "press " + d.Action
+	}
+	label := ""
+	if d.Element >= 0 && d.Element < len(st.Elements) {
+		label = fmt.Sprintf(" [%d] %q", d.Element, st.Elements[d.Element].Label)
+	}
+	if d.Action == device.Input {
+		return fmt.Sprintf("type %q into%s", d.Text, label)
+	}
+	return d.Action + label
+}
+
+var (
+	_ daemon.Planner = (*Planner)(nil)
+	_ daemon.Checker = (*Planner)(nil)
+	_ daemon.Planner = (*Auto)(nil)
+	_ daemon.Checker = (*Auto)(nil)
+	_ daemon.Learner = (*Auto)(nil)
+)
+
+// Choose builds the planner for a setting: "graph" (no model), "llm"
+// (every step by the model), "auto" or "" (the graph planner, and the
+// model where the graph planner is unsure; the graph planner alone when
+// no endpoint is configured). "llm" without an endpoint is an error.
+func Choose(kind string, cfg llm.Config, store *knowledge.Store, graph daemon.Planner) (daemon.Planner, error) {
+	switch kind {
+	case "graph":
+		return graph, nil
+	case "llm":
+		if !cfg.Enabled() {
+			return nil, fmt.Errorf("planner llm needs an LLM endpoint: set a base URL and model (OPENAI_BASE_URL, WAYFINDER_MODEL) and a key if the endpoint needs one")
+		}
+		return New(llm.New(cfg), store), nil
+	case "", "auto":
+		if !cfg.Enabled() {
+			return graph, nil
+		}
+		return NewAuto(graph, New(llm.New(cfg), store)), nil
+	}
+	return nil, fmt.Errorf("unknown planner %q (want graph, llm or auto)", kind)
+}

@@ -70,7 +70,9 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-func badRequest(f string, a ...any) error { return &Error{Code: "bad_request", Message: fmt.Sprintf(f, a...)} }
+func badRequest(f string, a ...any) error {
+	return &Error{Code: "bad_request", Message: fmt.Sprintf(f, a...)}
+}
 
 // New returns the dispatcher. Settings are loaded from the store; key is
 // the API key held in memory ("" for none).

@@ -1,10 +1,26 @@
 package bridge
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/api"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/llm"
+	"github.com/wayfinder-agent/wayfinder/daemon/llmplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // recoverErr turns a panic in an exported entry point into an error (when
@@ -21,12 +37,165 @@ func recoverErr(op string, errp *error) {
 	}
 }
 
-type daemonImpl struct{}
-
-func newDaemonImpl(dataDir, configJSON string, device Device) (*daemonImpl, error) {
-	return nil, errors.New("bridge: daemon not wired yet")
+// config is the JSON config given to New (docs/bridge-api.md).
+type config struct {
+	api.Settings
+	// CallTimeoutMS bounds one Call (run/replay included); default 10 min.
+	CallTimeoutMS int64 `json:"call_timeout_ms"`
 }
 
-func (d *daemonImpl) call(req string) (string, error) { return "", errors.New("not wired") }
-func (d *daemonImpl) subscribe(l EventListener)       {}
-func (d *daemonImpl) close() error                    { return nil }
+type daemonImpl struct {
+	store *knowledge.Store
+	eng   *daemon.Engine
+	api   *api.API
+	cfg   config
+
+	mu       sync.Mutex
+	listener EventListener
+	sub      *event.Sub
+	done     chan struct{}
+}
+
+func newDaemonImpl(dataDir, configJSON string, dev Device) (*daemonImpl, error) {
+	if dev == nil {
+		return nil, errors.New("wayfinder: New needs a Device")
+	}
+	var cfg config
+	if configJSON != "" {
+		if err := json.Unmarshal([]byte(configJSON), &cfg); err != nil {
+			return nil, fmt.Errorf("wayfinder: config JSON: %w", err)
+		}
+	}
+	if cfg.CallTimeoutMS <= 0 {
+		cfg.CallTimeoutMS = 10 * 60 * 1000
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("wayfinder: data dir: %w", err)
+	}
+	ctx := context.Background()
+	store, err := knowledge.Open(ctx, filepath.Join(dataDir, "knowledge.db"))
+	if err != nil {
+		return nil, err
+	}
+	eng := daemon.New(&jsonDevice{d: dev}, store, nil, nil, daemon.Config{})
+	a, err := api.New(ctx, eng, store, plannerFor, cfg.Settings)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &daemonImpl{store: store, eng: eng, api: a, cfg: cfg}, nil
+}
+
+// plannerFor builds the planner of the settings: the graph planner, and
+// the LLM where it is unsure when an endpoint is set.
+func plannerFor(s api.Settings, store *knowledge.Store) (daemon.Planner, error) {
+	cfg := llm.DefaultConfig()
+	cfg.BaseURL, cfg.Model, cfg.APIKey = s.BaseURL, s.Model, s.APIKey
+	return llmplan.Choose(s.Planner, cfg, store, graphplan.New(store))
+}
+
+func (d *daemonImpl) call(req string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(d.cfg.CallTimeoutMS)*time.Millisecond)
+	defer cancel()
+	out, err := d.api.CallJSON(ctx, []byte(req))
+	if err != nil {
+		return "", err
+	}
+	return string(out), nil
+}
+
+// subscribe (re)starts the goroutine that forwards events to l, in order.
+func (d *daemonImpl) subscribe(l EventListener) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.sub != nil {
+		d.eng.Bus().Unsubscribe(d.sub)
+		<-d.done
+		d.sub = nil
+	}
+	d.listener = l
+	if l == nil {
+		return
+	}
+	sub := d.eng.Bus().Subscribe(4096)
+	done := make(chan struct{})
+	d.sub, d.done = sub, done
+	go func() {
+		defer close(done)
+		for ev := range sub.C {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				continue
+			}
+			deliver(l, string(b))
+		}
+	}()
+}
+
+// deliver calls the Kotlin listener, surviving its exceptions.
+func deliver(l EventListener, ev string) {
+	defer recoverErr("OnEvent", nil)
+	l.OnEvent(ev)
+}
+
+func (d *daemonImpl) close() error {
+	d.eng.Cancel()
+	d.subscribe(nil)
+	return d.store.Close()
+}
+
+// jsonDevice adapts the Kotlin Device (JSON strings) to device.Device.
+type jsonDevice struct {
+	d Device
+}
+
+func (j *jsonDevice) Snapshot(ctx context.Context) (s *screen.Snapshot, err error) {
+	defer recoverErr("Device.Snapshot", &err)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	raw, err := j.d.Snapshot()
+	if err != nil {
+		return nil, fmt.Errorf("device snapshot: %w", err)
+	}
+	return screen.ParseJSON([]byte(raw))
+}
+
+func (j *jsonDevice) Perform(ctx context.Context, a device.Action) (res device.Result, err error) {
+	defer recoverErr("Device.Perform", &err)
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	b, err := json.Marshal(a)
+	if err != nil {
+		return res, err
+	}
+	raw, err := j.d.Perform(string(b))
+	if err != nil {
+		return res, fmt.Errorf("device perform %s: %w", a, err)
+	}
+	if err := json.Unmarshal([]byte(raw), &res); err != nil {
+		return res, fmt.Errorf("device perform %s: result is not JSON {ok, changed, message, duration_ms}: %w", a, err)
+	}
+	return res, nil
+}
+
+func (j *jsonDevice) InstalledApps(ctx context.Context) (apps []device.App, err error) {
+	defer recoverErr("Device.InstalledApps", &err)
+	raw, err := j.d.InstalledApps()
+	if err != nil {
+		return nil, fmt.Errorf("device installed apps: %w", err)
+	}
+	if err := json.Unmarshal([]byte(raw), &apps); err != nil {
+		return nil, fmt.Errorf("device installed apps: want a JSON array of {package, label}: %w", err)
+	}
+	return apps, nil
+}
+
+func (j *jsonDevice) ForegroundApp(ctx context.Context) (string, error) {
+	s, err := j.Snapshot(ctx)
+	if err != nil {
+		return "", err
+	}
+	return s.ForegroundPackage(), nil
+}

@@ -23,10 +23,12 @@ setup: ## install what a fresh machine lacks (apt, npm, Maven Central, Go module
 
 .PHONY: demo
 demo: ## run the main job on the built-in demo phone (no ../shared, no key), then again offline
+	$(GO) mod download
 	$(GO) run ./cmd/wayfinder demo
 
 .PHONY: test
-test: test-go test-eval test-android test-jni test-e2e test-arm64 ## everything CI runs
+test: setup ## everything CI runs: installs what is missing, then every suite
+	$(MAKE) --no-print-directory test-go test-eval test-android test-jni test-e2e test-arm64
 	@echo "all test suites passed"
 
 .PHONY: test-go

@@ -58,6 +58,7 @@ type Engine struct {
 	asker   Asker
 
 	runMu   sync.Mutex // one run at a time
+	last    *screen.Snapshot
 	mu      sync.Mutex
 	cancel  context.CancelFunc
 	runID   string
@@ -172,6 +173,13 @@ func (e *Engine) Cancel() bool {
 		return true
 	}
 	return false
+}
+
+// LastSnapshot returns the last screen a run captured, or nil.
+func (e *Engine) LastSnapshot() *screen.Snapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.last
 }
 
 // RunID returns the id of the running command, "" when idle.
@@ -478,6 +486,9 @@ func (r *run) observe(ctx context.Context, step int) (*screen.Snapshot, string, 
 		case <-time.After(delay):
 		}
 	}
+	r.e.mu.Lock()
+	r.e.last = s
+	r.e.mu.Unlock()
 	elems := screen.Elements(s)
 	info := event.ScreenInfo{Step: step, Fingerprint: fp, Activity: s.Activity, Package: s.ForegroundPackage(),
 		Width: s.Width, Height: s.Height, CaptureMS: time.Since(start).Milliseconds(), Elements: make([]event.ScreenElement, len(elems))}

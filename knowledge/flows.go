@@ -383,7 +383,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		return nil, err
 	}
 	cur := 0
-	var target []byte
+	var target sql.RawBytes // decoded before the next row
 	for rows.Next() {
 		var fid int64
 		var st Step

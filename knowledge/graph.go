@@ -94,12 +94,12 @@ const upsertScreenSQL = `INSERT INTO screens (app_id, fingerprint, activity, des
 // (AppID, Fingerprint): a new screen starts at 1 visit, a known one gets
 // one more; Activity, Description and Snapshot replace the stored ones
 // only when not empty. It returns the stored screen (ID, Visits, Activity,
-// Description from the database; Snapshot as given). ErrInvalid: empty
-// fingerprint; ErrNotFound: no app sc.AppID.
+// Description from the database; Snapshot as given). ErrInvalid: zero
+// AppID or empty fingerprint; ErrNotFound: no app sc.AppID.
 func (s *Store) UpsertScreen(ctx context.Context, sc Screen) (Screen, error) {
 	const op = "UpsertScreen"
-	if sc.Fingerprint == "" {
-		return Screen{}, errf(op, ErrInvalid, "empty fingerprint")
+	if sc.AppID == 0 || sc.Fingerprint == "" {
+		return Screen{}, errf(op, ErrInvalid, "screen needs app_id and fingerprint (got %d, %q)", sc.AppID, sc.Fingerprint)
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, upsertScreenSQL, sc.AppID, sc.Fingerprint, sc.Activity, sc.Description,
@@ -209,9 +209,13 @@ func prepElement(e *Element) (string, error) {
 // (ScreenID, Key); an empty Key is taken from e.Descriptor.Key() and an
 // empty Label from e.Descriptor.Label(). A known element gets the new
 // descriptor, and the new label and doc when not empty. It returns the
-// stored element. ErrNotFound: no screen e.ScreenID.
+// stored element. ErrInvalid: zero ScreenID; ErrNotFound: no screen
+// e.ScreenID.
 func (s *Store) UpsertElement(ctx context.Context, e Element) (Element, error) {
 	const op = "UpsertElement"
+	if e.ScreenID == 0 {
+		return Element{}, errf(op, ErrInvalid, "element has no screen_id")
+	}
 	desc, err := prepElement(&e)
 	if err != nil {
 		return Element{}, &Error{Op: op, Kind: ErrInvalid, Err: err}
@@ -515,10 +519,11 @@ func (s *Store) ImportGraph(ctx context.Context, g Graph) (ImportStats, error) {
 
 // Graph loads the UI transition graph of app appID in one snapshot:
 // screens (without snapshots; see ScreenSnapshot), elements and
-// transitions, each ordered by id. ErrNotFound: no such app.
+// transitions, each ordered by id (empty, not nil, slices when there are
+// none). ErrNotFound: no such app.
 func (s *Store) Graph(ctx context.Context, appID int64) (*Graph, error) {
 	const op = "Graph"
-	g := &Graph{App: App{ID: appID}}
+	g := &Graph{App: App{ID: appID}, Screens: []Screen{}, Elements: []Element{}, Transitions: []Transition{}}
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT package, label FROM apps WHERE id = ?`, appID).Scan(&g.App.Package, &g.App.Label)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -80,6 +80,7 @@ func TestScreensElements(t *testing.T) {
 			Screen{AppID: other.ID, Fingerprint: "fp1", Visits: 1}, nil},
 		{"empty fingerprint", Screen{AppID: app.ID}, Screen{}, ErrInvalid},
 		{"unknown app", Screen{AppID: 999, Fingerprint: "x"}, Screen{}, ErrNotFound},
+		{"no app", Screen{Fingerprint: "x"}, Screen{}, ErrInvalid},
 	}
 	var fp1 int64
 	for _, st := range steps {
@@ -156,6 +157,8 @@ func TestScreensElements(t *testing.T) {
 	}
 	_, err = s.UpsertElement(ctx, Element{ScreenID: 999, Descriptor: send})
 	isKind(t, err, ErrNotFound)
+	_, err = s.UpsertElement(ctx, Element{Descriptor: send})
+	isKind(t, err, ErrInvalid)
 	isKind(t, s.SetElementDoc(ctx, 999, "x"), ErrNotFound)
 	_, err = s.Element(ctx, 999)
 	isKind(t, err, ErrNotFound)

@@ -1,0 +1,274 @@
+package intent
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"sync"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+func TestRankPositives(t *testing.T) {
+	m := NewMatcher(testFlows())
+	for _, c := range positiveCases {
+		t.Run(c.name, func(t *testing.T) {
+			cs := m.Rank(c.cmd, c.pkg, 5)
+			if len(cs) == 0 {
+				t.Fatalf("%q: no candidates", c.cmd)
+			}
+			top := cs[0]
+			if top.FlowID != c.want {
+				t.Fatalf("%q: top flow %d (%.3f, %q), want %d; all %+v", c.cmd, top.FlowID, top.Score, top.Matched, c.want, cs)
+			}
+			if top.Score < DefaultThreshold {
+				t.Errorf("%q: score %.3f below DefaultThreshold %.2f", c.cmd, top.Score, DefaultThreshold)
+			}
+			want := c.slots
+			if want == nil {
+				want = map[string]string{}
+			}
+			if !maps.Equal(top.Slots, want) {
+				t.Errorf("%q: slots %v, want %v", c.cmd, top.Slots, want)
+			}
+			if len(top.Missing) > 0 {
+				t.Errorf("%q: missing %v", c.cmd, top.Missing)
+			}
+			if len(cs) > 1 && cs[1].Score >= DefaultThreshold {
+				t.Errorf("%q: runner-up flow %d also replayable (%.3f)", c.cmd, cs[1].FlowID, cs[1].Score)
+			}
+		})
+	}
+}
+
+func TestRankNegatives(t *testing.T) {
+	m := NewMatcher(testFlows())
+	for _, c := range negativeCases {
+		t.Run(c.name, func(t *testing.T) {
+			cs := m.Rank(c.cmd, c.pkg, 40)
+			for _, x := range cs {
+				if c.want == 0 && x.Score >= DefaultThreshold {
+					t.Errorf("%q: flow %d replayable (%.3f, matched %q, slots %v)", c.cmd, x.FlowID, x.Score, x.Matched, x.Slots)
+				}
+				if c.want != 0 && x.FlowID == c.want && x.Score >= DefaultThreshold {
+					t.Errorf("%q: wrong flow %d replayable (%.3f, matched %q, slots %v)", c.cmd, x.FlowID, x.Score, x.Matched, x.Slots)
+				}
+			}
+		})
+	}
+}
+
+// TestCalibrationOfDefaultThreshold labels every candidate of every test
+// command (right flow with right slots: correct; anything else: wrong) and
+// checks DefaultThreshold against Calibrate on them.
+func TestCalibrationOfDefaultThreshold(t *testing.T) {
+	m := NewMatcher(testFlows())
+	var ex []Example
+	add := func(c matchCase, positive bool) {
+		for _, x := range m.Rank(c.cmd, c.pkg, 40) {
+			switch {
+			case positive:
+				// the wanted flow with the wanted slots is right; any other flow wrong
+				ok := x.FlowID == c.want && len(x.Missing) == 0 && maps.Equal(x.Slots, orEmpty(c.slots))
+				ex = append(ex, Example{Score: x.Score, Correct: ok})
+			case c.want == 0 || x.FlowID == c.want:
+				ex = append(ex, Example{Score: x.Score, Correct: false})
+			}
+			// other candidates of a negative case may be right (the opposite
+			// flow for a polarity conflict): not labelled
+		}
+	}
+	for _, c := range positiveCases {
+		add(c, true)
+	}
+	for _, c := range negativeCases {
+		add(c, false)
+	}
+	th, p, r := Calibrate(ex)
+	t.Logf("%d examples: calibrated threshold %.3f (precision %.2f, recall %.2f); DefaultThreshold %.2f", len(ex), th, p, r, DefaultThreshold)
+	if p < 1 {
+		t.Errorf("no threshold separates the examples: precision %.2f", p)
+	}
+	tp, fp, pos := 0, 0, 0
+	for _, e := range ex {
+		if e.Correct {
+			pos++
+		}
+		if e.Score >= DefaultThreshold {
+			if e.Correct {
+				tp++
+			} else {
+				fp++
+			}
+		}
+	}
+	if fp > 0 {
+		t.Errorf("DefaultThreshold %.2f accepts %d wrong candidates", DefaultThreshold, fp)
+	}
+	if tp < pos {
+		t.Errorf("DefaultThreshold %.2f rejects %d of %d correct candidates", DefaultThreshold, pos-tp, pos)
+	}
+}
+
+func orEmpty(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func TestRankPastCommandsAndExamples(t *testing.T) {
+	tests := []struct {
+		name  string
+		flow  knowledge.Flow
+		cmd   string
+		ok    bool
+		slots map[string]string
+	}{
+		{
+			name: "past command wording with new values",
+			flow: fl(1, "p", "send {message} to {contact}", sl("message", "hi", "contact", "Alice"), "text Alice saying 'hi'"),
+			cmd:  "text Bob saying 'on my way'", ok: true, slots: slots("contact", "Bob", "message", "on my way"),
+		},
+		{
+			name: "example repeated verbatim fills the slot",
+			flow: fl(1, "p", "play {song} on shuffle", sl("song", "Morning Rain")),
+			cmd:  "shuffle play Morning Rain", ok: true, slots: slots("song", "Morning Rain"),
+		},
+		{
+			name: "example not repeated: no stale value",
+			flow: fl(1, "p", "play {song} on shuffle", sl("song", "Morning Rain")),
+			cmd:  "play on shuffle", ok: false,
+		},
+		{
+			name: "literal flow without slots needs no values",
+			flow: fl(1, "p", "clear all notifications", nil, "dismiss all notifications"),
+			cmd:  "dismiss all notifications", ok: true, slots: map[string]string{},
+		},
+		{
+			name: "template placeholder without a Slot entry",
+			flow: fl(1, "p", "search for {query}", nil),
+			cmd:  "search for cheap flights", ok: true, slots: slots("query", "cheap flights"),
+		},
+		{
+			name: "number slot takes the number",
+			flow: fl(1, "p", "set the volume to {number} percent", sl("number", "40")),
+			cmd:  "set the volume to 75 percent", ok: true, slots: slots("number", "75"),
+		},
+		{
+			name: "number slot does not take words",
+			flow: fl(1, "p", "set the volume to {number} percent", sl("number", "40")),
+			cmd:  "set the volume to maximum", ok: false,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := NewMatcher([]knowledge.Flow{tt.flow})
+			cs := m.Rank(tt.cmd, "", 1)
+			got := len(cs) > 0 && cs[0].Score >= DefaultThreshold
+			if got != tt.ok {
+				t.Fatalf("%q: replayable = %v, want %v (%+v)", tt.cmd, got, tt.ok, cs)
+			}
+			if tt.ok && !maps.Equal(cs[0].Slots, tt.slots) {
+				t.Errorf("%q: slots %v, want %v", tt.cmd, cs[0].Slots, tt.slots)
+			}
+		})
+	}
+}
+
+func TestMatcherAddRemove(t *testing.T) {
+	m := NewMatcher(testFlows())
+	if n := m.Len(); n != len(testFlows()) {
+		t.Fatalf("Len = %d", n)
+	}
+	if !m.Remove(fNoteDarkOn) {
+		t.Fatal("Remove of an indexed flow returned false")
+	}
+	if m.Remove(fNoteDarkOn) || m.Remove(999) {
+		t.Fatal("Remove of an unknown flow returned true")
+	}
+	for _, c := range m.Rank("turn on dark mode", pkgNotes, 10) {
+		if c.FlowID == fNoteDarkOn {
+			t.Fatal("removed flow still ranked")
+		}
+	}
+	// replace a flow by ID
+	if err := m.Add(fl(fNoteSort, pkgNotes, "sort notes by title", nil)); err != nil {
+		t.Fatal(err)
+	}
+	cs := m.Rank("sort notes by title", pkgNotes, 1)
+	if len(cs) == 0 || cs[0].FlowID != fNoteSort || cs[0].Score < DefaultThreshold {
+		t.Fatalf("replaced flow not matched: %+v", cs)
+	}
+	for _, c := range m.Rank("sort notes by date", pkgNotes, 10) {
+		if c.Score >= DefaultThreshold {
+			t.Fatalf("old version of a replaced flow still matches: %+v", c)
+		}
+	}
+	if err := m.Add(knowledge.Flow{ID: 77, Package: "p", Intent: "  ", Commands: []string{"?!"}}); !errors.Is(err, ErrNoText) {
+		t.Fatalf("Add of a flow without text: %v, want ErrNoText", err)
+	}
+}
+
+func TestMatcherCompaction(t *testing.T) {
+	var flows []knowledge.Flow
+	for i := range 200 {
+		flows = append(flows, fl(int64(i+1), "p", fmt.Sprintf("open the page number %d of the item%d list", i, i), nil))
+	}
+	m := NewMatcher(flows)
+	for i := range 190 {
+		m.Remove(int64(i + 1))
+	}
+	if m.Len() != 10 {
+		t.Fatalf("Len = %d", m.Len())
+	}
+	cs := m.Rank("open the page number 195 of the item195 list", "p", 3)
+	if len(cs) == 0 || cs[0].FlowID != 196 || cs[0].Score < DefaultThreshold {
+		t.Fatalf("after compaction: %+v", cs)
+	}
+	for _, c := range cs {
+		if c.FlowID <= 190 {
+			t.Fatalf("removed flow %d ranked", c.FlowID)
+		}
+	}
+}
+
+func TestRankPackageFilterAndK(t *testing.T) {
+	m := NewMatcher(testFlows())
+	for _, c := range m.Rank("turn off dark mode", pkgSettings, 10) {
+		if c.Package != pkgSettings {
+			t.Fatalf("candidate of package %q for filter %q", c.Package, pkgSettings)
+		}
+	}
+	if cs := m.Rank("turn on wifi", "", 2); len(cs) > 2 {
+		t.Fatalf("k=2 gave %d", len(cs))
+	}
+	if cs := m.Rank("turn on wifi", "", 0); cs != nil {
+		t.Fatalf("k=0 gave %v", cs)
+	}
+	if cs := NewMatcher(nil).Rank("turn on wifi", "", 3); cs != nil {
+		t.Fatalf("empty matcher gave %v", cs)
+	}
+}
+
+func TestMatcherConcurrent(t *testing.T) {
+	m := NewMatcher(testFlows())
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				id := int64(1000 + g*100 + i)
+				_ = m.Add(fl(id, "p", fmt.Sprintf("rename item %d", id), nil))
+				_ = m.Rank("create a note titled x", "", 3)
+				m.Remove(id)
+			}
+		}()
+	}
+	wg.Wait()
+	if m.Len() != len(testFlows()) {
+		t.Fatalf("Len = %d after concurrent adds and removes", m.Len())
+	}
+}

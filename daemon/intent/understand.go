@@ -1,0 +1,428 @@
+package intent
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Value is a parameter-like span of a command: a quoted string, a number,
+// a time, a date, or a proper-noun-like word group ("Bob", "John Smith"),
+// e-mail address or URL (Kind word). Text is as written, without quote
+// marks, and equals cmd[Start:End] (byte offsets).
+type Value struct {
+	Text  string `json:"text"`
+	Kind  Kind   `json:"kind"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+// Command is the model-free understanding of one command (AutoTask §4.2.2
+// asks an LLM for the intent phrase and the parameters; this is the
+// offline stand-in: action concepts for the intent, values for the
+// parameters).
+type Command struct {
+	Text   string  `json:"text"`
+	Tokens []Token `json:"tokens"`
+	// Stems[i] is the stem of Tokens[i] (Stem of the word; the lower-case
+	// text for value and symbol tokens).
+	Stems []string `json:"stems"`
+	// Verbs are the canonical action concepts ("add", "delete", "on",
+	// "off", "open", "search", …) in order of appearance, without repeats.
+	Verbs []string `json:"verbs,omitempty"`
+	// Concepts are all concepts, actions and objects ("settings", "photo").
+	Concepts []string `json:"concepts,omitempty"`
+	Values   []Value  `json:"values,omitempty"`
+	// TargetWords are the lower-case content words that are neither values,
+	// stopwords nor action words: what the command acts on ("dark", "mode").
+	TargetWords []string `json:"target_words,omitempty"`
+}
+
+// Understand analyses cmd without a model. The heuristics, in order:
+//
+//   - Tokenize keeps quoted strings, numbers, times and dates whole.
+//   - Multi-word phrases of the vocabulary ("go to", "look up", "more
+//     options", "sign in") become one concept on their first word.
+//   - Every other word is looked up in the vocabulary by its lower-case
+//     text, then by its Porter stem ("removed" → delete).
+//   - "on"/"off" are the on/off concepts when a particle verb (turn,
+//     switch, flip, toggle, keep, leave) comes up to three words before
+//     them ("turn the wifi on"), or when only "please", "now" and the like
+//     follow them ("dark mode on"); "off" always is. "up"/"down" after such
+//     a verb are increase/decrease. Otherwise "on" is a preposition ("on
+//     monday").
+//   - The words of a vocabulary phrase after its first word are
+//     stopwords for an action phrase ("to" of "go to") and plain content
+//     words for an object phrase ("mode" of "dark mode").
+//   - Stopwords (articles, pronouns, prepositions, politeness, light verbs
+//     such as turn/tap/go) carry no meaning unless they are part of a
+//     concept.
+//   - A capitalised word that does not start a sentence, is no stopword
+//     and no vocabulary word is a proper-noun-like value; consecutive ones
+//     form one value ("John Smith"). In title case (two or more capitalised
+//     stopwords or vocabulary words not starting a sentence: "Set An
+//     Alarm For Seven") or all caps, capitals mean nothing and no word is
+//     a value.
+//   - E-mail addresses and URLs are word values.
+//
+// Negation ("don't") is not interpreted.
+func Understand(cmd string) Command {
+	toks := Tokenize(cmd)
+	pts := analyzeTokens(cmd, toks, nil)
+	c := Command{Text: cmd, Tokens: toks, Stems: make([]string, len(toks))}
+	for i, t := range toks {
+		if t.Kind == KindWord && !isAddress(t.Text) {
+			c.Stems[i] = stemWord(t.Text)
+		} else {
+			c.Stems[i] = t.Text
+		}
+	}
+	for _, p := range pts {
+		for _, m := range p.concepts {
+			if m.action && !slices.Contains(c.Verbs, m.id) {
+				c.Verbs = append(c.Verbs, m.id)
+			}
+			if !slices.Contains(c.Concepts, m.id) {
+				c.Concepts = append(c.Concepts, m.id)
+			}
+		}
+		switch {
+		case p.isValue():
+			c.Values = append(c.Values, Value{Text: p.orig, Kind: p.kind, Start: p.start, End: p.end})
+		case p.kind == KindWord && !p.stop && !p.hasAction() && !slices.Contains(c.TargetWords, p.text):
+			c.TargetWords = append(c.TargetWords, p.text)
+		}
+	}
+	return c
+}
+
+// ptok is an analysed token of a command or of a flow's pattern.
+type ptok struct {
+	text, orig, stem string
+	kind             Kind
+	proper           bool // proper-noun-like word value, e-mail or URL
+	stop             bool
+	concepts         []cmem
+	start, end       int
+	slot             string   // a slot placeholder of a pattern
+	tris             []uint64 // character trigrams of a word token's text (unsorted), for the index
+	stris            []uint64 // trigrams for scoring: of "@concept" for vocabulary words, else of the text
+}
+
+func (t *ptok) isSlot() bool { return t.slot != "" }
+
+// strongValue: quoted, number, time or date.
+func (t *ptok) strongValue() bool {
+	switch t.kind {
+	case KindQuoted, KindNumber, KindTime, KindDate:
+		return true
+	}
+	return false
+}
+
+func (t *ptok) isValue() bool { return t.slot == "" && (t.strongValue() || t.proper) }
+
+func (t *ptok) hasAction() bool {
+	for _, m := range t.concepts {
+		if m.action {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *ptok) strongAction() bool {
+	for _, m := range t.concepts {
+		if m.action && !m.weak {
+			return true
+		}
+	}
+	return false
+}
+
+func isAddress(s string) bool {
+	return strings.Contains(s, "@") || strings.Contains(s, "://") || strings.HasPrefix(s, "www.")
+}
+
+var onTail = setOf("please", "now", "again", "thanks", "thank", "you", "right", "away", "for", "me", "too", "as", "well")
+
+// analyze tokenizes and analyses text (see Understand).
+func analyze(text string, _ []string) []ptok { return analyzeTokens(text, Tokenize(text), nil) }
+
+var rePlaceholder = regexp.MustCompile(`\{\s*([^{}\s][^{}]*?)\s*\}`)
+
+// analyzeTemplate analyses an intent template; "{name}" placeholders
+// become slot tokens.
+func analyzeTemplate(tpl string) []ptok {
+	locs := rePlaceholder.FindAllStringSubmatchIndex(tpl, -1)
+	if len(locs) == 0 {
+		return analyze(tpl, nil)
+	}
+	var toks []Token
+	var slots []string
+	prev := 0
+	for _, l := range locs {
+		for _, t := range Tokenize(tpl[prev:l[0]]) {
+			t.Start += prev
+			t.End += prev
+			toks = append(toks, t)
+			slots = append(slots, "")
+		}
+		name := tpl[l[2]:l[3]]
+		toks = append(toks, Token{Text: "{" + name + "}", Orig: tpl[l[0]:l[1]], Start: l[0], End: l[1]})
+		slots = append(slots, name)
+		prev = l[1]
+	}
+	for _, t := range Tokenize(tpl[prev:]) {
+		t.Start += prev
+		t.End += prev
+		toks = append(toks, t)
+		slots = append(slots, "")
+	}
+	return analyzeTokens(tpl, toks, slots)
+}
+
+// analyzeTokens does the analysis of Understand on tokens of src; slots,
+// when not nil, names the tokens that are slot placeholders.
+func analyzeTokens(src string, toks []Token, slots []string) []ptok {
+	pts := make([]ptok, len(toks))
+	for i, t := range toks {
+		p := ptok{text: t.Text, orig: t.Orig, kind: t.Kind, start: t.Start, end: t.End}
+		if slots != nil && slots[i] != "" {
+			p.slot = slots[i]
+			p.kind = ""
+			p.stem = t.Text
+			pts[i] = p
+			continue
+		}
+		if t.Kind == KindWord {
+			if isAddress(t.Text) {
+				p.stem, p.proper = t.Text, true
+			} else {
+				p.stem = stemWord(t.Text)
+			}
+		} else {
+			p.stem = t.Text
+		}
+		pts[i] = p
+	}
+	word := func(i int) bool { return i >= 0 && i < len(pts) && pts[i].kind == KindWord && !pts[i].proper }
+	inPhrase := make([]int8, len(pts)) // 1: tail of an action phrase ("go to"), 2: of an object phrase ("dark mode")
+	// phrases
+	for i := 0; i < len(pts); i++ {
+		if !word(i) {
+			continue
+		}
+		for _, ph := range phrasesByHead[pts[i].stem] {
+			if particleVerbs[pts[i].text] {
+				break // turn/switch + particle: handled below
+			}
+			ok := true
+			for k := 1; k < len(ph.stems); k++ {
+				if !word(i+k) || pts[i+k].stem != ph.stems[k] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				pts[i].concepts = appendMem(pts[i].concepts, ph.mem)
+				tail := int8(1)
+				if !ph.mem.action {
+					tail = 2
+				}
+				for k := 1; k < len(ph.stems); k++ {
+					inPhrase[i+k] = tail
+				}
+				i += len(ph.stems) - 1
+				break
+			}
+		}
+	}
+	// words, symbols and particles
+	for i := range pts {
+		p := &pts[i]
+		if inPhrase[i] != 0 || p.slot != "" || len(p.concepts) > 0 {
+			continue
+		}
+		switch p.kind {
+		case KindSymbol:
+			p.concepts = conceptByText[p.text]
+			continue
+		case KindWord:
+		default:
+			continue
+		}
+		if p.proper {
+			continue
+		}
+		switch p.text {
+		case "on", "off", "up", "down":
+			if id := particle(pts, i); id != "" {
+				p.concepts = []cmem{{id: id, action: true}}
+			}
+			continue
+		}
+		p.concepts = wordConcepts(p.text, p.stem)
+	}
+	// stopwords
+	for i := range pts {
+		p := &pts[i]
+		switch {
+		case p.slot != "":
+		case inPhrase[i] == 1:
+			p.stop = true
+		case inPhrase[i] == 2:
+			// a content word of an object phrase ("mode" of "dark mode")
+		case len(p.concepts) > 0:
+		case p.kind == KindSymbol:
+			p.stop = true
+		case p.kind == KindWord && !p.proper:
+			p.stop = stopwords[p.text] || p.text == "down"
+		}
+	}
+	markProper(src, pts)
+	pts = mergeProper(src, pts)
+	for i := range pts {
+		p := &pts[i]
+		if p.slot != "" || p.stop {
+			continue
+		}
+		if p.kind == KindWord {
+			p.tris = appendTrigrams(nil, p.text)
+			p.stris = p.tris
+		}
+		if len(p.concepts) > 0 {
+			id := p.concepts[0].id
+			for _, c := range p.concepts {
+				if !c.weak {
+					id = c.id
+					break
+				}
+			}
+			p.stris = appendTrigrams(nil, "@"+id)
+		}
+	}
+	return pts
+}
+
+// particle returns the concept of the particle on/off/up/down at i, or "".
+func particle(pts []ptok, i int) string {
+	t := pts[i].text
+	verb := false
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if pts[k].slot != "" {
+			break
+		}
+		if particleVerbs[pts[k].text] {
+			verb = true
+			break
+		}
+		if pts[k].text == "on" || pts[k].text == "off" {
+			break
+		}
+	}
+	switch t {
+	case "off":
+		return "off"
+	case "on":
+		if verb {
+			return "on"
+		}
+		for k := i + 1; k < len(pts); k++ {
+			if pts[k].slot != "" || pts[k].kind != KindWord || !onTail[pts[k].text] {
+				return ""
+			}
+		}
+		return "on"
+	case "up":
+		if verb {
+			return "increase"
+		}
+	case "down":
+		if verb {
+			return "decrease"
+		}
+	}
+	return ""
+}
+
+// sentenceStart reports whether token i begins a sentence of src.
+func sentenceStart(src string, pts []ptok, i int) bool {
+	if i == 0 {
+		return true
+	}
+	a, b := pts[i-1].end, pts[i].start
+	if a < 0 || b > len(src) || a > b {
+		return false
+	}
+	return strings.ContainsAny(src[a:b], ".!?\n:;")
+}
+
+func capitalised(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// markProper marks proper-noun-like words (see Understand). Capitals
+// mean nothing in title case (two or more capitalised stopwords or
+// vocabulary words after the first word of a sentence) or in all caps.
+func markProper(src string, pts []ptok) {
+	common, words, upper := 0, 0, 0
+	for i := range pts {
+		p := &pts[i]
+		if p.kind != KindWord || p.slot != "" || p.proper {
+			continue
+		}
+		words++
+		if strings.ToUpper(p.orig) == p.orig && strings.ToLower(p.orig) != p.orig {
+			upper++
+		}
+		if (p.stop || len(p.concepts) > 0) && capitalised(p.orig) && !sentenceStart(src, pts, i) {
+			common++
+		}
+	}
+	if common >= 2 || (words >= 2 && upper == words) {
+		return
+	}
+	for i := range pts {
+		p := &pts[i]
+		if p.kind != KindWord || p.slot != "" || p.proper || p.stop || len(p.concepts) > 0 {
+			continue
+		}
+		if p.text == "i" || !capitalised(p.orig) || sentenceStart(src, pts, i) {
+			continue
+		}
+		p.proper = true
+	}
+}
+
+// mergeProper joins runs of proper-noun words separated by spaces only.
+func mergeProper(src string, pts []ptok) []ptok {
+	out := pts[:0]
+	for i := 0; i < len(pts); i++ {
+		p := pts[i]
+		if p.proper && !isAddress(p.text) {
+			for i+1 < len(pts) && pts[i+1].proper && !isAddress(pts[i+1].text) && onlySpaces(src, p.end, pts[i+1].start) {
+				p.end = pts[i+1].end
+				i++
+			}
+			p.orig = src[p.start:p.end]
+			p.text = normText(p.orig)
+			p.stem = p.text
+			if !strings.Contains(p.text, " ") {
+				p.stem = stemWord(p.text)
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func onlySpaces(src string, a, b int) bool {
+	if a > b || b > len(src) {
+		return false
+	}
+	return strings.TrimSpace(src[a:b]) == ""
+}

@@ -1,0 +1,325 @@
+package intent
+
+import (
+	"slices"
+	"strings"
+)
+
+// The generic UI vocabulary: groups of words and phrases that name the
+// same action or object on any app ("remove" and a "Delete" button; "⋮"
+// and "More options"). Each group has a canonical concept id. Members are
+// strong (unambiguous) or weak (the word has other common senses: "set",
+// "show", "make"); a weak member never starts a verb-mismatch penalty on
+// its own, but opposite concepts always conflict.
+//
+// The groups are ordinary English and Android UI conventions only: no
+// app names and no app-specific words.
+type conceptDef struct {
+	id     string
+	action bool
+	strong []string
+	weak   []string
+}
+
+var conceptDefs = []conceptDef{
+	// actions
+	{"add", true, []string{"add", "new", "create", "+", "plus", "insert", "compose", "jot down", "➕"}, []string{"make", "write", "draft", "jot", "set", "put"}},
+	{"delete", true, []string{"delete", "remove", "trash", "erase", "discard", "get rid of", "🗑"}, []string{"clear", "wipe", "drop", "bin"}},
+	{"edit", true, []string{"edit", "change", "modify", "rename", "update", "alter", "adjust", "✎", "✏"}, []string{"set", "fix"}},
+	{"on", true, []string{"enable", "activate", "turn on", "switch on", "unhide"}, []string{"show", "allow"}},
+	{"off", true, []string{"disable", "deactivate", "turn off", "switch off"}, []string{"hide"}},
+	{"search", true, []string{"search", "find", "look up", "look for", "lookup", "🔍", "🔎"}, []string{"seek"}},
+	{"open", true, []string{"open", "launch", "go to", "navigate to", "take me to", "bring up", "visit"}, []string{"show", "view", "display", "see", "check"}},
+	{"close", true, []string{"close", "cancel", "exit", "dismiss", "go back", "back", "quit", "←", "✕", "✖", "×"}, []string{"leave"}},
+	{"save", true, []string{"save", "ok", "okay", "done", "confirm", "apply", "submit", "accept", "✓", "✔"}, []string{"finish", "store", "keep"}},
+	{"send", true, []string{"send", "share", "forward", "sent"}, []string{"post", "reply", "text"}},
+	{"sort", true, []string{"sort", "arrange", "sort by"}, []string{"order", "rank"}},
+	{"select", true, []string{"select", "choose", "pick", "tick"}, []string{"check", "mark"}},
+	{"deselect", true, []string{"deselect", "unselect", "uncheck", "untick", "unmark"}, nil},
+	{"play", true, []string{"play", "resume", "▶", "⏯"}, []string{"start", "continue", "listen", "watch"}},
+	{"pause", true, []string{"pause", "⏸"}, nil},
+	{"stop", true, []string{"stop", "halt", "⏹"}, []string{"end"}},
+	{"next", true, []string{"next", "skip", "⏭"}, nil},
+	{"previous", true, []string{"previous", "prev", "⏮"}, []string{"rewind"}},
+	{"call", true, []string{"call", "dial", "ring"}, []string{"phone"}},
+	{"mute", true, []string{"mute", "silence"}, nil},
+	{"unmute", true, []string{"unmute"}, nil},
+	{"lock", true, []string{"lock"}, nil},
+	{"unlock", true, []string{"unlock"}, nil},
+	{"increase", true, []string{"increase", "raise", "turn up", "louder", "brighter", "maximize"}, []string{"higher", "boost"}},
+	{"decrease", true, []string{"decrease", "reduce", "lower", "turn down", "quieter", "dimmer", "dim", "minimize"}, []string{"less"}},
+	{"pin", true, []string{"pin"}, nil},
+	{"unpin", true, []string{"unpin"}, nil},
+	{"favorite", true, []string{"favorite", "favourite", "star", "bookmark", "♥", "❤", "★", "☆"}, []string{"like"}},
+	{"unfavorite", true, []string{"unfavorite", "unfavourite", "unstar", "unbookmark"}, []string{"unlike"}},
+	{"block", true, []string{"block"}, nil},
+	{"unblock", true, []string{"unblock"}, nil},
+	{"archive", true, []string{"archive"}, nil},
+	{"unarchive", true, []string{"unarchive"}, nil},
+	{"copy", true, []string{"copy", "duplicate"}, nil},
+	{"paste", true, []string{"paste"}, nil},
+	{"undo", true, []string{"undo"}, nil},
+	{"redo", true, []string{"redo"}, nil},
+	{"refresh", true, []string{"refresh", "reload"}, []string{"sync"}},
+	{"download", true, []string{"download"}, nil},
+	{"upload", true, []string{"upload"}, nil},
+	{"login", true, []string{"login", "log in", "sign in", "signin"}, nil},
+	{"logout", true, []string{"logout", "log out", "sign out", "signout"}, nil},
+	{"record", true, []string{"record", "⏺"}, []string{"capture"}},
+	{"filter", true, []string{"filter"}, nil},
+	{"backup", true, []string{"backup", "back up"}, nil},
+	{"reset", true, []string{"reset", "restore"}, nil},
+	// objects
+	{"settings", false, []string{"settings", "setting", "preferences", "preference", "options", "more options", "⋮", "⋯", "menu", "configure", "configuration", "config", "⚙", "prefs"}, []string{"option", "gear"}},
+	{"photo", false, []string{"photo", "picture", "image", "pic", "photograph"}, nil},
+	{"video", false, []string{"video"}, []string{"clip"}},
+	{"message", false, []string{"message", "sms", "text message"}, []string{"chat"}},
+	{"song", false, []string{"song"}, []string{"track", "tune", "music"}},
+	{"email", false, []string{"email", "e-mail", "mail"}, nil},
+	{"event", false, []string{"event", "appointment", "meeting"}, nil},
+	{"note", false, []string{"note", "memo"}, nil},
+	{"folder", false, []string{"folder", "directory"}, nil},
+	{"file", false, []string{"file", "document"}, nil},
+	{"wifi", false, []string{"wifi", "wi-fi", "wlan", "wireless network"}, nil},
+	{"volume", false, []string{"volume"}, []string{"sound"}},
+	{"notification", false, []string{"notification"}, []string{"alert"}},
+	{"darkmode", false, []string{"dark mode", "dark theme", "night mode"}, nil},
+	{"contact", false, []string{"contact"}, []string{"person"}},
+}
+
+// opposites are concept pairs that contradict each other. polar pairs
+// are toggles: a flow naming one side is ambiguous for a command naming
+// neither.
+var opposites = []struct {
+	a, b  string
+	polar bool
+}{
+	{"add", "delete", true},
+	{"on", "off", true},
+	{"open", "close", false},
+	{"save", "close", false},
+	{"play", "pause", true},
+	{"play", "stop", true},
+	{"mute", "unmute", true},
+	{"lock", "unlock", true},
+	{"increase", "decrease", true},
+	{"next", "previous", true},
+	{"pin", "unpin", true},
+	{"favorite", "unfavorite", true},
+	{"block", "unblock", true},
+	{"archive", "unarchive", true},
+	{"select", "deselect", true},
+	{"download", "upload", true},
+	{"login", "logout", true},
+	{"undo", "redo", true},
+	{"copy", "paste", false},
+}
+
+// stopwords carry no task meaning: articles, pronouns, prepositions,
+// politeness, and light verbs whose sense comes from a particle ("turn on")
+// or from the UI ("tap", "button").
+var stopwords = setOf(
+	"a", "an", "the", "to", "for", "of", "in", "on", "at", "by", "with", "from", "into", "onto", "about", "as",
+	"and", "or", "but", "so", "is", "are", "be", "been", "being", "was", "were", "am", "it", "its", "it's",
+	"this", "that", "these", "those", "my", "mine", "me", "i", "i'm", "i'd", "i'll", "you", "your", "we", "our",
+	"us", "he", "she", "him", "her", "his", "they", "them", "their", "please", "pls", "plz", "can", "could",
+	"would", "will", "should", "shall", "may", "might", "must", "do", "does", "did", "want", "wanna", "need",
+	"let", "lets", "let's", "just", "now", "then", "some", "any", "there", "here", "what", "which", "how",
+	"also", "too", "very", "really", "quickly", "again", "kindly", "hey", "go", "turn", "switch", "flip",
+	"toggle", "tap", "click", "press", "hit", "touch", "button", "icon", "like", "thanks", "thank", "using",
+	"via", "app", "application", "up", "out", "called", "named", "titled", "saying", "says", "say", "that's",
+	"if", "has", "have", "get", "gets", "got", "bit", "little", "slightly", "lot", "more",
+)
+
+// slotEdge words never begin or end a slot value taken from plain words.
+var slotEdge = setOf("a", "an", "the", "to", "for", "of", "in", "on", "at", "by", "with", "from", "into",
+	"and", "or", "as", "about", "my", "your", "please", "called", "named", "titled", "saying", "says")
+
+// stopClass groups stopwords that anchor a slot the same way ("a note
+// called X" = "a note titled X").
+var stopClass = map[string]string{"called": "name", "named": "name", "titled": "name", "saying": "say", "says": "say"}
+
+// quantifiers alone are never a slot value ("delete all notes").
+var quantifiers = setOf("all", "every", "everything", "each", "both", "any", "none", "nothing", "everyone", "anyone")
+
+// numberWords may stand for a number, time or date slot value ("seven
+// thirty").
+var numberWords = setOf("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+	"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand",
+	"half", "quarter")
+
+// particle verbs give meaning to a following on/off/up/down ("turn the
+// wifi on", "switch off").
+var particleVerbs = setOf("turn", "switch", "flip", "toggle", "keep", "leave")
+
+func setOf(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// cmem is a token's membership in a concept.
+type cmem struct {
+	id     string
+	weak   bool
+	action bool
+}
+
+type phraseDef struct {
+	stems []string
+	mem   cmem
+}
+
+var (
+	conceptByText = map[string][]cmem{} // lower-case word or symbol → memberships
+	conceptByStem = map[string][]cmem{} // stem → memberships
+	phrasesByHead = map[string][]phraseDef{}
+	conceptIndex  = map[string]*conceptDef{}
+	oppositeOf    = map[string][]string{}
+	polarOf       = map[string]bool{}
+	surfaceByID   = map[string][]string{}
+)
+
+func init() {
+	for i := range conceptDefs {
+		d := &conceptDefs[i]
+		conceptIndex[d.id] = d
+		add := func(w string, weak bool) {
+			surfaceByID[d.id] = append(surfaceByID[d.id], w)
+			m := cmem{id: d.id, weak: weak, action: d.action}
+			fields := strings.Fields(w)
+			if len(fields) > 1 {
+				st := make([]string, len(fields))
+				for j, f := range fields {
+					st[j] = stemWord(f)
+				}
+				phrasesByHead[st[0]] = append(phrasesByHead[st[0]], phraseDef{stems: st, mem: m})
+				return
+			}
+			conceptByText[w] = appendMem(conceptByText[w], m)
+			s := stemWord(w)
+			conceptByStem[s] = appendMem(conceptByStem[s], m)
+		}
+		for _, w := range d.strong {
+			add(w, false)
+		}
+		for _, w := range d.weak {
+			add(w, true)
+		}
+	}
+	for _, o := range opposites {
+		oppositeOf[o.a] = append(oppositeOf[o.a], o.b)
+		oppositeOf[o.b] = append(oppositeOf[o.b], o.a)
+		if o.polar {
+			polarOf[o.a], polarOf[o.b] = true, true
+		}
+	}
+	// longest phrases first
+	for h, ps := range phrasesByHead {
+		slices.SortStableFunc(ps, func(a, b phraseDef) int { return len(b.stems) - len(a.stems) })
+		phrasesByHead[h] = ps
+	}
+}
+
+// appendMem adds m unless the concept is already there (a strong
+// membership wins over a weak one).
+func appendMem(ms []cmem, m cmem) []cmem {
+	for i := range ms {
+		if ms[i].id == m.id {
+			if !m.weak {
+				ms[i].weak = false
+			}
+			return ms
+		}
+	}
+	return append(ms, m)
+}
+
+// wordConcepts returns the concept memberships of one word (looked up by
+// its lower-case text, then, unless it is a stopword such as "called", by
+// its stem).
+func wordConcepts(text, stem string) []cmem {
+	if ms, ok := conceptByText[text]; ok {
+		return ms
+	}
+	if stopwords[text] {
+		return nil
+	}
+	return conceptByStem[stem]
+}
+
+func isOpposite(a, b string) bool { return slices.Contains(oppositeOf[a], b) }
+
+// Opposites returns the concept ids that contradict concept id ("add" →
+// ["delete"]; "on" → ["off"]), or nil.
+func Opposites(id string) []string { return slices.Clone(oppositeOf[id]) }
+
+// IsAction reports whether concept id names an action (add, delete, on,
+// off, open, …) rather than an object (settings, photo, …).
+func IsAction(id string) bool {
+	d := conceptIndex[id]
+	return d != nil && d.action
+}
+
+// ConceptIDs lists all concept ids of the generic vocabulary.
+func ConceptIDs() []string {
+	ids := make([]string, len(conceptDefs))
+	for i, d := range conceptDefs {
+		ids[i] = d.id
+	}
+	return ids
+}
+
+// Surfaces returns the words and phrases of concept id (strong first),
+// or nil for an unknown id.
+func Surfaces(id string) []string { return slices.Clone(surfaceByID[id]) }
+
+// Synonyms returns the words and phrases that share a concept with word
+// (a word, a phrase such as "turn on", or a symbol such as "⋮"), itself
+// included first, lower-cased; nil when the word belongs to no concept.
+// "remove" → [remove delete trash erase …]; "on" → [on enable activate
+// turn on …].
+func Synonyms(word string) []string {
+	ids := Concepts(word)
+	if len(ids) == 0 {
+		return nil
+	}
+	w := normText(strings.TrimSpace(word))
+	out := []string{w}
+	seen := map[string]bool{w: true}
+	for _, id := range ids {
+		for _, s := range surfaceByID[id] {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+		if id == "on" || id == "off" {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// Concepts returns the concept ids found in text — a command, a UI label
+// such as "More options" or "Delete", or a single word — in order of
+// appearance, without repeats. A bare "on"/"off" (a switch label, or
+// "dark mode on") counts as the on/off concept.
+func Concepts(text string) []string {
+	toks := analyze(text, nil)
+	var out []string
+	for _, t := range toks {
+		for _, m := range t.concepts {
+			if !slices.Contains(out, m.id) {
+				out = append(out, m.id)
+			}
+		}
+	}
+	return out
+}

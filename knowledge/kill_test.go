@@ -20,11 +20,11 @@ const (
 	killChildDBEnv   = "WAYFINDER_KNOWLEDGE_KILL_DB"   // database path; set: act as the child
 	killChildIterEnv = "WAYFINDER_KNOWLEDGE_KILL_ITER" // iteration number, for unique names
 	killChildSeedEnv = "WAYFINDER_KNOWLEDGE_KILL_SEED"
-	// TestExecEnv names a command prefix (split on spaces) that runs a
+	// testExecEnv names a command prefix (split on spaces) that runs a
 	// binary of the test's GOARCH, e.g. "qemu-aarch64-static" when the
 	// tests run under qemu-user without binfmt_misc
 	// (scripts/arm64-test.sh sets it).
-	TestExecEnv = "WAYFINDER_TEST_EXEC"
+	testExecEnv = "WAYFINDER_TEST_EXEC"
 )
 
 // TestHelperProcess is the child of TestKillDuringWrite: it writes flows
@@ -165,7 +165,7 @@ func TestKillDuringWrite(t *testing.T) {
 	if os.Getenv(killChildDBEnv) != "" {
 		t.Skip("in the child")
 	}
-	wrapper := strings.Fields(os.Getenv(TestExecEnv))
+	wrapper := strings.Fields(os.Getenv(testExecEnv))
 	iterations := 30
 	if len(wrapper) > 0 {
 		// emulated (qemu): each start-up of the child costs seconds

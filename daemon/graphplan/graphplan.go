@@ -542,10 +542,19 @@ func (rs *runState) match(label string, terms []term, w map[term]float64) (float
 	}
 	got := 0.0
 	var covers []term
-	for _, ct := range rs.terms {
-		if set[ct.t] && !rs.covered[ct.t] {
+	first := -1 // position of the first uncovered command term
+	hitFirst := false
+	for i, ct := range rs.terms {
+		if rs.covered[ct.t] || w[ct.t] == 0 {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if set[ct.t] {
 			got += w[ct.t]
 			covers = append(covers, ct.t)
+			hitFirst = hitFirst || i == first
 		}
 	}
 	for _, v := range rs.values {
@@ -557,6 +566,9 @@ func (rs *runState) match(label string, terms []term, w map[term]float64) (float
 		return 0, nil
 	}
 	sc := got / total
+	if hitFirst {
+		sc += 0.03 // commands tend to name their steps in order
+	}
 	nl := screen.Normalize(label)
 	for _, ph := range rs.phrases {
 		if strings.Contains(nl, ph) {
@@ -896,7 +908,8 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // nothing (an unexplored tap) is wrong and penalised so it is not chosen
 // again; completion is decided by Next.
 func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.StepRecord) (daemon.Verdict, error) {
-	if !last.OK || (!last.Changed && last.Action != device.Input) {
+	// a toggle may flip without the screen's structure changing
+	if !last.OK || (!last.Changed && last.Action != device.Input && !last.Target.Checkable) {
 		return daemon.Verdict{Correct: false, Penalty: 5, Reason: "the action changed nothing: " + last.Message}, nil
 	}
 	return daemon.Verdict{Correct: true}, nil

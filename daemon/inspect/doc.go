@@ -1,0 +1,50 @@
+// Package inspect owns Wayfinder's debugging websocket and the live
+// inspector page: a local HTTP server (loopback only, token required) that
+// streams the agent's progress events (package daemon/event) to browser
+// clients, one JSON event per websocket text message, and accepts a few
+// commands (run, replay, cancel, snapshot, flows, graph) that it hands to a
+// Controller implemented by the daemon.
+//
+// The package must not touch the device, the knowledge store or the LLM
+// directly: everything goes through Controller and the event Bus. It never
+// sends settings, API keys or password text: events are redacted before
+// they reach the Bus, flows are sent as FlowView (literal input text
+// omitted) and the graph as GraphView.
+//
+// # Wire protocol (GET /ws)
+//
+// Authentication: the per-install token (LoadOrCreateToken) as the query
+// parameter ?token= or the header "Authorization: Bearer <token>",
+// compared in constant time; otherwise 401. The Host header must name a
+// loopback host (127.0.0.1, ::1, localhost) and a browser's Origin must be
+// the server's own origin or the same port on another loopback name;
+// otherwise 403 (this also defeats DNS rebinding).
+//
+// Server to client, in order, each a text message holding one JSON object:
+//
+//   - first {"type":"hello","data":Hello}: the current screen (if the
+//     Controller has one), the saved flows and the events of the latest run
+//     (Hello.Recent), so a page opened mid-run is not empty;
+//   - then every event.Event published on the Bus after the client
+//     connected, in Seq order: {"seq","time_ms","run_id","type","data"};
+//   - {"type":"reply","id":..,"result":..} or {"type":"reply","id":..,
+//     "error":".."} for each command. "hello" and "reply" are not event
+//     types, so the two are told apart by "type".
+//
+// A client that falls more than Options.ClientBuffer events behind is
+// dropped by the Bus without slowing the agent: it receives the "dropped"
+// event and the connection is closed with status 1013 (try again later)
+// and a reason; a client whose socket stops draining is closed after
+// Options.WriteTimeout. Both are logged.
+//
+// Client to server: {"id":"1","method":"run","params":{"command":".."}};
+// methods and params are listed at Request.
+//
+// # Release builds
+//
+// The server, its page and its tests are compiled only without the build
+// tag wayfinder_release (files marked //go:build !wayfinder_release).
+// Built with -tags wayfinder_release (the release AAR), New returns
+// ErrNotBuilt and the page is not embedded; the exported API is the same so
+// callers compile unchanged.
+package inspect

@@ -1,0 +1,233 @@
+// Browser end-to-end test of the inspector page: Debian's chromium, driven
+// by playwright-core, against a running inspector server.
+//
+//   E2E_URL=http://127.0.0.1:PORT/?token=... E2E_OUT=/tmp/wayfinder-e2e node inspector.test.mjs
+//
+// scripts/e2e-inspector.sh starts the server and sets E2E_URL. The checks
+// assume the server's Controller runs a command the way the scripted demo
+// (daemon/inspect/internal/demo) or the real daemon does: snapshot,
+// action and run_finished events, and a saved flow after the first run.
+// Prints one line per check and "N passed, M failed"; exits 1 on failure.
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const url = process.env.E2E_URL;
+const out = process.env.E2E_OUT || "/tmp/wayfinder-e2e";
+const exe = process.env.CHROMIUM || "/usr/bin/chromium";
+const command = process.env.E2E_COMMAND || "create a note titled Buy oat milk";
+const command2 = process.env.E2E_COMMAND2 || "create a note titled Call the plumber";
+const command3 = process.env.E2E_COMMAND3 || "write a note: Water the plants";
+const command4 = process.env.E2E_COMMAND4 || "add a note called Renew passport";
+const T = Number(process.env.E2E_TIMEOUT_MS || 30000);
+
+if (!url) {
+  console.error("E2E_URL is not set (the inspector URL with ?token=)");
+  process.exit(2);
+}
+fs.mkdirSync(out, { recursive: true });
+
+let passed = 0, failed = 0;
+async function check(name, fn) {
+  try {
+    const note = await fn();
+    passed++;
+    console.log("ok   - " + name + (note ? " (" + note + ")" : ""));
+    return true;
+  } catch (e) {
+    failed++;
+    console.log("FAIL - " + name + ": " + String(e && e.message ? e.message : e).split("\n")[0]);
+    return false;
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "wayfinder-e2e-chromium-"));
+const ctx = await chromium.launchPersistentContext(profile, {
+  executablePath: exe,
+  headless: true,
+  viewport: { width: 1480, height: 1040 },
+  deviceScaleFactor: 1,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+const page = ctx.pages()[0] || await ctx.newPage();
+page.setDefaultTimeout(T);
+const consoleErrors = [];
+page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+page.on("pageerror", (e) => consoleErrors.push(String(e)));
+
+const text = async (sel) => (await page.locator(sel).first().textContent() || "").trim();
+const num = (s) => Number(String(s).replace(/[^0-9.]/g, ""));
+// runs table rows as objects, newest first
+async function runsTable() {
+  return page.$$eval("#runs tbody tr", (trs) => trs.map((tr) => {
+    const td = [...tr.querySelectorAll("td")].map((x) => x.textContent.trim());
+    return { command: td[0], outcome: td[1], mode: td[2], steps: td[3], llm: td[4], tokens: td[5], ms: td[6], hits: td[7] };
+  }));
+}
+
+try {
+  await check("page loads", async () => {
+    const resp = await page.goto(url, { waitUntil: "domcontentloaded" });
+    assert(resp && resp.status() === 200, "status " + (resp && resp.status()));
+    assert((await page.title()) === "Wayfinder Inspector", "title " + (await page.title()));
+  });
+  await check("websocket connects", async () => {
+    await page.waitForFunction(() => document.querySelector("#conn").textContent.includes("connected"));
+  });
+  await check("token removed from the address bar", async () => {
+    assert(!page.url().includes("token="), page.url());
+  });
+  await check("hello: saved flows listed", async () => {
+    await page.waitForSelector("#flows .flow");
+    return (await page.locator("#flows .flow").count()) + " flows";
+  });
+  await check("hello: graph drawn", async () => {
+    await page.waitForSelector("#graph svg .gnode");
+    return (await page.locator("#graph svg .gnode").count()) + " screens";
+  });
+  const flowsBefore = await page.locator("#flows .flow").count();
+
+  // ---- run a command ----
+  await page.fill("#cmd", command);
+  // a highlight lasts only until the next screen arrives: record it with a
+  // MutationObserver rather than polling for it
+  await page.evaluate(() => {
+    window.__chosen = [];
+    new MutationObserver(() => {
+      const c = document.querySelector("#screen svg rect.el.chosen");
+      if (c) window.__chosen.push(c.getAttribute("data-index"));
+    }).observe(document.querySelector("#screen"), { childList: true, subtree: true });
+  });
+  await page.click("#run");
+  await check("run: the run starts", async () => {
+    await page.waitForFunction(() => /running|success|failure|cancel/.test(document.querySelector("#run-pill").textContent));
+  });
+  await check("run: timeline has step rows", async () => {
+    await page.waitForSelector("#timeline tbody tr.step-row");
+  });
+  await check("run: screen drawn as element boxes", async () => {
+    await page.waitForFunction(() => document.querySelectorAll("#screen svg rect.el").length >= 3);
+    return (await page.locator("#screen svg rect.el").count()) + " boxes";
+  });
+  await check("run: chosen element highlighted live", async () => {
+    await page.waitForFunction(() => window.__chosen.length > 0);
+    return "#" + (await page.evaluate(() => window.__chosen[0]));
+  });
+  await check("run: finishes", async () => {
+    await page.waitForFunction(() => document.querySelectorAll("#runs tbody tr").length >= 1);
+    return (await runsTable())[0].outcome;
+  });
+  await check("run: one timeline row per action", async () => {
+    const rows = await page.locator("#timeline tbody tr.step-row").count();
+    const steps = num((await runsTable())[0].steps);
+    assert(rows >= 1 && rows === steps, rows + " rows for " + steps + " steps");
+    const modes = await page.$$eval("#timeline tbody tr.step-row .badge", (b) => b.map((x) => x.textContent));
+    return modes.join(",");
+  });
+  await check("run: totals updated from run_finished", async () => {
+    const r = (await runsTable())[0];
+    const tokens = await text('#totals [data-k="tokens"] .v');
+    const calls = await text('#totals [data-k="llm_calls"] .v');
+    assert(tokens !== "–" && num(tokens) === num(r.tokens), "tokens card " + tokens + " vs table " + r.tokens);
+    assert(num(calls) === num(r.llm), "LLM calls card " + calls + " vs table " + r.llm);
+    assert(num(r.ms) > 0, "latency " + r.ms);
+    return r.tokens + " tokens, " + r.llm + " LLM calls, " + r.hits + " cache hits, " + r.ms + " ms";
+  });
+  await check("run: prompt and reply panes filled", async () => {
+    const p = await text("#prompt"), r = await text("#reply");
+    assert(p.length > 20 && p !== "—", "prompt " + JSON.stringify(p.slice(0, 40)));
+    assert(r.length > 0 && r !== "—", "reply empty");
+  });
+  await check("run: new flow listed", async () => {
+    await page.waitForFunction((n) => document.querySelectorAll("#flows .flow").length > n, flowsBefore);
+  });
+  await check("pinning a step highlights its chosen element", async () => {
+    const row = page.locator("#timeline tbody tr.step-row").first();
+    const want = ((await row.locator("td").nth(2).textContent()).match(/#(\d+)/) || [])[1];
+    await row.click();
+    await page.waitForSelector("#screen svg rect.el.chosen");
+    const got = await page.getAttribute("#screen svg rect.el.chosen", "data-index");
+    assert(want === undefined || got === want, "highlighted #" + got + ", timeline says #" + want);
+    await row.click(); // back to live
+    return "#" + got;
+  });
+
+  // ---- the same kind of command again: served from the saved flow ----
+  await page.fill("#cmd", command2);
+  await page.click("#run");
+  await check("second run is served from memory (cache hits, no LLM call)", async () => {
+    await page.waitForFunction(() => document.querySelectorAll("#runs tbody tr").length >= 2);
+    const r = (await runsTable())[0];
+    assert(num(r.hits) > 0, "cache hits " + r.hits);
+    return r.mode + ", " + r.llm + " LLM calls, " + r.hits + " cache hits";
+  });
+
+  // ---- replay a flow from the list ----
+  await check("replay button starts a run", async () => {
+    const n = (await runsTable()).length;
+    const flow = page.locator("#flows .flow").last();
+    await flow.locator("button[data-flow]").click();
+    const form = flow.locator("form");
+    if (await form.count()) { // a flow with slots asks for their values first
+      await form.waitFor({ state: "visible" });
+      await form.locator("input").first().fill(process.env.E2E_SLOT || "Pay the rent");
+      await form.locator("button[type=submit]").click();
+    }
+    await page.waitForFunction((k) => document.querySelectorAll("#runs tbody tr").length > k, n);
+    return (await runsTable())[0].mode;
+  });
+
+  // ---- a page opened mid-run shows the run so far ----
+  await page.fill("#cmd", command3);
+  await page.click("#run");
+  await check("page opened mid-run shows the run so far", async () => {
+    await page.waitForFunction(() => /running/.test(document.querySelector("#run-pill").textContent) &&
+      document.querySelectorAll("#timeline tbody tr.step-row").length >= 1);
+    const late = await ctx.newPage();
+    try {
+      await late.goto(url, { waitUntil: "domcontentloaded" });
+      await late.waitForFunction(() => document.querySelectorAll("#timeline tbody tr.step-row").length >= 1 &&
+        document.querySelectorAll("#screen svg rect.el").length >= 1, null, { timeout: T });
+      const cmd = await late.locator("#run-head .cmd").textContent();
+      assert(cmd.includes(process.env.E2E_COMMAND3 || "Water the plants"), "late page shows " + cmd);
+      return (await late.locator("#timeline tbody tr.step-row").count()) + " rows at open";
+    } finally {
+      await late.close();
+      await page.waitForFunction(() => !/running/.test(document.querySelector("#run-pill").textContent));
+    }
+  });
+  await check("cancel stops the run", async () => {
+    const n = (await runsTable()).length;
+    await page.fill("#cmd", command4);
+    await page.click("#run");
+    await page.waitForFunction(() => /running/.test(document.querySelector("#run-pill").textContent) && !document.querySelector("#cancel").disabled);
+    await page.click("#cancel");
+    await page.waitForFunction((k) => document.querySelectorAll("#runs tbody tr").length > k, n);
+    const r = (await runsTable())[0];
+    assert(r.outcome === "cancelled", "outcome " + r.outcome);
+    return r.steps + " steps before the cancel";
+  });
+
+  // ---- the screenshot: the first (learning) run, step 2 pinned ----
+  await check("screenshot", async () => {
+    await page.locator("#runs tbody tr").last().click();
+    const rows = page.locator("#timeline tbody tr.step-row");
+    await rows.nth(Math.min(1, (await rows.count()) - 1)).click();
+    await page.waitForSelector("#screen svg rect.el.chosen");
+    await page.evaluate(() => { window.scrollTo(0, 0); document.querySelectorAll(".scroll").forEach((x) => { x.scrollTop = 0; }); });
+    const file = path.join(out, "inspector.png");
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  });
+  await check("no errors in the page console", async () => {
+    assert(consoleErrors.length === 0, consoleErrors.join(" | "));
+  });
+} finally {
+  await ctx.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+console.log(passed + " passed, " + failed + " failed");
+process.exit(failed ? 1 : 0);

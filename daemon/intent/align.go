@@ -90,7 +90,10 @@ func tokSim(p, c *ptok) float64 {
 	if best > 0 {
 		return best
 	}
-	if p.kind == KindWord && c.kind == KindWord && !p.hasAction() && !c.hasAction() && typo(p.text, c.text) {
+	// a typo: not of an action word (lock/block), and not between two
+	// vocabulary words (ascending/descending)
+	if p.kind == KindWord && c.kind == KindWord && !p.hasAction() && !c.hasAction() &&
+		(len(p.concepts) == 0 || len(c.concepts) == 0) && typo(p.text, c.text) {
 		return simFuzzy
 	}
 	return 0
@@ -397,6 +400,11 @@ type work struct {
 	slotOf   []int
 	fills    []span
 	ct       []uint64
+	credC    []float64
+	credP    []float64
+	loneC    []bool
+	loneP    []bool
+	pairs    []wpair
 }
 
 // grow returns (*buf)[:n], reallocating when too short; contents are
@@ -545,16 +553,17 @@ const (
 
 	actionWeight = 1.5 // weight of an action word relative to other content words
 
-	penOpposite   = 0.25 // a verb concept against its opposite (on/off, add/delete)
-	penVerb       = 0.55 // both sides have an action word the other lacks
-	penExtraVerb  = 0.7  // the command has a (strong) action word the flow lacks
-	penObject     = 0.75 // both sides have a content word the other lacks
-	penPolarity   = 0.7  // the flow names one side of a toggle, the command neither
-	penUnfilled   = 0.45 // per slot the command gives no value for
-	penKindFill   = 0.9  // per slot filled by value kind only
-	penValue      = 0.5  // per quoted/number/time/date value the flow does not use
-	penProper     = 0.85 // per proper-noun-like value the flow does not use
-	minMultiplier = 0.05
+	penOpposite     = 0.25 // opposite concepts (on/off, add/delete), negation on one side, swapped roles
+	penVerb         = 0.55 // both sides have an action word the other lacks
+	penExtraVerb    = 0.7  // the command has a (strong) action word the flow lacks
+	penObject       = 0.75 // both sides have a content word the other lacks
+	penPolarity     = 0.7  // the flow names one side of a toggle, the command neither
+	penUnfilled     = 0.45 // per slot the command gives no value for
+	penKindFill     = 0.9  // per slot filled by value kind only
+	penValue        = 0.5  // per quoted/number/time/date value the flow does not use
+	penProper       = 0.85 // per proper-noun-like value the flow does not use
+	penValueLiteral = 0.6  // per value of the flow (a literal, not a slot) the command does not name
+	minMultiplier   = 0.05
 
 	unanchoredConf = 0.5 // credit of a plain-word slot value whose neighbouring literals did not align
 )
@@ -614,10 +623,11 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			mult *= penKindFill
 		}
 	}
-	// bag-of-words coverage on both sides, and the trigrams of the
-	// command's content words
+	// one-to-one matching of content words (greedy by similarity), then
+	// coverage on both sides
+	credC, credP, loneC, loneP := assignWords(pat, cmd, sims, al.slotOf, wk)
 	qW, qC := 0.0, 0.0
-	var cmdActs, patActs []cmem
+	var cmdActs, patActs, cmdLone, patLone []cmem
 	ct := wk.ct[:0]
 	cmdLoneAct, cmdLoneObj, cmdLoneStrongAct := false, false, false
 	for j := range cmd {
@@ -625,25 +635,26 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 		if al.slotOf[j] >= 0 || c.stop {
 			continue
 		}
-		best := 0.0
-		for i := range pat {
-			best = max(best, sims[i*m+j])
-		}
-		if c.isValue() && best == 0 {
-			// a value the flow does not use
+		if c.isValue() && credC[j] == 0 {
+			// a value the flow does not use (and, against an unmatched
+			// word of the flow, a substitution: "Jack" for "alice")
 			if c.strongValue() {
 				mult *= penValue
 			} else {
 				mult *= penProper
 			}
+			cmdLoneObj = true
 			continue
 		}
 		ct = append(ct, c.stris...)
 		cmdActs = append(cmdActs, c.concepts...)
 		wt := w(c)
 		qW += wt
-		qC += wt * best
-		if best == 0 {
+		qC += wt * credC[j]
+		if loneC[j] {
+			cmdLone = append(cmdLone, c.concepts...)
+		}
+		if credC[j] == 0 {
 			if c.hasAction() {
 				cmdLoneAct = true
 				cmdLoneStrongAct = cmdLoneStrongAct || c.strongAction()
@@ -660,19 +671,21 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			continue
 		}
 		patActs = append(patActs, t.concepts...)
-		best := 0.0
-		for j := range cmd {
-			if al.slotOf[j] < 0 {
-				best = max(best, sims[i*m+j])
-			}
-		}
 		wt := w(t)
 		pW += wt
-		pC += wt * best
-		if best == 0 {
-			if t.hasAction() {
+		pC += wt * credP[i]
+		if loneP[i] {
+			patLone = append(patLone, t.concepts...)
+		}
+		if credP[i] == 0 {
+			switch {
+			case t.hasAction():
 				patLoneAct = true
-			} else {
+			case t.isValue():
+				// the flow is about a value the command does not name
+				mult *= penValueLiteral
+				patLoneObj = true
+			default:
 				patLoneObj = true
 			}
 		}
@@ -689,8 +702,9 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	}
 	lex := qcov * pcov
 
-	// verb concepts
-	if conceptConflict(cmdActs, patActs) {
+	// decisive conflicts: opposite concepts left unmatched on the two
+	// sides, negation on one side only, swapped roles
+	if opposed(cmdLone, patLone) || negated(cmd, al.slotOf) != negated(pat, nil) || rolesSwapped(pat, cmd, al.slotOf) {
 		mult *= penOpposite
 	}
 	switch {
@@ -739,23 +753,141 @@ func anchored(pat []ptok, i int, al *alignment) bool {
 	return hasL && al.patMatch[left] >= 0 || hasR && al.patMatch[right] >= 0
 }
 
-// conceptConflict reports whether the command has an action concept whose
-// opposite the pattern has, neither side naming both.
-func conceptConflict(c, p []cmem) bool {
-	has := func(ms []cmem, id string) bool {
-		for _, m := range ms {
-			if m.id == id {
+// assignWords matches the pattern's literal content words with the
+// command's free content words one to one, greedily by similarity. lone
+// marks the words left without a partner. A lone word that is similar to
+// some word of the other side anyway (a second synonym: "make a new
+// note" against "create a note") still gets dupCredit times that
+// similarity as its credit, but stays lone for conflict checks: "hide" in
+// a command must not both match "hide" and stand in for "off" in the
+// flow.
+func assignWords(pat, cmd []ptok, sims []float64, slotOf []int, wk *work) (credC, credP []float64, loneC, loneP []bool) {
+	n, m := len(pat), len(cmd)
+	credC, credP = grow(&wk.credC, m), grow(&wk.credP, n)
+	loneC, loneP = grow(&wk.loneC, m), grow(&wk.loneP, n)
+	clear(credC)
+	clear(credP)
+	pairs := wk.pairs[:0]
+	free := func(j int) bool { return slotOf[j] < 0 && !cmd[j].stop }
+	lit := func(i int) bool { return pat[i].slot == "" && !pat[i].stop }
+	for i := range pat {
+		if !lit(i) {
+			continue
+		}
+		for j := range cmd {
+			if !free(j) {
+				continue
+			}
+			if s := sims[i*m+j]; s > 0 {
+				pairs = append(pairs, wpair{i: int16(i), j: int16(j), s: s})
+			}
+		}
+	}
+	slices.SortStableFunc(pairs, func(a, b wpair) int {
+		switch {
+		case a.s > b.s:
+			return -1
+		case a.s < b.s:
+			return 1
+		}
+		return 0
+	})
+	for _, pr := range pairs {
+		if credP[pr.i] == 0 && credC[pr.j] == 0 {
+			credP[pr.i], credC[pr.j] = pr.s, pr.s
+		}
+	}
+	wk.pairs = pairs
+	for j := range cmd {
+		loneC[j] = credC[j] == 0
+	}
+	for i := range pat {
+		loneP[i] = credP[i] == 0
+	}
+	for _, pr := range pairs { // second synonyms
+		if loneC[pr.j] {
+			credC[pr.j] = max(credC[pr.j], dupCredit*pr.s)
+		}
+		if loneP[pr.i] {
+			credP[pr.i] = max(credP[pr.i], dupCredit*pr.s)
+		}
+	}
+	return credC, credP, loneC, loneP
+}
+
+// dupCredit scales the credit of a second synonym (see assignWords).
+const dupCredit = 0.9
+
+type wpair struct {
+	i, j int16
+	s    float64
+}
+
+// opposed reports whether an unmatched command word and an unmatched
+// pattern word carry opposite concepts (on/off, add/delete,
+// ascending/descending, …).
+func opposed(c, p []cmem) bool {
+	for _, a := range c {
+		for _, b := range p {
+			if isOpposite(a.id, b.id) {
 				return true
 			}
 		}
-		return false
 	}
-	for _, a := range c {
-		if !a.action {
+	return false
+}
+
+// negated reports whether the tokens (those not consumed by a slot, when
+// slotOf is given) hold an odd number of negations ("not", "don't",
+// "never", …).
+func negated(toks []ptok, slotOf []int) bool {
+	odd := false
+	for j := range toks {
+		if toks[j].slot != "" || slotOf != nil && slotOf[j] >= 0 {
 			continue
 		}
-		for _, b := range p {
-			if b.action && isOpposite(a.id, b.id) && !has(p, a.id) && !has(c, b.id) {
+		if toks[j].kind == KindWord && negations[strings.ReplaceAll(toks[j].text, "’", "'")] {
+			odd = !odd
+		}
+	}
+	return odd
+}
+
+// rolesSwapped reports whether the command binds the words of the pattern
+// to other role prepositions: "from monthly to yearly" against "from
+// yearly to monthly".
+func rolesSwapped(pat, cmd []ptok, slotOf []int) bool {
+	roles := func(toks []ptok, skip func(int) bool) map[string]string {
+		var r map[string]string
+		for k := 0; k+1 < len(toks); k++ {
+			if skip(k) || skip(k+1) || toks[k].kind != KindWord || !rolePreps[toks[k].text] {
+				continue
+			}
+			next := &toks[k+1]
+			if next.slot != "" || next.stop {
+				continue
+			}
+			if r == nil {
+				r = map[string]string{}
+			}
+			if _, ok := r[toks[k].text]; !ok {
+				r[toks[k].text] = next.stem
+			}
+		}
+		return r
+	}
+	pr := roles(pat, func(int) bool { return false })
+	if len(pr) < 2 {
+		return false
+	}
+	cr := roles(cmd, func(j int) bool { return slotOf[j] >= 0 })
+	for p1, a := range pr {
+		b, ok := cr[p1]
+		if !ok || a == b {
+			continue
+		}
+		for p2, x := range cr {
+			if p2 != p1 && x == a {
 				return true
 			}
 		}

@@ -11,6 +11,9 @@ const (
 	pkgSettings = "org.example.settings"
 	pkgMusic    = "org.example.music"
 	pkgContacts = "org.example.contacts"
+	pkgUnits    = "org.example.units"
+	pkgFiles    = "org.example.files"
+	pkgGallery  = "org.example.gallery"
 )
 
 const (
@@ -42,6 +45,13 @@ const (
 	fContactBlock
 	fContactUnblock
 	fNotesSettings
+	fConvert
+	fHideCaller
+	fNoLockNotif
+	fFavAlice
+	fSortAsc
+	fFirstPhoto
+	fAlarmPage
 )
 
 func fl(id int64, pkg, intent string, slots []knowledge.Slot, cmds ...string) knowledge.Flow {
@@ -87,6 +97,13 @@ func testFlows() []knowledge.Flow {
 		fl(fContactBlock, pkgContacts, "block {contact}", sl("contact", "Mallory"), "block Mallory"),
 		fl(fContactUnblock, pkgContacts, "unblock {contact}", sl("contact", "Mallory")),
 		fl(fNotesSettings, pkgNotes, "open the settings", nil, "open the settings"),
+		fl(fConvert, pkgUnits, "convert from celsius to fahrenheit", nil),
+		fl(fHideCaller, pkgSettings, "turn on hide caller id", nil),
+		fl(fNoLockNotif, pkgSettings, "do not show notifications on the lock screen", nil),
+		fl(fFavAlice, pkgContacts, "add Alice to favorites", nil, "add Alice to favorites"),
+		fl(fSortAsc, pkgFiles, "sort files by size in ascending order", nil),
+		fl(fFirstPhoto, pkgGallery, "open the first photo", nil),
+		fl(fAlarmPage, pkgClock, "open the alarm page", nil),
 	}
 }
 
@@ -153,6 +170,11 @@ var positiveCases = []matchCase{
 	{"any app", "turn off dark mode", "", fNoteDarkOff, nil},
 	{"polite", "could you please turn the brightness up a bit", pkgSettings, fBrightUp, nil},
 	{"plus symbol", "+ note titled ideas", pkgNotes, fNoteCreate, slots("title", "ideas")},
+	{"roles kept", "convert celsius to fahrenheit", pkgUnits, fConvert, nil},
+	{"contraction negation", "don't show notifications on the lock screen", pkgSettings, fNoLockNotif, nil},
+	{"literal value repeated", "add Alice to my favorites", pkgContacts, fFavAlice, nil},
+	{"ascending synonym", "sort files by size asc", pkgFiles, fSortAsc, nil},
+	{"tab for page", "open the alarm tab", pkgClock, fAlarmPage, nil},
 }
 
 // negativeCases must not replay: either no flow reaches the threshold,
@@ -175,6 +197,12 @@ var negativeCases = []matchCase{
 	{"block vs unblock", "block Mallory", pkgContacts, fContactUnblock, nil},
 	{"disable airplane", "disable airplane mode", pkgSettings, fAirplaneOn, nil},
 	{"play vs pause", "play the music", pkgMusic, fPauseMusic, nil},
+	{"roles swapped", "convert from fahrenheit to celsius", pkgUnits, fConvert, nil},
+	{"particle against same words", "turn off hide caller id", pkgSettings, fHideCaller, nil},
+	{"negation missing", "show notifications on the lock screen", pkgSettings, fNoLockNotif, nil},
+	{"other literal value", "add Bob to favorites", pkgContacts, fFavAlice, nil},
+	{"descending", "sort files by size in descending order", pkgFiles, fSortAsc, nil},
+	{"last not first", "open the last photo", pkgGallery, fFirstPhoto, nil},
 	// same app, other task sharing words
 	{"bluetooth vs wifi", "turn on bluetooth", pkgSettings, fWifiOn, nil},
 	{"wifi vs bluetooth", "turn on wifi", pkgSettings, fBluetoothOn, nil},

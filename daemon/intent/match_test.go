@@ -152,6 +152,16 @@ func TestRankPastCommandsAndExamples(t *testing.T) {
 			cmd:  "search for cheap flights", ok: true, slots: slots("query", "cheap flights"),
 		},
 		{
+			name: "another name than the flow's literal one",
+			flow: fl(1, "p", "pin the chat with maria", nil, "pin the chat with Maria"),
+			cmd:  "pin the chat with Pedro", ok: false,
+		},
+		{
+			name: "the flow's literal name",
+			flow: fl(1, "p", "pin the chat with maria", nil, "pin the chat with Maria"),
+			cmd:  "pin the chat with Maria", ok: true, slots: map[string]string{},
+		},
+		{
 			name: "number slot takes the number",
 			flow: fl(1, "p", "set the volume to {number} percent", sl("number", "40")),
 			cmd:  "set the volume to 75 percent", ok: true, slots: slots("number", "75"),

@@ -48,8 +48,9 @@ var namingWords = map[string]string{
 // "saying" → text); the nearest content word before it within two words
 // ("note 'milk'" → note); "query" after a search verb; "name" for a
 // proper-noun-like value; else "text". Repeated names get "_2", "_3".
-// The literal parts of the template are lower-cased and white space is
-// collapsed.
+// The literal parts of the template keep their case (a capitalised name
+// left in a flow stays recognisable as a value); white space is collapsed
+// and final punctuation dropped.
 func TemplateWithLabels(cmd string, typed []TypedText) (intent string, slots []knowledge.Slot) {
 	pts := analyze(cmd, nil)
 	type hole struct {
@@ -101,12 +102,12 @@ func TemplateWithLabels(cmd string, typed []TypedText) (intent string, slots []k
 	var b strings.Builder
 	prev := 0
 	for _, h := range holes {
-		b.WriteString(strings.ToLower(cmd[prev:h.a]))
+		b.WriteString(cmd[prev:h.a])
 		b.WriteString("{" + h.name + "}")
 		prev = h.b
 		slots = append(slots, knowledge.Slot{Name: h.name, Example: h.ex})
 	}
-	b.WriteString(strings.ToLower(cmd[prev:]))
+	b.WriteString(cmd[prev:])
 	intent = strings.Join(strings.Fields(b.String()), " ")
 	intent = strings.TrimRight(intent, ".!?;, ")
 	return intent, slots

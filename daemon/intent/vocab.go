@@ -85,6 +85,20 @@ var conceptDefs = []conceptDef{
 	{"notification", false, []string{"notification"}, []string{"alert"}},
 	{"darkmode", false, []string{"dark mode", "dark theme", "night mode"}, nil},
 	{"contact", false, []string{"contact"}, []string{"person"}},
+	{"page", false, []string{"page", "tab", "screen", "pane", "section"}, nil},
+	// modifiers
+	{"ascending", false, []string{"ascending", "asc"}, nil},
+	{"descending", false, []string{"descending", "desc"}, nil},
+	{"maximum", false, []string{"maximum", "highest"}, nil},
+	{"minimum", false, []string{"minimum", "lowest"}, nil},
+	{"newest", false, []string{"newest", "latest", "most recent"}, nil},
+	{"oldest", false, []string{"oldest", "earliest"}, nil},
+	{"first", false, []string{"first"}, nil},
+	{"last", false, []string{"last"}, nil},
+	{"largest", false, []string{"largest", "biggest"}, nil},
+	{"smallest", false, []string{"smallest"}, nil},
+	{"landscape", false, []string{"landscape"}, nil},
+	{"portrait", false, []string{"portrait"}, nil},
 }
 
 // opposites are concept pairs that contradict each other. polar pairs
@@ -113,6 +127,12 @@ var opposites = []struct {
 	{"login", "logout", true},
 	{"undo", "redo", true},
 	{"copy", "paste", false},
+	{"ascending", "descending", false},
+	{"maximum", "minimum", false},
+	{"newest", "oldest", false},
+	{"first", "last", false},
+	{"largest", "smallest", false},
+	{"landscape", "portrait", false},
 }
 
 // stopwords carry no task meaning: articles, pronouns, prepositions,
@@ -129,6 +149,7 @@ var stopwords = setOf(
 	"toggle", "tap", "click", "press", "hit", "touch", "button", "icon", "like", "thanks", "thank", "using",
 	"via", "app", "application", "up", "out", "called", "named", "titled", "saying", "says", "say", "that's",
 	"if", "has", "have", "get", "gets", "got", "bit", "little", "slightly", "lot", "more",
+	"not", "don't", "dont", "never", "no", "don’t",
 )
 
 // slotEdge words never begin or end a slot value taken from plain words.
@@ -138,6 +159,13 @@ var slotEdge = setOf("a", "an", "the", "to", "for", "of", "in", "on", "at", "by"
 // stopClass groups stopwords that anchor a slot the same way ("a note
 // called X" = "a note titled X").
 var stopClass = map[string]string{"called": "name", "named": "name", "titled": "name", "saying": "say", "says": "say"}
+
+// negations flip what a command asks for ("do not show …").
+var negations = setOf("not", "don't", "dont", "doesn't", "never", "no", "cannot", "can't", "won't", "without",
+	"didn't", "isn't", "aren't", "shouldn't", "mustn't", "nothing")
+
+// rolePreps bind the word after them to a role ("from X to Y").
+var rolePreps = setOf("from", "to", "into", "onto", "than", "until", "till", "before", "after", "instead")
 
 // quantifiers alone are never a slot value ("delete all notes").
 var quantifiers = setOf("all", "every", "everything", "each", "both", "any", "none", "nothing", "everyone", "anyone")

@@ -69,8 +69,10 @@ type Server struct {
 // New returns a Server streaming bus to websocket clients and handing
 // their commands to ctrl. It returns an error when ctrl or bus is nil, the
 // token is shorter than MinTokenLen or Addr is not a loopback address. The
-// server subscribes to bus at once to keep the latest run's events for
-// clients that connect mid-run; call Close (or let Serve return) to stop.
+// server subscribes to bus at once (one subscriber with a 4096-event
+// buffer) to keep the latest run's events for clients that connect
+// mid-run; each websocket client adds one subscriber while connected. Call
+// Close (or let Serve return) to stop.
 func New(ctrl Controller, bus *event.Bus, opts Options) (*Server, error) {
 	if ctrl == nil || bus == nil {
 		return nil, errors.New("inspect: New: nil Controller or Bus")
@@ -650,7 +652,7 @@ func (c *client) serve() string {
 			return "read: " + err.Error()
 		case ev, ok := <-sub.C:
 			if !ok {
-				c.conn.Close(websocket.StatusInternalError, "event subscription closed")
+				c.closeAsync(websocket.StatusInternalError, "event subscription closed")
 				return "event subscription closed"
 			}
 			if ev.Type == event.Dropped {

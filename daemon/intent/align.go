@@ -846,7 +846,7 @@ func negated(toks []ptok, slotOf []int) bool {
 		if toks[j].slot != "" || slotOf != nil && slotOf[j] >= 0 {
 			continue
 		}
-		if toks[j].kind == KindWord && negations[strings.ReplaceAll(toks[j].text, "’", "'")] {
+		if toks[j].neg {
 			odd = !odd
 		}
 	}
@@ -860,7 +860,7 @@ func rolesSwapped(pat, cmd []ptok, slotOf []int) bool {
 	roles := func(toks []ptok, skip func(int) bool) map[string]string {
 		var r map[string]string
 		for k := 0; k+1 < len(toks); k++ {
-			if skip(k) || skip(k+1) || toks[k].kind != KindWord || !rolePreps[toks[k].text] {
+			if skip(k) || skip(k+1) || !toks[k].role {
 				continue
 			}
 			next := &toks[k+1]

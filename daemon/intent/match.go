@@ -441,20 +441,30 @@ type scored struct {
 //
 // The score of a flow is the best score of its patterns:
 //
-//	(0.55·lex + 0.15·bm25n + 0.30·tri) × penalties
+//	(0.55·lex + 0.15·bm25n + 0.30·tri) × penalties, in [0, 1]
 //
-// lex is the product of two idf-weighted coverages (how much of the
-// command the pattern explains and how much of the pattern the command
-// covers; action words weigh 1.5, stopwords 0, slot values count as
-// explained); bm25n is the flow's BM25 score over the ideal score of the
+// First the pattern is aligned with the command by dynamic programming
+// (a slot consumes a run of 1 to 10 command tokens), which fills the
+// slots. Then content words are matched one to one, greedily by
+// similarity (same stem 1, same concept 0.8 or 0.7 for a weak member, one
+// typo 0.75). lex is the product of two idf-weighted coverages: how much
+// of the command the pattern explains and how much of the pattern the
+// command covers (action words weigh 1.5, stopwords 0, filled slots count
+// as covered). bm25n is the flow's BM25 score over the ideal score of the
 // query terms; tri is the Dice coefficient of the character trigrams of
-// the content words. Penalties multiply: a verb concept against its
-// opposite (on/off, add/delete) ×0.25; an unmatched action word on both
-// sides ×0.55; an unmatched content word on both sides ×0.75; the flow
-// naming one side of a toggle and the command neither ×0.7; each unfilled
-// slot ×0.45; each slot filled by value kind only ×0.9; each command value
-// the flow does not use ×0.6 (quoted, number, time, date) or ×0.85
-// (proper-noun-like).
+// the remaining content words (vocabulary words as their concept id).
+//
+// Penalties multiply: ×0.25 for a decisive conflict — an unmatched word
+// against an unmatched word of the opposite concept (on/off, add/delete,
+// ascending/descending), a negation on one side only, or swapped roles
+// ("from A to B" against "from B to A"); ×0.55 for an unmatched action
+// word on both sides, ×0.7 for an unmatched strong action word in the
+// command only; ×0.75 for an unmatched content word on both sides; ×0.7
+// when the flow names one side of a toggle and the command neither;
+// ×0.45 per unfilled slot; ×0.9 per slot filled by value kind only; ×0.5
+// per quoted/number/time/date value and ×0.85 per proper-noun-like value
+// of the command the flow does not use; ×0.6 per value literal of the
+// flow the command does not name.
 func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 	if k <= 0 {
 		return nil

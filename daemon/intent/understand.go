@@ -107,6 +107,7 @@ type ptok struct {
 	concepts         []cmem
 	start, end       int
 	slot             string   // a slot placeholder of a pattern
+	neg, role        bool     // a negation ("not"); a role preposition ("from", "to")
 	tris             []uint64 // character trigrams of a word token's text (unsorted), for the index
 	stris            []uint64 // trigrams for scoring: of "@concept" for vocabulary words, else of the text
 }
@@ -286,6 +287,10 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 	pts = mergeProper(src, pts)
 	for i := range pts {
 		p := &pts[i]
+		if p.kind == KindWord && p.slot == "" {
+			p.neg = negations[strings.ReplaceAll(p.text, "’", "'")]
+			p.role = rolePreps[p.text]
+		}
 		if p.slot != "" || p.stop {
 			continue
 		}

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -217,4 +218,48 @@ func BenchmarkDescribe(b *testing.B) {
 			_ = describeRef(target, i%n)
 		}
 	})
+}
+
+// pathological builds uiautomator XML for a chain of n nested nodes (wide
+// false) or a root with n equal-labelled children (wide true).
+func pathological(n int, wide bool) []byte {
+	var b strings.Builder
+	b.WriteString(`<hierarchy><node class="V" bounds="[0,0][100,100]">`)
+	for i := 0; i < n; i++ {
+		if wide {
+			b.WriteString(`<node class="T" text="Item 1" clickable="true" bounds="[0,0][100,100]"/>`)
+		} else {
+			b.WriteString(`<node class="V" bounds="[0,0][100,100]">`)
+		}
+	}
+	if !wide {
+		b.WriteString(`<node class="T" text="leaf" clickable="true" bounds="[0,0][100,100]"/>`)
+		b.WriteString(strings.Repeat(`</node>`, n))
+	}
+	b.WriteString(`</node></hierarchy>`)
+	return []byte(b.String())
+}
+
+// BenchmarkPathological: parse, fingerprint, describe and ground on a
+// 5,000-deep chain and a 5,000-wide fan of look-alikes (every step is
+// linear in the nodes; these took seconds when they were quadratic).
+func BenchmarkPathological(b *testing.B) {
+	for _, wide := range []bool{false, true} {
+		name := map[bool]string{false: "chain5000", true: "fan5000"}[wide]
+		in := pathological(5000, wide)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				s, err := ParseUIAutomator(in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = Fingerprint(s)
+				last := len(s.Nodes) - 1
+				if m, ok := Ground(s, Describe(s, last)); !ok || m.NodeID != last {
+					b.Fatalf("grounded %+v %v", m, ok)
+				}
+			}
+		})
+	}
 }

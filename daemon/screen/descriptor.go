@@ -59,26 +59,35 @@ func (s *Snapshot) descriptorKeys() []string {
 	return s.cache.keys
 }
 
-// computeDescriptors describes every node. Ordinal counts the earlier nodes
-// with the same class, resource-id and Key.
+// computeDescriptors describes every node in O(nodes × (path + labels)):
+// the merged texts, neighbour labels and ordinals are tabulated once
+// instead of walking the tree per node, with the same results as
+// Describe1, neighbors and the ordinal definition. Ordinal counts the
+// earlier nodes with the same class, resource-id and Key.
 func computeDescriptors(s *Snapshot, list []bool) ([]Descriptor, []string) {
-	descs := make([]Descriptor, len(s.Nodes))
-	keys := make([]string, len(s.Nodes))
-	seen := map[string]int{}
+	merged := mergedTexts(s)
 	near := make([]string, len(s.Nodes)) // neighbourLabel of each node, memoised
 	done := make([]bool, len(s.Nodes))
 	label := func(nid int) string {
 		if !done[nid] {
-			near[nid], done[nid] = neighbourLabel(s, nid), true
+			l := s.Nodes[nid].Label()
+			if l == "" {
+				l = merged[nid]
+			}
+			near[nid], done[nid] = truncate(MaskVolatile(l), 40), true
 		}
 		return near[nid]
 	}
+	firsts := map[int][]nearEntry{} // parent -> first distinct child labels
+	descs := make([]Descriptor, len(s.Nodes))
+	keys := make([]string, len(s.Nodes))
+	seen := map[string]int{}
 	for id := range s.Nodes {
 		n := &s.Nodes[id]
-		d := Describe1(s, id)
-		d.Checkable, d.Scrollable, d.Password = n.Checkable, n.Scrollable, n.Password
+		d := describe1(s, id, merged[id])
+		d.Checkable, d.Scrollable = n.Checkable, n.Scrollable
 		d.InList = list[id]
-		d.Neighbors = neighborsWith(s, id, label)
+		d.Neighbors = tabulatedNeighbors(s, id, label, firsts)
 		keys[id] = d.Key()
 		look := n.Class + "\x00" + n.ResourceID + "\x00" + keys[id]
 		d.Ordinal = seen[look]
@@ -88,26 +97,148 @@ func computeDescriptors(s *Snapshot, list []bool) ([]Descriptor, []string) {
 	return descs, keys
 }
 
+// mergedTexts returns mergedText(s, id, nil) of every node, built bottom-up:
+// first[i] holds the first 3 labels of i's subtree as mergedText collects
+// them (i included, none when i is clickable, editable or checkable).
+func mergedTexts(s *Snapshot) []string {
+	first := make([][]string, len(s.Nodes))
+	out := make([]string, len(s.Nodes))
+	for i := len(s.Nodes) - 1; i >= 0; i-- { // children follow parents
+		n := &s.Nodes[i]
+		var parts []string
+		for _, c := range n.Children {
+			for _, l := range first[c] {
+				if len(parts) < 3 {
+					parts = append(parts, l)
+				}
+			}
+		}
+		out[i] = truncate(strings.Join(parts, " · "), 80)
+		if n.Clickable || n.Editable || n.Checkable {
+			continue
+		}
+		if l := n.Label(); l != "" {
+			parts = append([]string{l}, parts...)
+			if len(parts) > 3 {
+				parts = parts[:3]
+			}
+		}
+		first[i] = parts
+	}
+	return out
+}
+
+// nearEntry is one distinct neighbour label among a parent's children:
+// the positions and IDs of its first two carriers (-1 when there is one).
+type nearEntry struct {
+	label     string
+	pos1, id1 int
+	pos2, id2 int
+}
+
+// tabulatedNeighbors is neighbors(s, id) from per-parent tables of the
+// first 5 distinct child labels, each with its first two carriers: one
+// child is excluded per level (id, or the child on the way to id), so at
+// most one label moves to its second carrier, and the first 4 labels by
+// position are always among those 5 — so the result is the same while a
+// parent with many equal-labelled children costs O(children) once, not
+// per child.
+func tabulatedNeighbors(s *Snapshot, id int, label func(int) string, firsts map[int][]nearEntry) []string {
+	var out []string
+	seen := map[string]bool{}
+	type cand struct {
+		label string
+		pos   int
+	}
+	for p, prev, hops := s.Nodes[id].Parent, id, 0; p >= 0 && hops < 2 && len(out) < 4; p, prev, hops = s.Nodes[p].Parent, p, hops+1 {
+		entries, ok := firsts[p]
+		if !ok {
+			entries = firstLabels(s, p, label)
+			firsts[p] = entries
+		}
+		var cands [5]cand
+		nc := 0
+		for _, e := range entries {
+			switch {
+			case e.id1 != id && e.id1 != prev:
+				cands[nc] = cand{e.label, e.pos1}
+			case e.id2 >= 0 && e.id2 != id && e.id2 != prev:
+				cands[nc] = cand{e.label, e.pos2}
+			default:
+				continue
+			}
+			nc++
+		}
+		sort.Slice(cands[:nc], func(i, j int) bool { return cands[i].pos < cands[j].pos })
+		for _, c := range cands[:nc] {
+			if len(out) >= 4 {
+				break
+			}
+			if !seen[c.label] {
+				seen[c.label] = true
+				out = append(out, c.label)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// firstLabels lists the first 5 distinct non-empty labels of p's children
+// with their first two carriers.
+func firstLabels(s *Snapshot, p int, label func(int) string) []nearEntry {
+	var entries []nearEntry
+	index := map[string]int{}
+	missing := 0 // entries without a second carrier
+	for pos, c := range s.Nodes[p].Children {
+		l := label(c)
+		if l == "" {
+			continue
+		}
+		if k, ok := index[l]; ok {
+			if entries[k].id2 < 0 {
+				entries[k].pos2, entries[k].id2 = pos, c
+				missing--
+			}
+		} else if len(entries) < 5 {
+			index[l] = len(entries)
+			entries = append(entries, nearEntry{label: l, pos1: pos, id1: c, pos2: -1, id2: -1})
+			missing++
+		}
+		if len(entries) == 5 && missing == 0 {
+			break
+		}
+	}
+	return entries
+}
+
 // Describe1 is Describe without neighbours and ordinal: the cheap part that
 // Key depends on. It is not cached. Out of range ids give the zero
 // Descriptor.
 func Describe1(s *Snapshot, id int) Descriptor {
-	n := s.Node(id)
-	if n == nil {
+	if s.Node(id) == nil {
 		return Descriptor{}
 	}
+	return describe1(s, id, "\x00")
+}
+
+// describe1 is Describe1 of a valid id; merged is mergedText(s, id, nil)
+// when known, else "\x00" to compute it when needed.
+func describe1(s *Snapshot, id int, merged string) Descriptor {
+	n := &s.Nodes[id]
 	d := Descriptor{ResourceID: n.ResourceID, Class: n.Class, Desc: strings.TrimSpace(n.ContentDesc), Hint: strings.TrimSpace(n.Hint), Editable: n.Editable}
 	if !n.Editable {
 		d.Text = strings.TrimSpace(n.Text)
 		if d.Text == "" && d.Desc == "" {
-			d.Text = mergedText(s, id, nil)
+			if merged == "\x00" {
+				merged = mergedText(s, id, nil)
+			}
+			d.Text = merged
 		}
 	}
-	for _, a := range s.Ancestors(id) {
-		if len(d.Path) == maxPath {
-			break
-		}
-		an := s.Node(a)
+	// the first maxPath ancestors, parent first
+	for a := n.Parent; a >= 0 && len(d.Path) < maxPath; a = s.Nodes[a].Parent {
+		an := &s.Nodes[a]
 		d.Path = append(d.Path, an.ShortClass()+"#"+an.ResourceName())
 	}
 	return d

@@ -36,6 +36,14 @@ func computeKeep(s *Snapshot) []bool {
 		}
 		important[i] = imp
 	}
+	// importantKids counts each node's important children, so layout
+	// importance (some sibling is important) costs O(1) per node
+	importantKids := make([]int, n)
+	for i := range s.Nodes {
+		if p := s.Nodes[i].Parent; p >= 0 && important[i] {
+			importantKids[p]++
+		}
+	}
 	keep := make([]bool, n)
 	for i := range s.Nodes {
 		nd := &s.Nodes[i]
@@ -50,14 +58,9 @@ func computeKeep(s *Snapshot) []bool {
 			continue
 		}
 		// low interaction importance: kept only for layout importance, i.e.
-		// when some sibling is important.
-		if nd.Parent >= 0 {
-			for _, sib := range s.Nodes[nd.Parent].Children {
-				if sib != i && important[sib] {
-					keep[i] = true
-					break
-				}
-			}
+		// when some sibling is important (i itself is not).
+		if nd.Parent >= 0 && importantKids[nd.Parent] > 0 {
+			keep[i] = true
 		}
 	}
 	return keep
@@ -110,6 +113,16 @@ type Element struct {
 func Elements(s *Snapshot) []Element { return s.analysis().elems }
 
 func computeElements(s *Snapshot, keep []bool) []Element {
+	// underInteractive[i]: some ancestor of i is clickable, long-clickable,
+	// checkable or editable (parents precede children)
+	underInteractive := make([]bool, len(s.Nodes))
+	for i := range s.Nodes {
+		if p := s.Nodes[i].Parent; p >= 0 {
+			pn := &s.Nodes[p]
+			underInteractive[i] = underInteractive[p] || pn.Clickable || pn.LongClickable || pn.Checkable || pn.Editable
+		}
+	}
+	nearby := map[int]string{} // parent -> nearbyLabel of its input children
 	var out []Element
 	for _, root := range s.Roots() {
 		s.Walk(root, func(n *Node, _ int) bool {
@@ -122,7 +135,12 @@ func computeElements(s *Snapshot, keep []bool) []Element {
 					Checked: n.Checked, Selected: n.Selected, Focused: n.Focused, Disabled: !n.Enabled, Bounds: n.Bounds}
 				if n.Editable {
 					e.Value = strings.TrimSpace(n.Text)
-					e.Label = firstNonEmpty(strings.TrimSpace(n.ContentDesc), e.Hint, nearbyLabel(s, n.ID, keep))
+					near, ok := nearby[n.Parent]
+					if !ok {
+						near = nearbyLabel(s, n.ID, keep)
+						nearby[n.Parent] = near
+					}
+					e.Label = firstNonEmpty(strings.TrimSpace(n.ContentDesc), e.Hint, near)
 					if e.Label == "" && e.Value != "" && n.Hint == "" {
 						e.Label = e.Value // many apps show the hint as text
 					}
@@ -132,7 +150,7 @@ func computeElements(s *Snapshot, keep []bool) []Element {
 				out = append(out, e)
 				// children that are themselves interactive are listed too
 				return true
-			case n.Label() != "" && !hasInteractiveAncestor(s, n.ID):
+			case n.Label() != "" && !underInteractive[n.ID]:
 				out = append(out, Element{NodeID: n.ID, Kind: KindText, Label: n.Label(), Resource: n.ResourceName(),
 					Selected: n.Selected, Bounds: n.Bounds})
 			}
@@ -167,16 +185,6 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-func hasInteractiveAncestor(s *Snapshot, id int) bool {
-	for _, a := range s.Ancestors(id) {
-		n := s.Node(a)
-		if n.Clickable || n.LongClickable || n.Checkable || n.Editable {
-			return true
-		}
-	}
-	return false
-}
-
 // mergedText joins the labels of the non-interactive descendants of id
 // (up to 3, at most 80 runes), as a row's visible text.
 func mergedText(s *Snapshot, id int, keep []bool) string {
@@ -197,7 +205,8 @@ func mergedText(s *Snapshot, id int, keep []bool) string {
 }
 
 // nearbyLabel finds a text label for an input field: a non-interactive
-// sibling's text (the "Title" next to a box), else "".
+// sibling's text (the "Title" next to a box), else "". The input itself is
+// interactive, so the result is the same for all inputs of one parent.
 func nearbyLabel(s *Snapshot, id int, keep []bool) string {
 	n := s.Node(id)
 	if n.Parent < 0 {
@@ -503,6 +512,8 @@ func listItems(s *Snapshot, keep []bool) []bool {
 		}
 		shape[i] = sh
 	}
+	// kept children of each parent per shape, counted once per parent
+	counts := map[int]map[string]int{}
 	in := make([]bool, len(s.Nodes))
 	for i := range s.Nodes {
 		n := &s.Nodes[i]
@@ -513,13 +524,17 @@ func listItems(s *Snapshot, keep []bool) []bool {
 		if n.Parent < 0 || !keep[i] {
 			continue
 		}
-		same := 0
-		for _, sib := range s.Nodes[n.Parent].Children {
-			if keep[sib] && shape[sib] == shape[i] {
-				same++
+		c, ok := counts[n.Parent]
+		if !ok {
+			c = map[string]int{}
+			for _, sib := range s.Nodes[n.Parent].Children {
+				if keep[sib] {
+					c[shape[sib]]++
+				}
 			}
+			counts[n.Parent] = c
 		}
-		in[i] = same >= 2
+		in[i] = c[shape[i]] >= 2
 	}
 	return in
 }

@@ -11,16 +11,12 @@ type slotInfo struct {
 	name    string
 	example string
 	kind    Kind // kind of a one-token example (number, time, date, word), "" for free text
-	exToks  []ptok
 }
 
 func newSlotInfo(name, example string) *slotInfo {
 	si := &slotInfo{name: name, example: example}
-	if example != "" {
-		si.exToks = analyze(example, nil)
-		if len(si.exToks) == 1 {
-			si.kind = si.exToks[0].kind
-		}
+	if toks := analyze(example); len(toks) == 1 {
+		si.kind = toks[0].kind
 	}
 	return si
 }

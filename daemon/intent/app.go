@@ -51,7 +51,7 @@ var labelCues = setOf("in", "on", "with", "using", "via", "from", "into", "insid
 // The result holds apps scoring at least 0.05, best first (ties by
 // package).
 func IdentifyApp(cmd string, apps []AppCandidate) []AppScore {
-	q := analyze(cmd, nil)
+	q := analyze(cmd)
 	qterms, qweights := appQueryTerms(q)
 	// keyword documents
 	type adoc struct {
@@ -64,7 +64,7 @@ func IdentifyApp(cmd string, apps []AppCandidate) []AppScore {
 	for i, a := range apps {
 		d := adoc{tf: map[string]int{}}
 		for _, kw := range a.Keywords {
-			for _, t := range patternTerms(analyze(kw, nil)) {
+			for _, t := range patternTerms(analyze(kw)) {
 				d.tf[t]++
 				d.len++
 			}
@@ -161,7 +161,7 @@ func appQueryTerms(q []ptok) ([]string, []float64) {
 
 // labelMention scores how the command names an app label.
 func labelMention(q []ptok, label string) (float64, string) {
-	lt := analyze(label, nil)
+	lt := analyze(label)
 	var want []string
 	for _, t := range lt {
 		if !t.stop || len(lt) == 1 {

@@ -81,8 +81,8 @@ type posting struct {
 //
 // Index: an inverted index from terms (Porter stems and "@concept" ids)
 // to flows, and one from character trigrams to flows (for typos). Rank
-// scores fully only the best candBM25 flows by BM25 and the best
-// candTrigram flows by trigram overlap.
+// scores fully only the 64 best flows by BM25 and the 32 best by trigram
+// overlap.
 type Matcher struct {
 	mu       sync.RWMutex
 	docs     []*flowDoc
@@ -241,7 +241,7 @@ func buildFlowDoc(f *knowledge.Flow) *flowDoc {
 	}
 	for i := len(cmds) - 1; i >= 0; i-- {
 		c := cmds[i]
-		toks := analyze(c, nil)
+		toks := analyze(c)
 		if len(toks) > maxToks {
 			toks = toks[:maxToks]
 		}
@@ -398,7 +398,7 @@ type query struct {
 }
 
 func newQuery(cmd string) *query {
-	toks := analyze(cmd, nil)
+	toks := analyze(cmd)
 	if len(toks) > maxToks {
 		toks = toks[:maxToks]
 	}

@@ -52,7 +52,7 @@ var namingWords = map[string]string{
 // left in a flow stays recognisable as a value); white space is collapsed
 // and final punctuation dropped.
 func TemplateWithLabels(cmd string, typed []TypedText) (intent string, slots []knowledge.Slot) {
-	pts := analyze(cmd, nil)
+	pts := analyze(cmd)
 	type hole struct {
 		a, b int // byte span in cmd replaced by the placeholder
 		name string
@@ -170,7 +170,7 @@ func slotName(label, text, cmd string, pts []ptok, a int) string {
 	if n := labelName(label); n != "" {
 		return n
 	}
-	if vt := analyze(text, nil); len(vt) == 1 {
+	if vt := analyze(text); len(vt) == 1 {
 		switch vt[0].kind {
 		case KindTime:
 			return "time"
@@ -212,7 +212,7 @@ func slotName(label, text, cmd string, pts []ptok, a int) string {
 		}
 		break
 	}
-	if vt := analyze("x "+text, nil); len(vt) > 1 && vt[1].proper {
+	if vt := analyze("x " + text); len(vt) > 1 && vt[1].proper {
 		return "name"
 	}
 	return "text"

@@ -150,7 +150,7 @@ func isAddress(s string) bool {
 var onTail = setOf("please", "now", "again", "thanks", "thank", "you", "right", "away", "for", "me", "too", "as", "well")
 
 // analyze tokenizes and analyses text (see Understand).
-func analyze(text string, _ []string) []ptok { return analyzeTokens(text, Tokenize(text), nil) }
+func analyze(text string) []ptok { return analyzeTokens(text, Tokenize(text), nil) }
 
 var rePlaceholder = regexp.MustCompile(`\{\s*([^{}\s][^{}]*?)\s*\}`)
 
@@ -159,7 +159,7 @@ var rePlaceholder = regexp.MustCompile(`\{\s*([^{}\s][^{}]*?)\s*\}`)
 func analyzeTemplate(tpl string) []ptok {
 	locs := rePlaceholder.FindAllStringSubmatchIndex(tpl, -1)
 	if len(locs) == 0 {
-		return analyze(tpl, nil)
+		return analyze(tpl)
 	}
 	var toks []Token
 	var slots []string

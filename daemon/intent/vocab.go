@@ -340,7 +340,7 @@ func Synonyms(word string) []string {
 // appearance, without repeats. A bare "on"/"off" (a switch label, or
 // "dark mode on") counts as the on/off concept.
 func Concepts(text string) []string {
-	toks := analyze(text, nil)
+	toks := analyze(text)
 	var out []string
 	for _, t := range toks {
 		for _, m := range t.concepts {

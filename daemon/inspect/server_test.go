@@ -354,7 +354,7 @@ func TestPage(t *testing.T) {
 	}
 	// no external resource: the only absolute URL is the SVG namespace
 	rest := bytes.ReplaceAll(body, []byte("http://www.w3.org/2000/svg"), nil)
-	for _, bad := range []string{"http://", "https://", "//cdn", "<link "} {
+	for _, bad := range []string{"http://", "https://", "//cdn", `src="`, `href="/`, `href="http`} {
 		if bytes.Contains(rest, []byte(bad)) {
 			t.Errorf("page contains %q: it must be self-contained", bad)
 		}

@@ -214,8 +214,8 @@ try {
   // ---- the screenshot: the first (learning) run, step 2 pinned ----
   await check("screenshot", async () => {
     await page.locator("#runs tbody tr").last().click();
-    const rows = page.locator("#timeline tbody tr.step-row");
-    await rows.nth(Math.min(1, (await rows.count()) - 1)).click();
+    await page.locator('#timeline tbody tr.step-row[data-step="2"]').click();
+    await page.waitForFunction(() => /step 2/.test(document.querySelector("#screen-mode").textContent));
     await page.waitForSelector("#screen svg rect.el.chosen");
     await page.evaluate(() => { window.scrollTo(0, 0); document.querySelectorAll(".scroll").forEach((x) => { x.scrollTop = 0; }); });
     const file = path.join(out, "inspector.png");

@@ -61,8 +61,15 @@ import (
 // is relevant; PathDiscount: per-step discount of a target reached through
 // the graph; RepeatPenalty: AutoTask §4.3's repetition penalty.
 const (
-	MinScore      = 0.12
-	PathDiscount  = 0.85
+	MinScore     = 0.12
+	PathDiscount = 0.85
+	// ConceptWeight scales synonym concepts against literal words: an
+	// exact word match ("save" on "Save") is stronger evidence than a
+	// synonym ("OK" for save).
+	ConceptWeight = 0.6
+	// UnknownWeight scales words of the command that no element of the app
+	// carries, in the denominator of coverage.
+	UnknownWeight = 0.5
 	RepeatPenalty = 10
 	maxDepth      = 8
 	maxScrolls    = 2
@@ -143,9 +150,10 @@ type runState struct {
 	lastPrint string
 	// confirmedDialog: the positive button of a final dialog was tapped
 	confirmedDialog bool
-	reopened        int  // history length at the last reopenInDialog
-	search          bool // the command asks to search: names go into search fields
-	seen            int  // history length already folded into coverage
+	reopened        int     // history length at the last reopenInDialog
+	unknown         float64 // weight of command words no element of the app carries
+	search          bool    // the command asks to search: names go into search fields
+	seen            int     // history length already folded into coverage
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {
@@ -269,9 +277,15 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		}
 	}
 	pending := rs.pendingValues()
-	// toggle already in the wanted state: nothing to do for it
 	cands := p.screenCandidates(rs, st, weights)
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
+	// scoring covers toggles already in the wanted state: count again
+	remaining = 0
+	for _, ct := range rs.terms {
+		if !rs.covered[ct.t] {
+			remaining += weights[ct.t]
+		}
+	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 
 	// a committed form ends the command unless most of it is still to do
@@ -375,7 +389,19 @@ func (rs *runState) pendingValues() int {
 	return n
 }
 
-func (rs *runState) coveredAny() bool { return len(rs.covered) > 0 || rs.typed > 0 }
+// coveredAny reports whether some term of the command (not merely of the
+// labels tapped on the way) is covered, or a value typed.
+func (rs *runState) coveredAny() bool {
+	if rs.typed > 0 {
+		return true
+	}
+	for _, ct := range rs.terms {
+		if rs.covered[ct.t] {
+			return true
+		}
+	}
+	return false
+}
 
 // fold updates coverage from the steps taken since the last call.
 func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
@@ -524,7 +550,7 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 // match scores how much of the command's uncovered weight an element's
 // terms cover, with a bonus for a strict phrase match.
 func (rs *runState) match(label string, terms []term, w map[term]float64) (float64, []term) {
-	total := 0.0
+	total := rs.unknown
 	for _, ct := range rs.terms {
 		total += w[ct.t]
 	}
@@ -557,18 +583,17 @@ func (rs *runState) match(label string, terms []term, w map[term]float64) (float
 			hitFirst = hitFirst || i == first
 		}
 	}
+	valueHit := false
 	for _, v := range rs.values {
 		if !v.done && containsFold(label, v.text) {
 			got += 1
+			valueHit = true
 		}
 	}
 	if got == 0 {
 		return 0, nil
 	}
 	sc := got / total
-	if hitFirst {
-		sc += 0.03 // commands tend to name their steps in order
-	}
 	nl := screen.Normalize(label)
 	for _, ph := range rs.phrases {
 		if strings.Contains(nl, ph) {
@@ -576,11 +601,24 @@ func (rs *runState) match(label string, terms []term, w map[term]float64) (float
 			break
 		}
 	}
-	// tie-break: prefer labels that are mostly command words
-	if len(terms) > 0 {
-		sc += 0.05 * float64(len(covers)) / float64(len(set))
+	literal := false
+	for _, t := range covers {
+		literal = literal || !strings.HasPrefix(string(t), "@")
 	}
-	return sc, covers
+	if !literal && !valueHit {
+		sc /= 2 // a synonym alone is weak evidence (strict before semantic)
+	}
+	// tie-breaks, proportional: the first open term of the command (they
+	// tend to name their steps in order), labels made mostly of command
+	// words (AutoTask §4.3's tie-breaking score)
+	bonus := 0.0
+	if hitFirst {
+		bonus += 0.1
+	}
+	if len(set) > 0 {
+		bonus += 0.1 * float64(len(covers)) / float64(len(set))
+	}
+	return sc * (1 + bonus), covers
 }
 
 func containsFold(s, sub string) bool {
@@ -773,15 +811,25 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 	}
 	w := map[term]float64{}
 	n := float64(g.n + len(st.Elements) + 1)
+	rs.unknown = 0
 	for _, ct := range rs.terms {
 		df := float64(g.df[ct.t])
 		if onScreen[ct.t] {
 			df++
 		}
+		weight := ct.weight
+		if strings.HasPrefix(string(ct.t), "@") {
+			weight *= ConceptWeight
+		}
 		if df == 0 {
+			// a word the app never showed: it cannot be matched, but it
+			// dilutes how much of the command any element covers
+			if !strings.HasPrefix(string(ct.t), "@") {
+				rs.unknown += UnknownWeight * weight * math.Log(1+n)
+			}
 			continue
 		}
-		w[ct.t] = ct.weight * math.Log(1+n/df)
+		w[ct.t] = weight * math.Log(1+n/df)
 	}
 	return w
 }

@@ -1,0 +1,101 @@
+package graphplan_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+func setup(t *testing.T, withGraph bool) (*sim.Phone, *daemon.Engine) {
+	t.Helper()
+	ctx := context.Background()
+	data, err := demo.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	phone, err := sim.New(data, demo.App)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if withGraph {
+		g, _, err := data.ExplorationGraph(demo.App)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.ImportGraph(ctx, *g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return phone, daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{NoLearn: true})
+}
+
+func TestGraphPlanner(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		graph     bool
+		start     string
+		cmd       string
+		wantState string
+		wantSteps int
+		wantTyped string
+		wantFail  bool
+	}{
+		{"reaches a target two screens away through the UI graph", true, "home", "turn on dark mode", "settings_dark", 3, "", false},
+		{"does not tap a toggle already in the wanted state", true, "settings_dark", "turn on dark mode", "settings_dark", 0, "", false},
+		{"taps a toggle whose state differs", true, "settings_dark", "turn off dark mode", "settings", 1, "", false},
+		{"types the value into the field and commits the form", true, "home", `create a note called "Milk"`, "editor", 3, "Milk", false},
+		{"works from the screen alone without a graph", false, "home", `create a note called "Milk"`, "editor", 3, "Milk", false},
+		{"picks a choice in the dialog it opened", true, "settings", "set the font size to large", "settings_large", 2, "", false},
+		{"gives up on a command nothing matches", true, "home", "order a pizza with extra cheese", "", 0, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			phone, eng := setup(t, tc.graph)
+			if err := phone.Reset(tc.start); err != nil {
+				t.Fatal(err)
+			}
+			res, err := eng.Run(context.Background(), tc.cmd, daemon.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantFail {
+				if res.Outcome == knowledge.OutcomeSuccess {
+					t.Fatalf("succeeded on an impossible command: %+v", res.Steps)
+				}
+				for _, s := range res.Steps {
+					if s.Action == "tap" && s.OK && s.Changed {
+						t.Fatalf("wandered: tapped %q for an impossible command", s.Label)
+					}
+				}
+				return
+			}
+			if res.Outcome != knowledge.OutcomeSuccess || phone.State() != tc.wantState {
+				t.Fatalf("outcome %s (%s) on %s, want %s; steps %+v", res.Outcome, res.Error, phone.State(), tc.wantState, res.Steps)
+			}
+			if len(res.Steps) != tc.wantSteps {
+				t.Fatalf("%d steps, want %d (no overshoot): %+v", len(res.Steps), tc.wantSteps, res.Steps)
+			}
+			if tc.wantTyped != "" {
+				typed := ""
+				for _, s := range res.Steps {
+					if s.Action == "input" {
+						typed = s.Text
+					}
+				}
+				if typed != tc.wantTyped {
+					t.Fatalf("typed %q, want %q", typed, tc.wantTyped)
+				}
+			}
+		})
+	}
+}

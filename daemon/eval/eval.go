@@ -121,13 +121,17 @@ type ReplayReport struct {
 // for a must-not-match command); Missed counts no flow where one was
 // expected. Precision is correct replays / all replays.
 type CommandsReport struct {
-	Total     int     `json:"total"`
-	Correct   int     `json:"correct"`
-	WrongFlow int     `json:"wrong_flow"`
-	Missed    int     `json:"missed"`
-	WrongSlot int     `json:"wrong_slot"`
-	LLMCalls  int     `json:"llm_calls"`
-	Precision float64 `json:"precision"`
+	Total     int `json:"total"`
+	Correct   int `json:"correct"`
+	WrongFlow int `json:"wrong_flow"`
+	Missed    int `json:"missed"`
+	WrongSlot int `json:"wrong_slot"`
+	BadFlow   int `json:"bad_flow"` // the task's own flow matched, but it was learned wrong
+	// MatchPrecision counts a replay as right when it chose the flow learned
+	// from the same task, whatever that flow's quality.
+	MatchPrecision float64 `json:"match_precision"`
+	LLMCalls       int     `json:"llm_calls"`
+	Precision      float64 `json:"precision"`
 }
 
 // AppReport aggregates one app.
@@ -169,7 +173,7 @@ type TaskRow struct {
 // CommandRow is one command of the commands phase.
 type CommandRow struct {
 	CommandCase
-	Verdict     string   `json:"verdict"` // correct | wrong_flow | missed | wrong_slot
+	Verdict     string   `json:"verdict"` // correct | wrong_flow | missed | wrong_slot | bad_flow
 	MatchedFlow int64    `json:"matched_flow,omitempty"`
 	WantFlow    int64    `json:"want_flow,omitempty"`
 	Score       float64  `json:"score"`
@@ -298,7 +302,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				row.Trace = append(row.Trace, line)
 			}
-			if row.Succeeded && res.FlowID != 0 {
+			if res.FlowID != 0 {
+				// the flow the engine saved for this task, even when the
+				// evaluation judges the run wrong: matching is measured
+				// against it, and its replay against the task's screen
 				row.FlowID = res.FlowID
 				flowTask[res.FlowID] = task.ID
 				taskFlow[task.ID] = res.FlowID
@@ -377,18 +384,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.Commands.Missed++
 		case "wrong_slot":
 			rep.Commands.WrongSlot++
+		case "bad_flow":
+			rep.Commands.BadFlow++
 		}
 		if r.MatchedFlow != 0 {
 			replays++
 		}
 	}
-	correctReplays := 0
+	correctReplays, rightFlow := 0, 0
 	for _, r := range rep.PerCommand {
 		if r.MatchedFlow != 0 && r.Verdict == "correct" {
 			correctReplays++
 		}
+		if r.MatchedFlow != 0 && (r.Verdict == "correct" || r.Verdict == "bad_flow" || r.Verdict == "wrong_slot") {
+			rightFlow++
+		}
 	}
 	rep.Commands.Precision = ratio(correctReplays, replays)
+	rep.Commands.MatchPrecision = ratio(rightFlow, replays)
 	rep.Passed = rep.Succeeded + rep.Replay.Succeeded + rep.Commands.Correct
 	rep.Failed = (rep.Tasks - rep.Succeeded) + (rep.Replay.Tasks - rep.Replay.Succeeded) + (rep.Commands.Total - rep.Commands.Correct)
 	rep.Seconds = time.Since(start).Seconds()
@@ -439,9 +452,9 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	case len(c.ExpectTyped) > 0 && !equalFold(c.ExpectTyped, res.Typed):
 		row.Verdict = "wrong_slot"
 	case task != nil && res.Outcome != knowledge.OutcomeSuccess:
-		row.Verdict = "missed" // matched the right flow but could not finish it
+		row.Verdict = "bad_flow" // matched the right flow but could not finish it
 	case task != nil && !sameScreen(cfg.Data, task.App, row.FinalScreen, task.FinalState()):
-		row.Verdict = "wrong_flow"
+		row.Verdict = "bad_flow" // the right flow, but what it learned does not reach the task's screen
 	default:
 		row.Verdict = "correct"
 	}
@@ -494,8 +507,8 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "%-14s %6d %6d %7.1f%% %8.1f%% %8d\n", "total", r.Tasks, r.Succeeded, 100*r.SuccessRate, 100*r.StepAccuracy, r.Replay.Succeeded)
 	fmt.Fprintf(w, "LLM calls: learn %d, replay %d, commands %d\n", r.LLMCalls, r.Replay.LLMCalls, r.Commands.LLMCalls)
 	if r.Commands.Total > 0 {
-		fmt.Fprintf(w, "commands: %d total, %d correct, %d wrong flow, %d missed, %d wrong slot; replay precision %.3f\n",
-			r.Commands.Total, r.Commands.Correct, r.Commands.WrongFlow, r.Commands.Missed, r.Commands.WrongSlot, r.Commands.Precision)
+		fmt.Fprintf(w, "commands: %d total, %d correct, %d wrong flow, %d missed, %d wrong slot, %d right flow learned wrong; replay precision %.3f, matching precision %.3f\n",
+			r.Commands.Total, r.Commands.Correct, r.Commands.WrongFlow, r.Commands.Missed, r.Commands.WrongSlot, r.Commands.BadFlow, r.Commands.Precision, r.Commands.MatchPrecision)
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
 }

@@ -286,7 +286,15 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			remaining += weights[ct.t]
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		if cands[i].via != cands[j].via {
+			return cands[i].via < cands[j].via
+		}
+		return cands[i].element < cands[j].element
+	})
 
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {
@@ -844,7 +852,13 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	}
 	dist, first, hops := g.dijkstra(start)
 	best := map[int64]candidate{} // first-edge element -> best candidate through it
-	for scr, d := range dist {
+	screens := make([]int64, 0, len(dist))
+	for scr := range dist {
+		screens = append(screens, scr)
+	}
+	sort.Slice(screens, func(i, j int) bool { return screens[i] < screens[j] }) // deterministic ties
+	for _, scr := range screens {
+		d := dist[scr]
 		if scr == start || math.IsInf(d, 1) {
 			continue
 		}
@@ -865,7 +879,13 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		}
 	}
 	var out []candidate
-	for elemID, c := range best {
+	ids := make([]int64, 0, len(best))
+	for id := range best {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, elemID := range ids {
+		c := best[elemID]
 		if c.action == device.Back || c.action == device.Home {
 			c.element = -1
 			c.score /= 1 + penalty(st, c.action, screen.Descriptor{})

@@ -1,0 +1,117 @@
+package dev.wayfinder.app.a11y
+
+import android.accessibilityservice.AccessibilityService
+import android.accessibilityservice.GestureDescription
+import android.content.ActivityNotFoundException
+import android.content.ComponentName
+import android.content.Intent
+import android.content.pm.PackageManager
+import android.graphics.Point
+import android.hardware.display.DisplayManager
+import android.os.Build
+import android.view.Display
+import android.view.WindowManager
+import android.view.accessibility.AccessibilityEvent
+import android.view.accessibility.AccessibilityNodeInfo
+import android.view.accessibility.AccessibilityWindowInfo
+import dev.wayfinder.app.model.Bounds
+
+/**
+ * The accessibility service: wires events into [SettleDetector] and
+ * [ForegroundTracker], implements [DeviceHost] with platform calls, and
+ * publishes its [ServiceDevice] in [DeviceRegistry] while connected.
+ * Configuration: res/xml/accessibility_service_config.xml.
+ */
+class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
+    private val settle = SettleDetector(MonotonicClock)
+    private val tracker = ForegroundTracker(::isActivity)
+    lateinit var device: ServiceDevice
+        private set
+
+    override fun onCreate() {
+        super.onCreate()
+        device = ServiceDevice(this, settle)
+    }
+
+    override fun onServiceConnected() {
+        super.onServiceConnected()
+        DeviceRegistry.attach(device)
+    }
+
+    override fun onAccessibilityEvent(event: AccessibilityEvent) {
+        settle.onEvent(event.eventType, MonotonicClock.nowMs())
+        if (event.eventType == AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED) {
+            tracker.onWindowStateChanged(event.packageName, event.className)
+        }
+    }
+
+    override fun onInterrupt() = Unit
+
+    override fun onUnbind(intent: Intent?): Boolean {
+        DeviceRegistry.detach(device)
+        return super.onUnbind(intent)
+    }
+
+    override fun onDestroy() {
+        DeviceRegistry.detach(device)
+        super.onDestroy()
+    }
+
+    override fun captureWindows(): List<AccessibilityWindowInfo> = windows.orEmpty()
+
+    override fun screenBounds(): Bounds {
+        if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.R) {
+            getSystemService(WindowManager::class.java)?.maximumWindowMetrics?.bounds?.let {
+                return Bounds(0, 0, it.width(), it.height())
+            }
+        } else {
+            val display = getSystemService(DisplayManager::class.java)?.getDisplay(Display.DEFAULT_DISPLAY)
+            if (display != null) {
+                val p = Point()
+                @Suppress("DEPRECATION")
+                display.getRealSize(p)
+                return Bounds(0, 0, p.x, p.y)
+            }
+        }
+        val m = resources.displayMetrics
+        return Bounds(0, 0, m.widthPixels, m.heightPixels)
+    }
+
+    override fun foregroundActivity(): String = tracker.activity()
+
+    override fun performGlobal(action: Int): Boolean = performGlobalAction(action)
+
+    override fun dispatch(g: GestureDescription, cb: GestureResultCallback): Boolean = dispatchGesture(g, cb, null)
+
+    override fun focusedInput(): AccessibilityNodeInfo? = findFocus(AccessibilityNodeInfo.FOCUS_INPUT)
+
+    override fun launchPackage(packageName: String): Boolean {
+        val intent = packageManager.getLaunchIntentForPackage(packageName) ?: return false
+        intent.addFlags(Intent.FLAG_ACTIVITY_NEW_TASK or Intent.FLAG_ACTIVITY_RESET_TASK_IF_NEEDED)
+        return try {
+            startActivity(intent)
+            true
+        } catch (e: ActivityNotFoundException) {
+            false
+        } catch (e: SecurityException) {
+            false
+        }
+    }
+
+    override fun launchableApps(): List<LaunchableApp> {
+        val pm = packageManager
+        val main = Intent(Intent.ACTION_MAIN).addCategory(Intent.CATEGORY_LAUNCHER)
+        return pm.queryIntentActivities(main, 0)
+            .map { it.activityInfo.packageName to it.loadLabel(pm).toString() }
+            .filter { it.first != packageName }
+            .distinctBy { it.first }
+            .map { LaunchableApp(it.first, it.second) }
+    }
+
+    private fun isActivity(c: ComponentName): Boolean = try {
+        packageManager.getActivityInfo(c, 0)
+        true
+    } catch (e: PackageManager.NameNotFoundException) {
+        false
+    }
+}

@@ -1,0 +1,138 @@
+package dev.wayfinder.app.daemon
+
+import org.json.JSONArray
+import org.json.JSONObject
+
+/**
+ * Builds the requests of Daemon.call and reads its replies: the contract of
+ * docs/bridge-api.md. Every request is {"method": "...", "params": {...}}.
+ */
+object Requests {
+    fun run(command: String): String = req("run", JSONObject().put("command", command))
+
+    fun replay(flowId: Long, slots: Map<String, String> = emptyMap()): String {
+        val s = JSONObject()
+        for ((k, v) in slots) s.put(k, v)
+        return req("replay", JSONObject().put("flow_id", flowId).put("slots", s))
+    }
+
+    fun cancel(): String = req("cancel")
+
+    fun answer(text: String): String = req("answer", JSONObject().put("text", text))
+
+    fun flowsList(): String = req("flows.list")
+
+    fun flowsGet(id: Long): String = req("flows.get", JSONObject().put("id", id))
+
+    fun flowsRename(id: Long, name: String): String = req("flows.rename", JSONObject().put("id", id).put("name", name))
+
+    fun flowsDelete(id: Long): String = req("flows.delete", JSONObject().put("id", id))
+
+    fun flowsPin(id: Long, pinned: Boolean): String = req("flows.pin", JSONObject().put("id", id).put("pinned", pinned))
+
+    fun settingsGet(): String = req("settings.get")
+
+    /** Only non-null fields change; [apiKey] "" clears the key. */
+    fun settingsSet(
+        baseUrl: String? = null,
+        model: String? = null,
+        apiKey: String? = null,
+        confirmSensitive: Boolean? = null,
+    ): String {
+        val p = JSONObject()
+        baseUrl?.let { p.put("base_url", it) }
+        model?.let { p.put("model", it) }
+        apiKey?.let { p.put("api_key", it) }
+        confirmSensitive?.let { p.put("confirm_sensitive", it) }
+        return req("settings.set", p)
+    }
+
+    fun status(): String = req("status")
+
+    private fun req(method: String, params: JSONObject = JSONObject()): String =
+        JSONObject().put("method", method).put("params", params).toString()
+}
+
+/** The reply of run and replay. [ms] wall time; [flowId] 0 when no flow was saved or replayed. */
+data class RunReply(
+    val outcome: String,
+    val error: String,
+    val steps: Int,
+    val llmCalls: Int,
+    val tokens: Int,
+    val ms: Long,
+    val flowId: Long,
+    val mode: String,
+) {
+    val succeeded: Boolean get() = outcome == "success"
+
+    companion object {
+        fun parse(json: String): RunReply {
+            val o = JSONObject(json)
+            return RunReply(
+                outcome = o.getString("outcome"),
+                error = o.optString("error"),
+                steps = o.optInt("steps"),
+                llmCalls = o.optInt("llm_calls"),
+                tokens = o.optInt("tokens"),
+                ms = o.optLong("ms"),
+                flowId = o.optLong("flow_id"),
+                mode = o.optString("mode"),
+            )
+        }
+    }
+}
+
+/** One saved flow as flows.list reports it. */
+data class FlowSummary(
+    val id: Long,
+    val name: String,
+    val intent: String,
+    val packageName: String,
+    val steps: Int,
+    val slots: List<String>,
+    val uses: Int,
+    val pinned: Boolean,
+) {
+    companion object {
+        fun parse(o: JSONObject) = FlowSummary(
+            id = o.getLong("id"),
+            name = o.optString("name"),
+            intent = o.optString("intent"),
+            packageName = o.optString("package"),
+            steps = o.optInt("steps"),
+            slots = strings(o.optJSONArray("slots")),
+            uses = o.optInt("uses"),
+            pinned = o.optBoolean("pinned"),
+        )
+
+        /** Reads the reply of flows.list: {"flows": [...]}. */
+        fun parseList(json: String): List<FlowSummary> {
+            val arr = JSONObject(json).optJSONArray("flows") ?: return emptyList()
+            return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
+        }
+    }
+}
+
+/** The reply of settings.get / settings.set. The API key itself never comes back. */
+data class SettingsView(
+    val baseUrl: String,
+    val model: String,
+    val apiKeySet: Boolean,
+    val confirmSensitive: Boolean,
+) {
+    companion object {
+        fun parse(json: String): SettingsView {
+            val o = JSONObject(json)
+            return SettingsView(
+                baseUrl = o.optString("base_url"),
+                model = o.optString("model"),
+                apiKeySet = o.optBoolean("api_key_set"),
+                confirmSensitive = o.optBoolean("confirm_sensitive", true),
+            )
+        }
+    }
+}
+
+internal fun strings(arr: JSONArray?): List<String> =
+    if (arr == null) emptyList() else (0 until arr.length()).map { arr.optString(it) }

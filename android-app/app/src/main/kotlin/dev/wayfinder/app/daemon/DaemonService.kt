@@ -1,0 +1,173 @@
+package dev.wayfinder.app.daemon
+
+import android.app.Notification
+import android.app.NotificationChannel
+import android.app.NotificationManager
+import android.app.PendingIntent
+import android.app.Service
+import android.content.Context
+import android.content.Intent
+import android.content.pm.ApplicationInfo
+import android.content.pm.ServiceInfo
+import android.os.Binder
+import android.os.Build
+import android.os.Handler
+import android.os.IBinder
+import android.os.Looper
+import android.util.Log
+import dev.wayfinder.app.settings.Settings
+import dev.wayfinder.app.settings.AppSettings
+import dev.wayfinder.app.ui.MainActivity
+import dev.wayfinder.bridge.Bridge
+import dev.wayfinder.bridge.Daemon
+import dev.wayfinder.bridge.EventListener
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
+import java.io.File
+import java.util.concurrent.CopyOnWriteArraySet
+import kotlin.concurrent.thread
+
+/**
+ * Foreground service hosting the Go daemon (dev.wayfinder.bridge.Daemon)
+ * for as long as the app needs it. Activities bind to it ([LocalBinder]) to
+ * make calls and receive progress events on the main thread. The daemon
+ * gets a [DeviceProxy], so it starts even before the accessibility service
+ * is enabled. Foreground type: specialUse (declared in the manifest).
+ */
+class DaemonService : Service() {
+    inner class LocalBinder : Binder() {
+        val service: DaemonService get() = this@DaemonService
+    }
+
+    private val binder = LocalBinder()
+    private val main = Handler(Looper.getMainLooper())
+    private val ready = CompletableDeferred<Daemon>()
+    private val listeners = CopyOnWriteArraySet<(DaemonEvent) -> Unit>()
+    private val recent = ArrayDeque<DaemonEvent>()
+
+    @Volatile
+    private var daemon: Daemon? = null
+
+    override fun onCreate() {
+        super.onCreate()
+        createChannel()
+        val n = notification("starting")
+        if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.UPSIDE_DOWN_CAKE) {
+            startForeground(NOTIFICATION_ID, n, ServiceInfo.FOREGROUND_SERVICE_TYPE_SPECIAL_USE)
+        } else {
+            startForeground(NOTIFICATION_ID, n)
+        }
+        thread(name = "wayfinder-daemon-start") { startDaemon() }
+    }
+
+    private fun startDaemon() {
+        try {
+            val loaded = AppSettings.store(this).load()
+            val debuggable = applicationInfo.flags and ApplicationInfo.FLAG_DEBUGGABLE != 0
+            val config = loaded.settings.toConfigJson(if (debuggable) DEBUG_ADDR else "")
+            val dir = File(filesDir, "wayfinder").apply { mkdirs() }
+            val d = Bridge.new_(dir.absolutePath, config, DeviceProxy())
+            d.subscribe(object : EventListener {
+                override fun onEvent(eventJSON: String) {
+                    val e = DaemonEvent.parse(eventJSON) ?: return
+                    main.post { deliver(e) }
+                }
+            })
+            daemon = d
+            ready.complete(d)
+            main.post { updateNotification(if (loaded.keyUnreadable) "ready (API key unreadable: set it again)" else "ready") }
+        } catch (e: Exception) {
+            Log.e(TAG, "daemon failed to start", e)
+            ready.completeExceptionally(e)
+            main.post { updateNotification("failed to start: ${e.message}") }
+        }
+    }
+
+    override fun onStartCommand(intent: Intent?, flags: Int, startId: Int): Int = START_STICKY
+
+    override fun onBind(intent: Intent?): IBinder = binder
+
+    override fun onDestroy() {
+        ready.cancel()
+        daemon?.let { d ->
+            daemon = null
+            thread(name = "wayfinder-daemon-close") {
+                runCatching { d.close() }.onFailure { Log.w(TAG, "close: ${it.message}") }
+            }
+        }
+        super.onDestroy()
+    }
+
+    /** Runs one request on an IO thread; throws the daemon's error as an Exception. */
+    suspend fun call(requestJson: String): String {
+        val d = ready.await()
+        return withContext(Dispatchers.IO) { d.call(requestJson) }
+    }
+
+    /** Adds a main-thread listener; it first receives the recent events of the current run. */
+    fun addListener(l: (DaemonEvent) -> Unit) {
+        listeners += l
+        recent.forEach(l)
+    }
+
+    fun removeListener(l: (DaemonEvent) -> Unit) {
+        listeners -= l
+    }
+
+    /** Sends changed settings to the running daemon (docs/bridge-api.md settings.set). */
+    suspend fun applySettings(s: Settings, keyChanged: Boolean): String = call(
+        Requests.settingsSet(
+            baseUrl = s.baseUrl,
+            model = s.model,
+            apiKey = if (keyChanged) s.apiKey else null,
+            confirmSensitive = s.confirmSensitive,
+        ),
+    )
+
+    private fun deliver(e: DaemonEvent) {
+        if (e.type == DaemonEvent.RUN_STARTED) recent.clear()
+        recent.addLast(e)
+        while (recent.size > MAX_RECENT) recent.removeFirst()
+        ProgressText.line(e)?.let { if (e.type != DaemonEvent.LOG) updateNotification(it) }
+        listeners.forEach { it(e) }
+    }
+
+    private fun createChannel() {
+        val ch = NotificationChannel(CHANNEL, "Wayfinder agent", NotificationManager.IMPORTANCE_LOW)
+        ch.description = "Shows what the agent is doing"
+        getSystemService(NotificationManager::class.java)?.createNotificationChannel(ch)
+    }
+
+    private fun notification(text: String): Notification {
+        val open = PendingIntent.getActivity(
+            this, 0, Intent(this, MainActivity::class.java),
+            PendingIntent.FLAG_IMMUTABLE or PendingIntent.FLAG_UPDATE_CURRENT,
+        )
+        return Notification.Builder(this, CHANNEL)
+            .setSmallIcon(android.R.drawable.ic_menu_compass)
+            .setContentTitle("Wayfinder")
+            .setContentText(text)
+            .setContentIntent(open)
+            .setOngoing(true)
+            .build()
+    }
+
+    private fun updateNotification(text: String) {
+        getSystemService(NotificationManager::class.java)?.notify(NOTIFICATION_ID, notification(text))
+    }
+
+    companion object {
+        private const val TAG = "WayfinderDaemon"
+        private const val CHANNEL = "agent"
+        private const val NOTIFICATION_ID = 1
+        private const val MAX_RECENT = 200
+
+        /** Debugging websocket address (debuggable builds only); `adb forward tcp:7777 tcp:7777`. */
+        const val DEBUG_ADDR = "127.0.0.1:7777"
+
+        fun start(context: Context) {
+            context.startForegroundService(Intent(context, DaemonService::class.java))
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.wayfinder.app.daemon
+
+import dev.wayfinder.app.a11y.DeviceRegistry
+import dev.wayfinder.bridge.Device
+
+/**
+ * The Device handed to the daemon at start: forwards to the accessibility
+ * service's device while it is connected, and fails with a clear error
+ * (a Go error on the daemon side) while it is not.
+ */
+class DeviceProxy(private val current: () -> Device? = { DeviceRegistry.current }) : Device {
+    private fun device(): Device = current() ?: throw IllegalStateException(NOT_CONNECTED)
+
+    override fun snapshot(): String = device().snapshot()
+    override fun perform(actionJSON: String): String = device().perform(actionJSON)
+    override fun installedApps(): String = device().installedApps()
+
+    companion object {
+        const val NOT_CONNECTED =
+            "accessibility service not connected: enable Wayfinder in Settings > Accessibility"
+    }
+}

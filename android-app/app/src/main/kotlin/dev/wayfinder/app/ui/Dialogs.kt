@@ -1,0 +1,102 @@
+package dev.wayfinder.app.ui
+
+import android.app.AlertDialog
+import android.content.Context
+import android.text.InputType
+import android.widget.EditText
+import android.widget.LinearLayout
+import dev.wayfinder.app.daemon.AskRequest
+import dev.wayfinder.app.daemon.FlowSummary
+
+/** The app's dialogs, built in code. Callbacks run on the main thread. */
+object Dialogs {
+    /**
+     * Shows the agent's question. Up to three options become buttons, more
+     * become a list; no options means a free-text reply. [onCancelRun]
+     * stops the run instead of answering.
+     */
+    fun ask(context: Context, ask: AskRequest, onAnswer: (String) -> Unit, onCancelRun: () -> Unit): AlertDialog {
+        val b = AlertDialog.Builder(context).setTitle("Wayfinder asks").setCancelable(false)
+        val opts = ask.options
+        when {
+            opts.isEmpty() -> {
+                val input = EditText(context)
+                b.setMessage(ask.question).setView(input)
+                    .setPositiveButton("Send") { _, _ -> onAnswer(input.text.toString()) }
+                    .setNegativeButton("Stop") { _, _ -> onCancelRun() }
+            }
+            opts.size <= 3 -> {
+                b.setMessage(ask.question)
+                b.setPositiveButton(opts[0]) { _, _ -> onAnswer(opts[0]) }
+                if (opts.size > 1) b.setNegativeButton(opts[1]) { _, _ -> onAnswer(opts[1]) }
+                if (opts.size > 2) b.setNeutralButton(opts[2]) { _, _ -> onAnswer(opts[2]) }
+            }
+            else -> b.setItems(opts.toTypedArray()) { _, i -> onAnswer(opts[i]) }
+                .setNegativeButton("Stop") { _, _ -> onCancelRun() }
+        }
+        return b.show()
+    }
+
+    /** Replay / rename / pin / delete for one saved flow. */
+    fun flowMenu(
+        context: Context,
+        flow: FlowSummary,
+        onReplay: () -> Unit,
+        onRename: () -> Unit,
+        onPin: () -> Unit,
+        onDelete: () -> Unit,
+    ) {
+        val items = arrayOf("Replay", "Rename", "Pin to home screen", "Delete")
+        AlertDialog.Builder(context)
+            .setTitle(flow.name.ifBlank { flow.intent })
+            .setItems(items) { _, i ->
+                when (i) {
+                    0 -> onReplay()
+                    1 -> onRename()
+                    2 -> onPin()
+                    3 -> confirm(context, "Delete \"${flow.name}\"?", onDelete)
+                }
+            }
+            .show()
+    }
+
+    /** Asks for slot values; empty fields keep the values recorded with the flow. */
+    fun slots(context: Context, flow: FlowSummary, onValues: (Map<String, String>) -> Unit) {
+        if (flow.slots.isEmpty()) {
+            onValues(emptyMap())
+            return
+        }
+        val fields = flow.slots.associateWith { slot -> EditText(context).apply { hint = slot } }
+        val box = LinearLayout(context).apply {
+            orientation = LinearLayout.VERTICAL
+            fields.values.forEach { addView(it) }
+        }
+        AlertDialog.Builder(context)
+            .setTitle("Replay \"${flow.name}\"")
+            .setMessage("Empty fields keep the recorded values.")
+            .setView(box)
+            .setPositiveButton("Replay") { _, _ ->
+                onValues(fields.mapValues { it.value.text.toString().trim() }.filterValues { it.isNotEmpty() })
+            }
+            .setNegativeButton("Cancel", null)
+            .show()
+    }
+
+    fun text(context: Context, title: String, initial: String, onText: (String) -> Unit) {
+        val input = EditText(context).apply {
+            setText(initial)
+            inputType = InputType.TYPE_CLASS_TEXT
+        }
+        AlertDialog.Builder(context).setTitle(title).setView(input)
+            .setPositiveButton("OK") { _, _ -> input.text.toString().trim().takeIf { it.isNotEmpty() }?.let(onText) }
+            .setNegativeButton("Cancel", null)
+            .show()
+    }
+
+    fun confirm(context: Context, question: String, onYes: () -> Unit) {
+        AlertDialog.Builder(context).setMessage(question)
+            .setPositiveButton("Yes") { _, _ -> onYes() }
+            .setNegativeButton("No", null)
+            .show()
+    }
+}

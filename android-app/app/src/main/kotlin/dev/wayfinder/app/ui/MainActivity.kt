@@ -1,0 +1,247 @@
+package dev.wayfinder.app.ui
+
+import android.Manifest
+import android.app.Activity
+import android.app.AlertDialog
+import android.content.Intent
+import android.content.pm.PackageManager
+import android.os.Build
+import android.os.Bundle
+import android.provider.Settings
+import android.view.KeyEvent
+import android.view.inputmethod.EditorInfo
+import android.widget.ArrayAdapter
+import android.widget.EditText
+import android.widget.ImageButton
+import android.widget.ListView
+import android.widget.TextView
+import android.widget.Toast
+import dev.wayfinder.app.a11y.DeviceRegistry
+import dev.wayfinder.app.daemon.AskRequest
+import dev.wayfinder.app.daemon.DaemonEvent
+import dev.wayfinder.app.daemon.DaemonService
+import dev.wayfinder.app.daemon.FlowSummary
+import dev.wayfinder.app.daemon.ProgressText
+import dev.wayfinder.app.daemon.Requests
+import dev.wayfinder.app.daemon.RunReply
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.MainScope
+import kotlinx.coroutines.cancel
+import kotlinx.coroutines.launch
+
+/**
+ * The command screen: a command box with a microphone, live progress of the
+ * running command, the agent's questions as dialogs, and the saved flows
+ * (replay offline, rename, delete, pin to the home screen). Also handles
+ * the replay shortcut intent and the voice request from [AssistActivity].
+ */
+class MainActivity : Activity() {
+    private val scope: CoroutineScope = MainScope()
+    private val daemon = DaemonConnection(this)
+    private lateinit var command: EditText
+    private lateinit var status: TextView
+    private lateinit var progress: ArrayAdapter<String>
+    private lateinit var flowsAdapter: ArrayAdapter<String>
+    private lateinit var voice: VoiceInput
+    private var flows: List<FlowSummary> = emptyList()
+    private var askDialog: AlertDialog? = null
+    private var running = false
+    private val onEvent: (DaemonEvent) -> Unit = ::onDaemonEvent
+
+    override fun onCreate(savedInstanceState: Bundle?) {
+        super.onCreate(savedInstanceState)
+        voice = VoiceInput(this, onText = { command.setText(it); runCommand() }, onState = { status.text = it })
+        command = EditText(this).apply {
+            hint = "What should I do?"
+            imeOptions = EditorInfo.IME_ACTION_GO
+            setSingleLine()
+            setOnEditorActionListener { _, id, ev ->
+                val go = id == EditorInfo.IME_ACTION_GO || (ev?.keyCode == KeyEvent.KEYCODE_ENTER && ev.action == KeyEvent.ACTION_DOWN)
+                if (go) runCommand()
+                go
+            }
+        }
+        val mic = ImageButton(this).apply {
+            setImageResource(android.R.drawable.ic_btn_speak_now)
+            contentDescription = "Speak a command"
+            setOnClickListener { startVoice() }
+        }
+        status = TextView(this)
+        progress = ArrayAdapter(this, android.R.layout.simple_list_item_1, ArrayList())
+        flowsAdapter = ArrayAdapter(this, android.R.layout.simple_list_item_1, ArrayList())
+        val progressList = ListView(this).apply { adapter = progress }
+        val flowList = ListView(this).apply {
+            adapter = flowsAdapter
+            setOnItemClickListener { _, _, i, _ -> flows.getOrNull(i)?.let(::flowMenu) }
+        }
+        setContentView(
+            column(
+                row(command.weighted(1f), mic, button("Run") { runCommand() }),
+                row(
+                    button("Stop") { call(Requests.cancel()) },
+                    button("Settings") { startActivity(Intent(this, SettingsActivity::class.java)) },
+                    button("Accessibility") { startActivity(Intent(Settings.ACTION_ACCESSIBILITY_SETTINGS)) },
+                ),
+                status,
+                heading("Progress"),
+                progressList.weighted(1f, vertical = true),
+                heading("Saved flows"),
+                flowList.weighted(1f, vertical = true),
+            ),
+        )
+        if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.TIRAMISU &&
+            checkSelfPermission(Manifest.permission.POST_NOTIFICATIONS) != PackageManager.PERMISSION_GRANTED
+        ) {
+            requestPermissions(arrayOf(Manifest.permission.POST_NOTIFICATIONS), REQ_NOTIFICATIONS)
+        }
+        daemon.bind(onConnect = { it.addListener(onEvent); refreshFlows() }, onDisconnect = { it.removeListener(onEvent) })
+        handle(intent)
+    }
+
+    override fun onResume() {
+        super.onResume()
+        status.text = if (DeviceRegistry.current == null) {
+            "Accessibility service is off: tap Accessibility and enable Wayfinder."
+        } else {
+            "Ready."
+        }
+    }
+
+    override fun onNewIntent(intent: Intent) {
+        super.onNewIntent(intent)
+        setIntent(intent)
+        handle(intent)
+    }
+
+    override fun onDestroy() {
+        askDialog?.dismiss()
+        voice.release()
+        daemon.unbind()
+        scope.cancel()
+        super.onDestroy()
+    }
+
+    private fun handle(intent: Intent?) {
+        when {
+            intent?.action == ACTION_REPLAY -> {
+                val id = intent.getLongExtra(EXTRA_FLOW_ID, 0)
+                if (id > 0) replay(id, emptyMap())
+            }
+            intent?.getBooleanExtra(EXTRA_LISTEN, false) == true -> startVoice()
+        }
+    }
+
+    private fun runCommand() {
+        val text = command.text.toString().trim()
+        if (text.isEmpty()) return
+        if (running) {
+            toast("A command is running; stop it first.")
+            return
+        }
+        execute(Requests.run(text))
+    }
+
+    private fun replay(flowId: Long, slots: Map<String, String>) = execute(Requests.replay(flowId, slots))
+
+    /** Sends run/replay; progress arrives as events, the reply ends the run. */
+    private fun execute(request: String) {
+        running = true
+        progress.clear()
+        daemon.whenBound { svc ->
+            scope.launch {
+                try {
+                    val r = RunReply.parse(svc.call(request))
+                    status.text = "${r.outcome}${if (r.error.isNotEmpty()) ": ${r.error}" else ""} " +
+                        "(${r.steps} steps, ${r.llmCalls} model calls, ${r.ms} ms)"
+                } catch (e: Exception) {
+                    status.text = "Error: ${e.message}"
+                } finally {
+                    running = false
+                    refreshFlows()
+                }
+            }
+        }
+    }
+
+    private fun onDaemonEvent(e: DaemonEvent) {
+        ProgressText.line(e)?.let {
+            progress.add(it)
+        }
+        AskRequest.from(e)?.let { ask ->
+            askDialog?.dismiss()
+            askDialog = Dialogs.ask(this, ask, onAnswer = { call(Requests.answer(it)) }, onCancelRun = { call(Requests.cancel()) })
+        }
+        if (e.type == DaemonEvent.RUN_FINISHED) askDialog?.dismiss()
+    }
+
+    private fun refreshFlows() {
+        daemon.whenBound { svc ->
+            scope.launch {
+                try {
+                    flows = FlowSummary.parseList(svc.call(Requests.flowsList()))
+                    flowsAdapter.clear()
+                    flowsAdapter.addAll(flows.map(::flowLine))
+                } catch (e: Exception) {
+                    status.text = "Could not list flows: ${e.message}"
+                }
+            }
+        }
+    }
+
+    private fun flowLine(f: FlowSummary): String {
+        val pin = if (f.pinned) "📌 " else ""
+        val slots = if (f.slots.isEmpty()) "" else " (${f.slots.joinToString { "{$it}" }})"
+        return "$pin${f.name.ifBlank { f.intent }}$slots — ${f.steps} steps, used ${f.uses}×"
+    }
+
+    private fun flowMenu(f: FlowSummary) = Dialogs.flowMenu(
+        this, f,
+        onReplay = { Dialogs.slots(this, f) { replay(f.id, it) } },
+        onRename = { Dialogs.text(this, "Rename flow", f.name) { call(Requests.flowsRename(f.id, it), refresh = true) } },
+        onPin = {
+            if (ShortcutPinner.pin(this, f)) call(Requests.flowsPin(f.id, true), refresh = true)
+            else toast("This launcher cannot pin shortcuts.")
+        },
+        onDelete = { call(Requests.flowsDelete(f.id), refresh = true) },
+    )
+
+    /** A short call whose reply only matters when it fails. */
+    private fun call(request: String, refresh: Boolean = false) {
+        daemon.whenBound { svc ->
+            scope.launch {
+                try {
+                    svc.call(request)
+                    if (refresh) refreshFlows()
+                } catch (e: Exception) {
+                    toast(e.message ?: "failed")
+                }
+            }
+        }
+    }
+
+    private fun startVoice() {
+        if (checkSelfPermission(Manifest.permission.RECORD_AUDIO) == PackageManager.PERMISSION_GRANTED) {
+            voice.listen()
+        } else {
+            requestPermissions(arrayOf(Manifest.permission.RECORD_AUDIO), REQ_AUDIO)
+        }
+    }
+
+    override fun onRequestPermissionsResult(requestCode: Int, permissions: Array<out String>, grantResults: IntArray) {
+        super.onRequestPermissionsResult(requestCode, permissions, grantResults)
+        if (requestCode == REQ_AUDIO) {
+            if (grantResults.firstOrNull() == PackageManager.PERMISSION_GRANTED) voice.listen()
+            else status.text = "Microphone permission denied; type the command instead."
+        }
+    }
+
+    private fun toast(msg: String) = Toast.makeText(this, msg, Toast.LENGTH_LONG).show()
+
+    companion object {
+        const val ACTION_REPLAY = "dev.wayfinder.app.action.REPLAY"
+        const val EXTRA_FLOW_ID = "dev.wayfinder.app.extra.FLOW_ID"
+        const val EXTRA_LISTEN = "dev.wayfinder.app.extra.LISTEN"
+        private const val REQ_AUDIO = 1
+        private const val REQ_NOTIFICATIONS = 2
+    }
+}

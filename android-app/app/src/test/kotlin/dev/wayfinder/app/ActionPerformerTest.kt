@@ -1,0 +1,175 @@
+package dev.wayfinder.app
+
+import android.accessibilityservice.AccessibilityService
+import android.accessibilityservice.GestureDescription
+import android.graphics.RectF
+import android.view.accessibility.AccessibilityNodeInfo
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_CLICK
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_LONG_CLICK
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_SCROLL_BACKWARD
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_SCROLL_FORWARD
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_SET_TEXT
+import dev.wayfinder.app.a11y.ActionPerformer
+import dev.wayfinder.app.a11y.GestureRunner
+import dev.wayfinder.app.a11y.Gestures
+import dev.wayfinder.app.a11y.TreeSerializer
+import dev.wayfinder.app.model.Bounds
+import dev.wayfinder.app.model.DeviceAction
+import org.junit.Assert.assertEquals
+import org.junit.Assert.assertTrue
+import org.junit.Test
+import org.junit.runner.RunWith
+import org.robolectric.RobolectricTestRunner
+import org.robolectric.annotation.GraphicsMode
+import org.robolectric.Shadows.shadowOf
+import org.robolectric.shadows.ShadowAccessibilityNodeInfo
+
+/** Everything an ActionPerformer talks to, recorded; fakes are function fields. */
+class Rig {
+    val s = Fixtures.NotesScreen()
+    val cap = TreeSerializer().serialize(s.windows, 1080, 2400)
+    val gestures = ArrayList<GestureDescription>()
+    var dispatch: (GestureDescription, AccessibilityService.GestureResultCallback) -> Boolean =
+        { g, cb -> cb.onCompleted(g); true }
+    val globals = ArrayList<Int>()
+    var globalOk = true
+    val launched = ArrayList<String>()
+    var focused: AccessibilityNodeInfo? = null
+    val pauses = ArrayList<Long>()
+    val performer = ActionPerformer(
+        capture = { cap },
+        gestures = GestureRunner({ g, cb -> gestures += g; dispatch(g, cb) }, 200),
+        globalAction = { globals += it; globalOk },
+        launch = { launched += it; it == Fixtures.PKG },
+        focusedInput = { focused },
+        screen = { Bounds(0, 0, 1080, 2400) },
+        pause = { pauses += it },
+    )
+
+    /**
+     * The live node behind snapshot id [id]. Like the platform, getChild()
+     * and getRoot() hand out new AccessibilityNodeInfo objects, so the
+     * handles (not the fixtures' originals) are what actions reach.
+     */
+    fun h(id: Int): AccessibilityNodeInfo = cap.handle(id)!!
+    fun actions(id: Int): List<Int> = shadowOf(h(id)).performedActions
+    fun stale(id: Int) = shadowOf(h(id)).setRefreshReturnValue(false)
+    fun refuse(id: Int) =
+        shadowOf(h(id)).setOnPerformActionListener(ShadowAccessibilityNodeInfo.OnPerformActionListener { _, _ -> false })
+
+    /** Where a gesture's stroke starts (a tap's point), px. */
+    fun start(g: GestureDescription): Pair<Int, Int> {
+        val r = RectF()
+        g.getStroke(0).path.computeBounds(r)
+        return r.left.toInt() to r.top.toInt()
+    }
+
+    fun textSet(id: Int): List<String> = shadowOf(h(id)).performedActionsWithArgs
+        .filter { it.first == ACTION_SET_TEXT }
+        .map { it.second.getCharSequence(AccessibilityNodeInfo.ACTION_ARGUMENT_SET_TEXT_CHARSEQUENCE).toString() }
+}
+
+// native graphics: gesture paths are real Skia paths (the legacy shadow has no geometry)
+@GraphicsMode(GraphicsMode.Mode.NATIVE)
+@RunWith(RobolectricTestRunner::class)
+class ActionPerformerTest {
+    private data class Case(
+        val name: String,
+        val action: DeviceAction,
+        val ok: Boolean,
+        val message: String,
+        val setup: Rig.() -> Unit = {},
+        val check: Rig.() -> Unit,
+    )
+
+    private val saveBounds = Bounds(40, 340, 520, 460)
+
+    private val cases = listOf(
+        Case("tap clickable node", DeviceAction("tap", node = 4), true, "clicked node 4", check = {
+            assertEquals(listOf(ACTION_CLICK), actions(4)); assertEquals(0, gestures.size)
+        }),
+        Case("tap text inside a clickable row clicks the row", DeviceAction("tap", node = 7), true, "clicked node 7 via ancestor 6", check = {
+            assertEquals(listOf(ACTION_CLICK), actions(6)); assertEquals(emptyList<Int>(), actions(7))
+        }),
+        Case("stale node falls back to a tap on the action's bounds", DeviceAction("tap", node = 4, bounds = saveBounds), true, "node 4 is stale",
+            setup = { stale(4) }, check = {
+                assertEquals(emptyList<Int>(), actions(4)); assertEquals(listOf(280 to 400), gestures.map(::start))
+            }),
+        Case("id not in the last snapshot taps the bounds", DeviceAction("tap", node = 99, bounds = Bounds(0, 0, 100, 100)), true, "node 99 is not in the last snapshot",
+            check = { assertEquals(listOf(50 to 50), gestures.map(::start)) }),
+        Case("unknown id without bounds fails", DeviceAction("tap", node = 99), false, "has no bounds", check = { assertEquals(0, gestures.size) }),
+        Case("no clickable ancestor taps the node's current bounds", DeviceAction("tap", node = 1), true, "has no clickable ancestor",
+            check = { assertEquals(listOf(540 to 1000), gestures.map(::start)) }),
+        Case("refused click falls back to a gesture", DeviceAction("tap", node = 4), true, "refused the click",
+            setup = { refuse(4) }, check = { assertEquals(listOf(ACTION_CLICK), actions(4)); assertEquals(listOf(280 to 400), gestures.map(::start)) }),
+        Case("point tap", DeviceAction("tap", x = 300, y = 700), true, "tapped (300,700)", check = {
+            assertEquals(listOf(300 to 700), gestures.map(::start)); assertEquals(Gestures.TAP_MS, gestures[0].getStroke(0).duration)
+        }),
+        Case("failed gesture is not ok", DeviceAction("tap", x = 300, y = 700), false, "gesture cancelled",
+            setup = { dispatch = { g, cb -> cb.onCancelled(g); true } }, check = {}),
+        Case("rejected gesture is not ok", DeviceAction("tap", x = 300, y = 700), false, "gesture rejected",
+            setup = { dispatch = { _, _ -> false } }, check = {}),
+        Case("long press a long-clickable node", DeviceAction("long_press", node = 9), true, "long-pressed node 9 via ancestor 8", check = {
+            assertEquals(listOf(ACTION_LONG_CLICK), actions(8))
+        }),
+        Case("long press without long-clickable ancestor is a long gesture", DeviceAction("long_press", node = 4), true, "long-clickable ancestor", check = {
+            assertEquals(Gestures.LONG_PRESS_MS, gestures.single().getStroke(0).duration)
+        }),
+        Case("input sets the text", DeviceAction("input", node = 2, text = "Groceries for Sunday"), true, "set text of node 2", check = {
+            assertEquals(listOf("Groceries for Sunday"), textSet(2))
+        }),
+        Case("input on a container reaches its editable node", DeviceAction("input", node = 1, text = "Zebra42"), true, "set text of node 2", check = {
+            assertEquals(listOf("Zebra42"), textSet(2))
+        }),
+        Case("input refused twice fails", DeviceAction("input", node = 2, text = "Zebra42"), false, "refused the text", setup = { refuse(2) }, check = {
+            assertEquals(listOf(ACTION_SET_TEXT, AccessibilityNodeInfo.ACTION_FOCUS, ACTION_SET_TEXT), actions(2))
+        }),
+        Case("stale input taps, then types into the focused field", DeviceAction("input", node = 2, text = "Late Night Snack", bounds = Bounds(40, 100, 1040, 200)), true, "focused field",
+            setup = { stale(2); focused = h(3) }, check = {
+                assertEquals(listOf(540 to 150), gestures.map(::start)); assertEquals(listOf("Late Night Snack"), textSet(3))
+                assertEquals(listOf(ActionPerformer.FOCUS_WAIT_MS), pauses)
+            }),
+        Case("stale input with nothing focused fails", DeviceAction("input", node = 2, text = "Zebra42"), false, "no input field focused",
+            setup = { stale(2) }, check = {}),
+        Case("input on a node without editable fails over to its bounds", DeviceAction("input", node = 4, text = "Zebra42"), false, "has no editable node", check = {
+            assertEquals(1, gestures.size)
+        }),
+        Case("scroll forward on a list item scrolls the list", DeviceAction("scroll", node = 7, direction = "forward"), true, "scrolled node 5 forward", check = {
+            assertEquals(listOf(ACTION_SCROLL_FORWARD), actions(5))
+        }),
+        Case("scroll without node picks the largest scrollable", DeviceAction("scroll", direction = "backward"), true, "scrolled node 5 backward", check = {
+            assertEquals(listOf(ACTION_SCROLL_BACKWARD), actions(5))
+        }),
+        Case("scroll at the end is not ok and makes no gesture", DeviceAction("scroll", node = 5, direction = "forward"), false, "cannot scroll forward",
+            setup = { refuse(5) }, check = { assertEquals(0, gestures.size) }),
+        Case("stale scrollable is swiped", DeviceAction("scroll", node = 5, direction = "forward"), true, "swiped forward on bounds: node 5 is stale",
+            setup = { stale(5) }, check = {
+                val r = RectF(); gestures.single().getStroke(0).path.computeBounds(r)
+                assertTrue("swipe inside the list: $r", r.top >= 500 && r.bottom <= 2000)
+            }),
+        Case("no scrollable ancestor swipes the node's bounds", DeviceAction("scroll", node = 4, direction = "backward", bounds = saveBounds), true, "no scrollable ancestor",
+            check = { assertEquals(1, gestures.size) }),
+        Case("back", DeviceAction("back"), true, "back", check = { assertEquals(listOf(AccessibilityService.GLOBAL_ACTION_BACK), globals) }),
+        Case("home", DeviceAction("home"), true, "home", check = { assertEquals(listOf(AccessibilityService.GLOBAL_ACTION_HOME), globals) }),
+        Case("refused global action", DeviceAction("back"), false, "global action back refused", setup = { globalOk = false }, check = {}),
+        Case("launch", DeviceAction("launch", packageName = Fixtures.PKG), true, "launched", check = { assertEquals(listOf(Fixtures.PKG), launched) }),
+        Case("launch without launch intent", DeviceAction("launch", packageName = "com.none"), false, "no launch intent for com.none", check = {}),
+    )
+
+    @Test
+    fun mapsActionsToNodeActionsWithGestureFallback() {
+        for (c in cases) {
+            val rig = Rig()
+            rig.apply(c.setup)
+            val out = rig.performer.perform(c.action)
+            assertEquals("${c.name}: ok (${out.message})", c.ok, out.ok)
+            assertTrue("${c.name}: message \"${out.message}\" should contain \"${c.message}\"", out.message.contains(c.message))
+            assertTrue("${c.name}: message leaks input text", c.action.text.isEmpty() || !out.message.contains(c.action.text))
+            try {
+                rig.apply(c.check)
+            } catch (e: AssertionError) {
+                throw AssertionError("${c.name}: ${e.message}", e)
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.wayfinder.app
+
+import dev.wayfinder.app.daemon.FlowSummary
+import dev.wayfinder.app.daemon.Requests
+import dev.wayfinder.app.daemon.RunReply
+import dev.wayfinder.app.daemon.SettingsView
+import org.json.JSONObject
+import org.junit.Assert.assertEquals
+import org.junit.Assert.assertFalse
+import org.junit.Assert.assertTrue
+import org.junit.Test
+
+/** The request and reply shapes of docs/bridge-api.md. */
+class BridgeApiTest {
+    private fun req(json: String): Pair<String, JSONObject> {
+        val o = JSONObject(json)
+        assertEquals(setOf("method", "params"), o.keys().asSequence().toSet())
+        return o.getString("method") to o.getJSONObject("params")
+    }
+
+    @Test
+    fun requestShapes() {
+        val cases = listOf(
+            Requests.run("text Alice hi") to ("run" to """{"command":"text Alice hi"}"""),
+            Requests.replay(12, mapOf("name" to "Bob")) to ("replay" to """{"flow_id":12,"slots":{"name":"Bob"}}"""),
+            Requests.replay(12) to ("replay" to """{"flow_id":12,"slots":{}}"""),
+            Requests.cancel() to ("cancel" to "{}"),
+            Requests.answer("yes") to ("answer" to """{"text":"yes"}"""),
+            Requests.flowsList() to ("flows.list" to "{}"),
+            Requests.flowsGet(3) to ("flows.get" to """{"id":3}"""),
+            Requests.flowsRename(3, "Call mum") to ("flows.rename" to """{"id":3,"name":"Call mum"}"""),
+            Requests.flowsDelete(3) to ("flows.delete" to """{"id":3}"""),
+            Requests.flowsPin(3, true) to ("flows.pin" to """{"id":3,"pinned":true}"""),
+            Requests.settingsGet() to ("settings.get" to "{}"),
+            Requests.settingsSet(model = "m", confirmSensitive = false) to ("settings.set" to """{"model":"m","confirm_sensitive":false}"""),
+            Requests.settingsSet(apiKey = "") to ("settings.set" to """{"api_key":""}"""),
+            Requests.status() to ("status" to "{}"),
+        )
+        for ((json, want) in cases) {
+            val (method, params) = req(json)
+            assertEquals(want.first, method)
+            assertEquals(json, JSONObject(want.second).toString(), params.toString())
+        }
+    }
+
+    @Test
+    fun runReply() {
+        val r = RunReply.parse(
+            """{"outcome":"success","steps":4,"llm_calls":0,"tokens":0,"ms":2310,"flow_id":9,"mode":"replay","cache_hits":4}""",
+        )
+        assertEquals(RunReply("success", "", 4, 0, 0, 2310, 9, "replay"), r)
+        assertTrue(r.succeeded)
+        val f = RunReply.parse("""{"outcome":"failure","error":"no route to \"Settings\"","steps":9,"llm_calls":3,"tokens":5120,"ms":40000,"mode":"llm"}""")
+        assertFalse(f.succeeded)
+        assertEquals(0, f.flowId)
+        assertEquals("no route to \"Settings\"", f.error)
+    }
+
+    @Test
+    fun flowsList() {
+        val flows = FlowSummary.parseList(
+            """{"flows":[
+              {"id":1,"name":"Text someone","intent":"send a text to {name}","package":"com.example.sms","steps":5,"slots":["name","message"],"uses":7,"pinned":true},
+              {"id":2,"name":"Alarm","intent":"set an alarm","package":"com.example.clock","steps":3,"uses":0,"pinned":false}
+            ]}""",
+        )
+        assertEquals(2, flows.size)
+        assertEquals(FlowSummary(1, "Text someone", "send a text to {name}", "com.example.sms", 5, listOf("name", "message"), 7, true), flows[0])
+        assertEquals(emptyList<String>(), flows[1].slots)
+        assertEquals(emptyList<FlowSummary>(), FlowSummary.parseList("""{"flows":[]}"""))
+    }
+
+    @Test
+    fun settingsView() {
+        val s = SettingsView.parse("""{"base_url":"https://llm.example/v1","model":"m","api_key_set":true,"confirm_sensitive":false}""")
+        assertEquals(SettingsView("https://llm.example/v1", "m", true, false), s)
+    }
+}

@@ -344,6 +344,14 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
+	if best == nil && remaining > 0 && !rs.coveredAny() {
+		// nothing the app shows matches what is left: an option nobody
+		// explored is most often in the app's settings (a generic UI
+		// convention), so go there first, then scroll through them
+		if c, ok := settingsHub(st); ok && !inSettings(st) {
+			return decision(c, 0.3), nil
+		}
+	}
 	if best == nil {
 		// nothing relevant: reveal more of the screen, then give up
 		if rs.scrolls < maxScrolls {
@@ -525,6 +533,9 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 		}
 		if e.Kind == screen.KindText {
 			sc *= 0.8 // not clickable on its own; the tap may still reach its row
+			if len([]rune(e.Label)) > 60 {
+				sc *= 0.3 // a paragraph explains; it is rarely what a step taps
+			}
 		}
 		sc /= 1 + penalty(st, device.Tap, d)
 		out = append(out, candidate{action: device.Tap, element: i, score: sc, covers: covers,
@@ -689,6 +700,40 @@ func isSearchField(e *screen.Element) bool {
 	for _, t := range elementTerms(e, "") {
 		if t == "@search" {
 			return true
+		}
+	}
+	return false
+}
+
+// settingsHub finds the way into the app's settings on this screen: an
+// element named settings first, else the overflow menu ("More options",
+// "⋮"), unless already tried.
+func settingsHub(st *daemon.PlanState) (candidate, bool) {
+	for pass := 0; pass < 2; pass++ {
+		for i := range st.Elements {
+			e := &st.Elements[i]
+			if e.Kind != screen.KindButton || e.Disabled {
+				continue
+			}
+			hit := false
+			for _, t := range elementTerms(e, "") {
+				hit = hit || (pass == 0 && t == "set") || (pass == 0 && t == "setting") || (pass == 1 && t == "@settings")
+			}
+			if hit && penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) == 0 {
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("nothing known matches; options like this live in settings: %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// inSettings reports whether the run already went into settings.
+func inSettings(st *daemon.PlanState) bool {
+	for _, h := range st.History {
+		for _, t := range termsOf(h.Target.Label()) {
+			if t == "set" || t == "setting" {
+				return true
+			}
 		}
 	}
 	return false

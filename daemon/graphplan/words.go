@@ -34,7 +34,7 @@ func termsOf(s string) []term {
 	// ("save" and a "Save" button) counts more than a synonym ("OK")
 	seen := map[term]bool{}
 	for i, tok := range u.Tokens {
-		if tok.Kind != intent.KindWord || u.Stems[i] == "" || intent.IsStopword(tok.Text) {
+		if tok.Kind != intent.KindWord || u.Stems[i] == "" || intent.IsStopword(tok.Text) || isPolarityWord(tok.Text) {
 			continue
 		}
 		if t := term(u.Stems[i]); !seen[t] {
@@ -116,3 +116,14 @@ func polarity(cmd string) int {
 // confirmConcepts label buttons that commit a form: save / ok / done /
 // send / add / create / apply / set.
 var confirmConcepts = map[string]bool{"save": true, "send": true, "add": true}
+
+// isPolarityWord reports whether a word only says on or off ("enable",
+// "disable"): the command's polarity, not a label to look for.
+func isPolarityWord(w string) bool {
+	for _, c := range intent.Concepts(w) {
+		if c == "on" || c == "off" {
+			return true
+		}
+	}
+	return false
+}

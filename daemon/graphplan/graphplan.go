@@ -153,6 +153,7 @@ type runState struct {
 	reopened        int     // history length at the last reopenInDialog
 	unknown         float64 // weight of command words no element of the app carries
 	search          bool    // the command asks to search: names go into search fields
+	configLike      bool    // the command changes an option (on/off/change/increase…)
 	seen            int     // history length already folded into coverage
 }
 
@@ -170,6 +171,10 @@ func newRunState(cmd, appLabel string) *runState {
 	u := intent.Understand(cmd)
 	for _, c := range u.Verbs {
 		rs.search = rs.search || c == "search"
+		switch c {
+		case "on", "off", "edit", "increase", "decrease":
+			rs.configLike = true
+		}
 	}
 	for _, v := range u.Values {
 		if v.Kind == intent.KindWord && !rs.search {
@@ -344,7 +349,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
-	if best == nil && remaining > 0 && !rs.coveredAny() {
+	if best == nil && rs.configLike && !rs.coveredAny() {
 		// nothing the app shows matches what is left: an option nobody
 		// explored is most often in the app's settings (a generic UI
 		// convention), so go there first, then scroll through them

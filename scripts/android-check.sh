@@ -285,7 +285,14 @@ func run(args []string) error {
 	return fmt.Errorf("unknown mode %q", args[0])
 }
 EOF
-(cd "$ROOT" && go run ./.tools/contract-go/main.go actions "$OUT/contract/go-actions.jsonl")
+CONTRACT_BIN=$OUT/contract-go
+CONTRACT_HASH=$(hash_of "$ROOT/.tools/contract-go/main.go" "$ROOT/go.mod" "$ROOT/go.sum" "$ROOT"/daemon/screen/*.go "$ROOT"/daemon/device/*.go)
+if ! [ -x "$CONTRACT_BIN" ] || ! fresh "$OUT/contract-go.d" "$CONTRACT_HASH"; then
+  mkdir -p "$OUT/contract-go.d"
+  (cd "$ROOT" && go build -o "$CONTRACT_BIN" ./.tools/contract-go/main.go)
+  echo "$CONTRACT_HASH" > "$OUT/contract-go.d/.hash"
+fi
+"$CONTRACT_BIN" actions "$OUT/contract/go-actions.jsonl"
 
 step "running tests (Robolectric $ROBOLECTRIC_VERSION offline, SDK 35)"
 cat > "$OUT/runner/CheckRunner.java" <<'EOF'
@@ -356,7 +363,7 @@ SUMMARY=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$OUT/test.log" | tail -1 || t
 
 if [ $rc = 0 ] && [ -z "${ANDROID_CHECK_TESTS:-}" ]; then
   step "Go side of the contract: parsing what Kotlin wrote"
-  (cd "$ROOT" && go run ./.tools/contract-go/main.go check "$OUT/contract") || rc=1
+  "$CONTRACT_BIN" check "$OUT/contract" || rc=1
 fi
 step "done: ${#MAIN_KT[@]} main + ${#TEST_KT[@]} test Kotlin sources compiled"
 echo "${SUMMARY:-0 passed, 1 failed}"

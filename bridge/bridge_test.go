@@ -4,6 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -185,4 +190,83 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+func TestBridgeStartsTheInspectorOnDebugAddr(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	d, err := New(dir, `{"planner":"graph","debug_addr":"`+addr+`"}`, newDemoDevice(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var resp *http.Response
+	for i := 0; i < 50; i++ {
+		if resp, err = http.Get("http://" + addr + "/ws"); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("websocket without a token: %d, want 401", resp.StatusCode)
+	}
+	tok, err := os.ReadFile(filepath.Join(dir, "inspector.token"))
+	if err != nil || len(tok) < 32 {
+		t.Fatalf("token file: %q %v", tok, err)
+	}
+	st, err := d.Call(`{"method":"status"}`)
+	if err != nil || !strings.Contains(st, `"debug_addr":"`+addr+`"`) {
+		t.Fatalf("status: %s %v", st, err)
+	}
+}
+
+func TestBridgeCallShapes(t *testing.T) {
+	d, err := New(t.TempDir(), `{"planner":"graph"}`, newDemoDevice(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if out, err := d.Call(`{"method":"answer","params":{"text":"yes"}}`); err != nil || out != `{"accepted":false}` {
+		t.Fatalf("answer with no question: %s %v", out, err)
+	}
+	run, err := d.Call(`{"method":"run","params":{"command":"create a note called \"Milk\""}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rr struct {
+		FlowID    int64 `json:"flow_id"`
+		CacheHits int   `json:"cache_hits"`
+		Mode      string
+	}
+	if err := json.Unmarshal([]byte(run), &rr); err != nil || rr.FlowID == 0 || rr.Mode != "graph" {
+		t.Fatalf("run result %s %v", run, err)
+	}
+	id := strconv.FormatInt(rr.FlowID, 10)
+	got, err := d.Call(`{"method":"flows.get","params":{"id":` + id + `}}`)
+	if err != nil || !strings.Contains(got, `"actions":[`) || !strings.Contains(got, `"flow":{`) {
+		t.Fatalf("flows.get: %s %v", got, err)
+	}
+	if _, err := d.Call(`{"method":"replay","params":{"flow_id":` + id + `,"slots":{"nope":"x"}}}`); err == nil || !strings.HasPrefix(err.Error(), "replay: ") {
+		t.Fatalf("replay with an unknown slot: %v", err)
+	}
+	pin, err := d.Call(`{"method":"flows.pin","params":{"id":` + id + `,"pinned":true}}`)
+	if err != nil || !strings.Contains(pin, `"pinned":true`) {
+		t.Fatalf("flows.pin: %s %v", pin, err)
+	}
+	if _, err := d.Call(`{"method":"flows.get","params":{"id":999}}`); err == nil || !strings.HasPrefix(err.Error(), "flows.get: ") {
+		t.Fatalf("flows.get of a missing flow: %v", err)
+	}
+	del, err := d.Call(`{"method":"flows.delete","params":{"id":` + id + `}}`)
+	if err != nil || del != `{"deleted":true}` {
+		t.Fatalf("flows.delete: %s %v", del, err)
+	}
 }

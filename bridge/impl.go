@@ -17,6 +17,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/inspect"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llmplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
@@ -50,6 +51,8 @@ type daemonImpl struct {
 	api   *api.API
 	cfg   config
 
+	stopInspector context.CancelFunc
+
 	mu       sync.Mutex
 	listener EventListener
 	sub      *event.Sub
@@ -61,10 +64,17 @@ func newDaemonImpl(dataDir, configJSON string, dev Device) (*daemonImpl, error) 
 		return nil, errors.New("wayfinder: New needs a Device")
 	}
 	var cfg config
+	var present map[string]json.RawMessage
 	if configJSON != "" {
+		if err := json.Unmarshal([]byte(configJSON), &present); err != nil {
+			return nil, fmt.Errorf("wayfinder: config JSON: %w", err)
+		}
 		if err := json.Unmarshal([]byte(configJSON), &cfg); err != nil {
 			return nil, fmt.Errorf("wayfinder: config JSON: %w", err)
 		}
+	}
+	if _, ok := present["confirm_sensitive"]; !ok {
+		cfg.ConfirmSensitive = true // docs/bridge-api.md: default true
 	}
 	if cfg.CallTimeoutMS <= 0 {
 		cfg.CallTimeoutMS = 10 * 60 * 1000
@@ -83,7 +93,35 @@ func newDaemonImpl(dataDir, configJSON string, dev Device) (*daemonImpl, error) 
 		store.Close()
 		return nil, err
 	}
-	return &daemonImpl{store: store, eng: eng, api: a, cfg: cfg}, nil
+	d := &daemonImpl{store: store, eng: eng, api: a, cfg: cfg}
+	if cfg.DebugAddr != "" {
+		d.startInspector(dataDir)
+	}
+	return d, nil
+}
+
+// startInspector serves the debugging websocket and page on DebugAddr
+// (loopback only). Release builds leave the server out (build tag
+// wayfinder_release); then this only logs that it is absent.
+func (d *daemonImpl) startInspector(dataDir string) {
+	token, err := inspect.LoadOrCreateToken(dataDir)
+	if err != nil {
+		log.Printf("wayfinder: inspector token: %v", err)
+		return
+	}
+	srv, err := inspect.New(d.api.Live(), d.eng.Bus(), inspect.Options{Addr: d.cfg.DebugAddr, Token: token})
+	if err != nil {
+		log.Printf("wayfinder: inspector: %v", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d.stopInspector = cancel
+	go func() {
+		defer recoverErr("inspector", nil)
+		if err := srv.ListenAndServe(ctx); err != nil && ctx.Err() == nil {
+			log.Printf("wayfinder: inspector stopped: %v", err)
+		}
+	}()
 }
 
 // plannerFor builds the planner of the settings: the graph planner, and
@@ -140,6 +178,9 @@ func deliver(l EventListener, ev string) {
 
 func (d *daemonImpl) close() error {
 	d.eng.Cancel()
+	if d.stopInspector != nil {
+		d.stopInspector()
+	}
 	d.subscribe(nil)
 	return d.store.Close()
 }

@@ -62,6 +62,7 @@ type Engine struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc
 	runID   string
+	runCmd  string
 	runSeq  int
 	matcher *matcherCache
 }
@@ -119,12 +120,15 @@ func (e *Engine) Device() device.Device { return e.dev }
 
 // Result is the outcome of one command.
 type Result struct {
-	RunID     string            `json:"run_id"`
-	Command   string            `json:"command"`
-	Package   string            `json:"package"`
-	Outcome   string            `json:"outcome"` // knowledge.Outcome*
-	Error     string            `json:"error,omitempty"`
-	Mode      string            `json:"mode"` // replay | plan | replay+plan
+	RunID   string `json:"run_id"`
+	Command string `json:"command"`
+	Package string `json:"package"`
+	Outcome string `json:"outcome"` // knowledge.Outcome*
+	Error   string `json:"error,omitempty"`
+	// Strategy is how the engine went about it: replay | plan | replay+plan.
+	Strategy string `json:"strategy"`
+	// Mode is who decided most steps: replay | graph | llm | oracle | none.
+	Mode      string            `json:"mode"`
 	FlowID    int64             `json:"flow_id,omitempty"`
 	FlowName  string            `json:"flow_name,omitempty"`
 	Matched   bool              `json:"matched"` // a saved flow was chosen for replay
@@ -173,6 +177,13 @@ func (e *Engine) Cancel() bool {
 		return true
 	}
 	return false
+}
+
+// RunCommand returns the command of the running run, "" when idle.
+func (e *Engine) RunCommand() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.runCmd
 }
 
 // LastSnapshot returns the last screen a run captured, or nil.
@@ -225,13 +236,13 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	e.mu.Lock()
 	e.runSeq++
 	id := fmt.Sprintf("r%d-%d", time.Now().UnixMilli(), e.runSeq)
-	e.cancel, e.runID = cancel, id
+	e.cancel, e.runID, e.runCmd = cancel, id, command
 	planner := e.planner
 	cfg := e.cfg
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
-		e.cancel, e.runID = nil, ""
+		e.cancel, e.runID, e.runCmd = nil, "", ""
 		e.mu.Unlock()
 	}()
 	if opt.NoPlanner {
@@ -275,9 +286,10 @@ func (r *run) finish(ctx context.Context, err error) (*Result, error) {
 		}
 		res.Error = err.Error()
 	}
+	res.Mode = majorityMode(r.steps)
 	for _, s := range r.steps {
-		if s.Mode == "replay" {
-			res.CacheHits++
+		if s.Mode == "replay" || s.Mode == "graph" {
+			res.CacheHits++ // served from a saved flow or a known route
 		}
 	}
 	lctx := context.WithoutCancel(ctx)
@@ -291,6 +303,23 @@ func (r *run) finish(ctx context.Context, err error) (*Result, error) {
 	r.emit(event.RunFinished, event.RunResult{Outcome: res.Outcome, Error: res.Error, Mode: res.Mode, Steps: len(r.steps),
 		LLMCalls: r.llmCalls, Tokens: r.tokens, MS: res.MS, CacheHits: res.CacheHits, FlowID: res.FlowID})
 	return res, fatal
+}
+
+// majorityMode names who decided most steps (ties: the earlier mode);
+// recovery and undo steps do not count. "none" when no step was taken.
+func majorityMode(steps []StepRecord) string {
+	count := map[string]int{}
+	best, n := "none", 0
+	for _, s := range steps {
+		if s.Mode == "recovery" || s.Mode == "backtrack" {
+			continue
+		}
+		count[s.Mode]++
+		if count[s.Mode] > n {
+			best, n = s.Mode, count[s.Mode]
+		}
+	}
+	return best
 }
 
 // machineErr marks failures of the device or the store, which end the run
@@ -342,7 +371,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		}
 	}
 	if flow != nil {
-		r.res.Mode = "replay"
+		r.res.Strategy = "replay"
 		done, failedAt, err := r.replay(ctx, flow)
 		if err != nil {
 			return err
@@ -361,7 +390,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 			return fmt.Errorf("replay of flow %q failed at step %d and no planner is available to continue", flow.Name, failedAt+1)
 		}
 		// hand the rest to the planner, then repair only the broken steps
-		r.res.Mode = "replay+plan"
+		r.res.Strategy = "replay+plan"
 		r.guides = append(r.guides, guideFromFlow(flow, failedAt))
 		kept := len(r.steps)
 		if err := r.plan(ctx); err != nil {
@@ -372,7 +401,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 	if r.planner == nil {
 		return errors.New("no saved flow fits this command, and planning is off (no planner configured)")
 	}
-	r.res.Mode = "plan"
+	r.res.Strategy = "plan"
 	r.guides = append(r.guides, r.similarFlowGuides(ctx)...)
 	if err := r.plan(ctx); err != nil {
 		return err

@@ -83,7 +83,7 @@ func TestLearnThenReplayWithNewSlotValue(t *testing.T) {
 		t.Fatalf("flow slots %+v intent %q", f.Slots, f.Intent)
 	}
 	second := r.run(t, `create a note called "Eggs"`, daemon.Options{NoPlanner: true})
-	if second.Outcome != knowledge.OutcomeSuccess || second.Mode != "replay" || second.LLMCalls != 0 {
+	if second.Outcome != knowledge.OutcomeSuccess || second.Strategy != "replay" || second.LLMCalls != 0 {
 		t.Fatalf("replay: %+v", second)
 	}
 	if len(second.Typed) != 1 || second.Typed[0] != "Eggs" {
@@ -136,7 +136,7 @@ func TestReplayRepairsABrokenStep(t *testing.T) {
 	}
 	r.eng.InvalidateFlows()
 	res := r.run(t, "turn on dark mode", daemon.Options{})
-	if res.Outcome != knowledge.OutcomeSuccess || !res.Repaired || res.Mode != "replay+plan" {
+	if res.Outcome != knowledge.OutcomeSuccess || !res.Repaired || res.Strategy != "replay+plan" {
 		t.Fatalf("%+v", res)
 	}
 	fixed, err := r.store.Flow(ctx, learned.FlowID)
@@ -147,7 +147,7 @@ func TestReplayRepairsABrokenStep(t *testing.T) {
 		t.Fatal("the broken step was kept")
 	}
 	again := r.run(t, "turn on dark mode", daemon.Options{NoPlanner: true})
-	if again.Outcome != knowledge.OutcomeSuccess || again.Mode != "replay" {
+	if again.Outcome != knowledge.OutcomeSuccess || again.Strategy != "replay" {
 		t.Fatalf("the repaired flow does not replay: %+v", again)
 	}
 }

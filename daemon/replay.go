@@ -137,10 +137,14 @@ func guideFromFlow(f *knowledge.Flow, from int) string {
 	return b.String()
 }
 
+// DescribeStep renders a flow step for people: `tap "Send"`,
+// `input "{message}" into "Message"`.
+func DescribeStep(s knowledge.Step) string { return describeStep(s) }
+
 func describeStep(s knowledge.Step) string {
 	switch s.Action {
 	case device.Input:
-		return fmt.Sprintf("type %q into %q", s.Text, s.Target.Label())
+		return fmt.Sprintf("input %q into %q", s.Text, s.Target.Label())
 	case device.Back, device.Home:
 		return "press " + s.Action
 	case device.Scroll:

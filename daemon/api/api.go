@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,17 +34,20 @@ type Settings struct {
 	APIKey           string `json:"api_key,omitempty"`
 	Planner          string `json:"planner"` // auto | graph | llm
 	ConfirmSensitive bool   `json:"confirm_sensitive"`
-	StepLimit        int    `json:"step_limit"`
+	StepLimit        int    `json:"max_steps"`
+	// DebugAddr is where the debugging websocket listens ("" off); the
+	// host starts it (bridge, serve), the API only reports it.
+	DebugAddr string `json:"debug_addr,omitempty"`
 }
 
-// PublicSettings is what settings.get returns.
+// PublicSettings is what settings.get returns: never the key.
 type PublicSettings struct {
 	BaseURL          string `json:"base_url"`
 	Model            string `json:"model"`
 	APIKeySet        bool   `json:"api_key_set"`
 	Planner          string `json:"planner"`
 	ConfirmSensitive bool   `json:"confirm_sensitive"`
-	StepLimit        int    `json:"step_limit"`
+	StepLimit        int    `json:"max_steps"`
 }
 
 // PlannerFactory builds the planner for the current settings.
@@ -95,7 +99,7 @@ func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planne
 	if v, ok := stored["confirm_sensitive"]; ok {
 		s.ConfirmSensitive = v == "true"
 	}
-	if v, ok := stored["step_limit"]; ok && s.StepLimit == 0 {
+	if v, ok := stored["max_steps"]; ok && s.StepLimit == 0 {
 		s.StepLimit, _ = strconv.Atoi(v)
 	}
 	if s.Planner == "" {
@@ -149,7 +153,8 @@ type Request struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// CallJSON decodes a request, dispatches it and encodes the result.
+// CallJSON decodes a request, dispatches it and encodes the result. Error
+// texts start with the method ("flows.get: not_found: flow 12 …").
 func (a *API) CallJSON(ctx context.Context, req []byte) ([]byte, error) {
 	var r Request
 	if err := json.Unmarshal(req, &r); err != nil {
@@ -157,7 +162,7 @@ func (a *API) CallJSON(ctx context.Context, req []byte) ([]byte, error) {
 	}
 	out, err := a.Call(ctx, r.Method, r.Params)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", r.Method, err)
 	}
 	return json.Marshal(out)
 }
@@ -170,6 +175,7 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		ID      int64             `json:"id"`
 		Name    string            `json:"name"`
 		Text    string            `json:"text"`
+		Pinned  bool              `json:"pinned"`
 		Slots   map[string]string `json:"slots"`
 	}
 	if len(params) > 0 && string(params) != "null" {
@@ -180,7 +186,10 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 	switch method {
 	case "run":
 		if strings.TrimSpace(p.Command) == "" {
-			return nil, badRequest("run: params.command is empty")
+			return nil, badRequest("params.command is empty")
+		}
+		if a.eng.RunID() != "" {
+			return nil, ErrBusy
 		}
 		return a.result(a.eng.Run(ctx, p.Command, daemon.Options{}))
 	case "replay":
@@ -189,9 +198,25 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 			id = p.ID
 		}
 		if id == 0 {
-			return nil, badRequest("replay: params.flow_id is missing")
+			return nil, badRequest("params.flow_id is missing")
 		}
-		return a.result(a.eng.Run(ctx, "", daemon.Options{FlowID: id, Slots: p.Slots, NoPlanner: false}))
+		f, err := a.store.Flow(ctx, id)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		for name := range p.Slots {
+			known := false
+			for _, sl := range f.Slots {
+				known = known || sl.Name == name
+			}
+			if !known {
+				return nil, badRequest("flow %d has no slot %q", id, name)
+			}
+		}
+		if a.eng.RunID() != "" {
+			return nil, ErrBusy
+		}
+		return a.result(a.eng.Run(ctx, "", daemon.Options{FlowID: id, Slots: p.Slots}))
 	case "cancel":
 		return map[string]bool{"cancelled": a.eng.Cancel()}, nil
 	case "answer":
@@ -199,18 +224,25 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		asking := a.asking
 		a.mu.Unlock()
 		if !asking {
-			return nil, &Error{Code: "conflict", Message: "answer: no question is waiting"}
+			return map[string]bool{"accepted": false}, nil
 		}
 		select {
 		case a.answers <- p.Text:
+			return map[string]bool{"accepted": true}, nil
 		default:
+			return map[string]bool{"accepted": false}, nil
 		}
-		return map[string]bool{"ok": true}, nil
 	case "flows.list":
 		flows, err := a.store.Flows(ctx, knowledge.FlowFilter{})
 		if err != nil {
 			return nil, wrap(err)
 		}
+		sort.SliceStable(flows, func(i, j int) bool {
+			if flows[i].Pinned != flows[j].Pinned {
+				return flows[i].Pinned
+			}
+			return flows[i].Uses > flows[j].Uses
+		})
 		out := struct {
 			Flows []FlowSummary `json:"flows"`
 		}{Flows: []FlowSummary{}}
@@ -223,22 +255,32 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		if err != nil {
 			return nil, wrap(err)
 		}
-		return f, nil
+		return map[string]FlowDetail{"flow": detail(*f)}, nil
 	case "flows.rename":
 		if strings.TrimSpace(p.Name) == "" {
-			return nil, badRequest("flows.rename: params.name is empty")
+			return nil, badRequest("params.name is empty")
 		}
 		if err := a.store.RenameFlow(ctx, p.ID, strings.TrimSpace(p.Name)); err != nil {
 			return nil, wrap(err)
 		}
 		a.eng.InvalidateFlows()
-		return map[string]bool{"ok": true}, nil
+		return a.flowSummary(ctx, p.ID)
+	case "flows.pin":
+		f, err := a.store.Flow(ctx, p.ID)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		f.Pinned = p.Pinned
+		if err := a.store.UpdateFlow(ctx, f); err != nil {
+			return nil, wrap(err)
+		}
+		return a.flowSummary(ctx, p.ID)
 	case "flows.delete":
 		if err := a.store.DeleteFlow(ctx, p.ID); err != nil {
 			return nil, wrap(err)
 		}
 		a.eng.InvalidateFlows()
-		return map[string]bool{"ok": true}, nil
+		return map[string]bool{"deleted": true}, nil
 	case "settings.get":
 		return a.public(), nil
 	case "settings.set":
@@ -248,7 +290,12 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		asking := a.asking
 		s := a.settings
 		a.mu.Unlock()
-		return map[string]any{"running": a.eng.RunID() != "", "run_id": a.eng.RunID(), "asking": asking, "planner": s.Planner}, nil
+		n := 0
+		if flows, err := a.store.Flows(ctx, knowledge.FlowFilter{}); err == nil {
+			n = len(flows)
+		}
+		return Status{Version: Version, Running: a.eng.RunID() != "", RunID: a.eng.RunID(), Command: a.eng.RunCommand(),
+			Flows: n, APIKeySet: s.APIKey != "", DebugAddr: s.DebugAddr, Asking: asking, Planner: s.Planner}, nil
 	case "snapshot":
 		s, err := a.eng.Device().Snapshot(ctx)
 		if err != nil {
@@ -293,27 +340,72 @@ func summarize(f knowledge.Flow) FlowSummary {
 	return s
 }
 
-// RunResult is what run and replay return.
+// Version is the daemon's version, reported by status.
+const Version = "0.1.0"
+
+// Status is what status returns.
+type Status struct {
+	Version   string `json:"version"`
+	Running   bool   `json:"running"`
+	RunID     string `json:"run_id,omitempty"`
+	Command   string `json:"command,omitempty"`
+	Flows     int    `json:"flows"`
+	APIKeySet bool   `json:"api_key_set"`
+	DebugAddr string `json:"debug_addr,omitempty"`
+	Asking    bool   `json:"asking"`
+	Planner   string `json:"planner"`
+}
+
+// RunResult is what run and replay return (the fields of run_finished,
+// plus a few more).
 type RunResult struct {
-	RunID    string   `json:"run_id"`
-	Outcome  string   `json:"outcome"`
-	Error    string   `json:"error,omitempty"`
-	Mode     string   `json:"mode"`
-	Steps    int      `json:"steps"`
-	LLMCalls int      `json:"llm_calls"`
-	Tokens   int      `json:"tokens"`
-	MS       int64    `json:"ms"`
-	FlowID   int64    `json:"flow_id,omitempty"`
-	Saved    bool     `json:"saved"`
-	Typed    []string `json:"typed,omitempty"`
+	RunID     string   `json:"run_id"`
+	Outcome   string   `json:"outcome"`
+	Error     string   `json:"error,omitempty"`
+	Mode      string   `json:"mode"`
+	Strategy  string   `json:"strategy"`
+	Steps     int      `json:"steps"`
+	LLMCalls  int      `json:"llm_calls"`
+	Tokens    int      `json:"tokens"`
+	MS        int64    `json:"ms"`
+	FlowID    int64    `json:"flow_id,omitempty"`
+	CacheHits int      `json:"cache_hits"`
+	Saved     bool     `json:"saved"`
+	Typed     []string `json:"typed,omitempty"`
 }
 
 func (a *API) result(r *daemon.Result, err error) (any, error) {
 	if err != nil {
 		return nil, &Error{Code: "failed", Message: err.Error()}
 	}
-	return RunResult{RunID: r.RunID, Outcome: r.Outcome, Error: r.Error, Mode: r.Mode, Steps: len(r.Steps), LLMCalls: r.LLMCalls,
-		Tokens: r.Tokens, MS: r.MS, FlowID: r.FlowID, Saved: r.Saved, Typed: r.Typed}, nil
+	return RunResult{RunID: r.RunID, Outcome: r.Outcome, Error: r.Error, Mode: r.Mode, Strategy: r.Strategy, Steps: len(r.Steps),
+		LLMCalls: r.LLMCalls, Tokens: r.Tokens, MS: r.MS, FlowID: r.FlowID, CacheHits: r.CacheHits, Saved: r.Saved, Typed: r.Typed}, nil
+}
+
+// FlowDetail is a flow as flows.get shows it: the summary, its steps as
+// readable strings, and times in Unix ms.
+type FlowDetail struct {
+	FlowSummary
+	Actions    []string `json:"actions"`
+	Commands   []string `json:"commands"`
+	CreatedMS  int64    `json:"created_ms"`
+	LastUsedMS int64    `json:"last_used_ms"`
+}
+
+func detail(f knowledge.Flow) FlowDetail {
+	d := FlowDetail{FlowSummary: summarize(f), Actions: []string{}, Commands: f.Commands, CreatedMS: f.Created.UnixMilli(), LastUsedMS: f.Updated.UnixMilli()}
+	for _, st := range f.Steps {
+		d.Actions = append(d.Actions, daemon.DescribeStep(st))
+	}
+	return d
+}
+
+func (a *API) flowSummary(ctx context.Context, id int64) (any, error) {
+	f, err := a.store.Flow(ctx, id)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return map[string]FlowSummary{"flow": summarize(*f)}, nil
 }
 
 func (a *API) public() PublicSettings {
@@ -350,7 +442,7 @@ func (a *API) setSettings(ctx context.Context, params json.RawMessage) (any, err
 			}
 		case "confirm_sensitive":
 			err = json.Unmarshal(v, &s.ConfirmSensitive)
-		case "step_limit":
+		case "max_steps":
 			err = json.Unmarshal(v, &s.StepLimit)
 			if err == nil && (s.StepLimit < 0 || s.StepLimit > 100) {
 				err = fmt.Errorf("want 0..100")
@@ -366,7 +458,7 @@ func (a *API) setSettings(ctx context.Context, params json.RawMessage) (any, err
 		return nil, badRequest("settings.set: %v", err)
 	}
 	for k, v := range map[string]string{"base_url": s.BaseURL, "model": s.Model, "planner": s.Planner,
-		"confirm_sensitive": strconv.FormatBool(s.ConfirmSensitive), "step_limit": strconv.Itoa(s.StepLimit)} {
+		"confirm_sensitive": strconv.FormatBool(s.ConfirmSensitive), "max_steps": strconv.Itoa(s.StepLimit)} {
 		if err := a.store.SetSetting(ctx, k, v); err != nil {
 			return nil, wrap(err)
 		}

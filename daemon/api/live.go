@@ -24,7 +24,7 @@ type Live struct {
 func (a *API) Live() *Live { return &Live{a: a} }
 
 // ErrBusy is returned when a run is already in progress.
-var ErrBusy = &Error{Code: "busy", Message: "a command is already running"}
+var ErrBusy = &Error{Code: "busy", Message: "a command is running"}
 
 // Run starts command and returns its run id once it started.
 func (l *Live) Run(ctx context.Context, command string) (string, error) {

@@ -40,7 +40,9 @@ test-go: ## go vet and all Go tests (race detector on the engine and store)
 test-eval: ## eval on the recorded apps: oracle (all tasks) and graph planner
 	mkdir -p $(OUT)
 	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner oracle --commands testdata/commands.jsonl --report $(OUT)/eval-oracle.json
-	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --commands testdata/commands.jsonl --report $(OUT)/eval-graph.json --min-success 0
+	@# the graph planner's failed tasks are measurements, not test failures:
+	@# keep its "N passed, M failed" line out of the test log (it is in the report)
+	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --commands testdata/commands.jsonl --report $(OUT)/eval-graph.json -q --min-success 0.30 > $(OUT)/eval-graph.txt; status=$$?; grep -v ' passed, [0-9]* failed$$' $(OUT)/eval-graph.txt; exit $$status
 
 .PHONY: test-android
 test-android: ## compile every Kotlin source against android-all and run the JVM unit tests
@@ -51,7 +53,7 @@ test-jni: ## gobind + host JNI library + Kotlin round trip through the binding
 	bash scripts/jni-roundtrip.sh
 
 .PHONY: test-e2e
-test-e2e: ## the inspector page in headless Chromium
+test-e2e: ## the inspector page in headless Chromium: scripted demo, then the real engine (wayfinder serve)
 	bash scripts/e2e-inspector.sh
 
 .PHONY: test-arm64

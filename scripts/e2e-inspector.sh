@@ -3,25 +3,37 @@
 #
 # Installs, when missing, Debian's chromium (apt-get, as root) and
 # playwright-core (npm ci into scripts/e2e/node_modules, version pinned in
-# scripts/e2e/package.json); starts an inspector server; drives the page in
-# headless chromium (scripts/e2e/inspector.test.mjs); prints
-# "N passed, M failed" and exits non-zero on failure.
+# scripts/e2e/package.json); then, for each mode, starts an inspector server
+# and drives the page in headless chromium (scripts/e2e/inspector.test.mjs).
+# Modes, in this order:
+#   scripted  the scripted demo controller (daemon/inspect/internal/e2eserver)
+#   real      the real engine: `wayfinder serve` on the built-in demo phone,
+#             a fresh store, --step-delay 400ms --reset-each-run, no LLM
+# Prints each mode's checks, then the combined "N passed, M failed", and
+# exits non-zero when a check failed or a mode could not run.
 #
 # Environment:
-#   E2E_SERVER_CMD  command that serves the inspector on 127.0.0.1 and prints
-#                   the page URL with ?token= as its FIRST stdout line, then
-#                   keeps serving until SIGTERM. Default: the scripted demo
-#                   server (daemon/inspect/internal/e2eserver), built here.
-#                   Later: the real `wayfinder serve` on the simulated phone.
+#   E2E_MODES       modes to run (default "scripted real").
+#   E2E_SERVER_CMD  instead of the modes: one run against this command, which
+#                   serves the inspector on 127.0.0.1 and prints the page URL
+#                   with ?token= as its FIRST stdout line, then keeps serving
+#                   until SIGTERM. Set E2E_REAL=1 when it is the real daemon.
 #   E2E_OUT         output directory (default /tmp/wayfinder-e2e): the
-#                   screenshot inspector.png, server.log.
-#   E2E_DELAY       pause between the demo's events (default 120ms).
+#                   screenshots inspector.png (scripted) and
+#                   inspector-real.png (real), server-MODE.log,
+#                   test-MODE.out, the real mode's store e2e.db. Executables go to <repo>/out/e2e/
+#                   (/tmp may be mounted noexec).
+#   E2E_DELAY       pause between the scripted demo's events (default 120ms).
+#   E2E_STEP_DELAY  the real mode's --step-delay (default 400ms).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 E2E_OUT=${E2E_OUT:-/tmp/wayfinder-e2e}
 E2E_DELAY=${E2E_DELAY:-120ms}
-mkdir -p "$E2E_OUT"
+E2E_STEP_DELAY=${E2E_STEP_DELAY:-400ms}
+E2E_MODES=${E2E_MODES:-scripted real}
+BIN="$ROOT/out/e2e"
+mkdir -p "$E2E_OUT" "$BIN"
 
 # ---- chromium ----
 if [ ! -x /usr/bin/chromium ]; then
@@ -40,44 +52,84 @@ if [ ! -f "$ROOT/scripts/e2e/node_modules/playwright-core/package.json" ]; then
   (cd "$ROOT/scripts/e2e" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-# ---- server ----
-if [ -z "${E2E_SERVER_CMD:-}" ]; then
-  (cd "$ROOT" && go build -o "$E2E_OUT/e2eserver" ./daemon/inspect/internal/e2eserver)
-  E2E_SERVER_CMD="\"$E2E_OUT/e2eserver\" -addr 127.0.0.1:0 -delay $E2E_DELAY"
-fi
-: >"$E2E_OUT/server.out"
-(cd "$ROOT" && exec bash -c "exec $E2E_SERVER_CMD") >"$E2E_OUT/server.out" 2>"$E2E_OUT/server.log" &
-SERVER_PID=$!
-cleanup() {
-  if kill -0 "$SERVER_PID" 2>/dev/null; then
+SERVER_PID=""
+stop_server() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$SERVER_PID" 2>/dev/null || true
   fi
+  SERVER_PID=""
 }
-trap cleanup EXIT
+trap stop_server EXIT
 
-URL=""
-for _ in $(seq 600); do # up to 60 s
-  URL=$(head -n 1 "$E2E_OUT/server.out" 2>/dev/null || true)
-  case "$URL" in http://*) break ;; esac
-  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    echo "e2e: the server exited before printing its URL; log:" >&2
-    cat "$E2E_OUT/server.log" >&2
-    exit 1
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+SUMMARY=()
+
+# run_mode NAME REAL(0|1) SERVER_CMD: starts the server, runs the browser
+# test against it, stops the server and adds its counts to the totals.
+run_mode() {
+  local name=$1 real=$2 cmd=$3 out="$E2E_OUT/server-$1.out" log="$E2E_OUT/server-$1.log"
+  local t0=$SECONDS url="" res p f
+  echo "e2e: ==== $name ====" >&2
+  : >"$out"
+  (cd "$ROOT" && exec bash -c "exec $cmd") >"$out" 2>"$log" &
+  SERVER_PID=$!
+  for _ in $(seq 600); do # up to 60 s
+    url=$(head -n 1 "$out" 2>/dev/null || true)
+    case "$url" in http://*) break ;; esac
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  case "$url" in
+    http://127.0.0.1:*|http://localhost:*|http://\[::1\]:*) ;;
+    *)
+      echo "e2e: $name: the server printed no loopback URL (first line: ${url%%\?*}); log:" >&2
+      cat "$log" >&2
+      stop_server
+      TOTAL_FAILED=$((TOTAL_FAILED + 1))
+      SUMMARY+=("$name: server did not start")
+      return
+      ;;
+  esac
+  echo "e2e: $name: inspector at ${url%%\?*} (token hidden)" >&2
+  set +e
+  (cd "$ROOT/scripts/e2e" && E2E_URL="$url" E2E_OUT="$E2E_OUT" E2E_REAL="$real" node inspector.test.mjs) | tee "$E2E_OUT/test-$name.out"
+  set -e
+  res=$(tail -n 1 "$E2E_OUT/test-$name.out")
+  stop_server
+  if [[ "$res" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+  else
+    p=0 f=1 # the test died before its closing line
   fi
-  sleep 0.1
-done
-case "$URL" in
-  http://127.0.0.1:*|http://localhost:*|http://\[::1\]:*) ;;
-  *) echo "e2e: the server's first line is not a loopback URL: ${URL%%\?*}" >&2; exit 1 ;;
-esac
-echo "e2e: inspector at ${URL%%\?*} (token hidden)" >&2
+  TOTAL_PASSED=$((TOTAL_PASSED + p))
+  TOTAL_FAILED=$((TOTAL_FAILED + f))
+  SUMMARY+=("$name: $p passed, $f failed in $((SECONDS - t0)) s; server log $log")
+}
 
-# ---- browser ----
-set +e
-(cd "$ROOT/scripts/e2e" && E2E_URL="$URL" E2E_OUT="$E2E_OUT" node inspector.test.mjs)
-RC=$?
-set -e
-echo "e2e: screenshot $E2E_OUT/inspector.png, server log $E2E_OUT/server.log" >&2
-exit $RC
+if [ -n "${E2E_SERVER_CMD:-}" ]; then
+  run_mode custom "${E2E_REAL:-0}" "$E2E_SERVER_CMD"
+else
+  for mode in $E2E_MODES; do
+    case "$mode" in
+      scripted)
+        (cd "$ROOT" && go build -o "$BIN/e2eserver" ./daemon/inspect/internal/e2eserver)
+        run_mode scripted 0 "\"$BIN/e2eserver\" -addr 127.0.0.1:0 -delay $E2E_DELAY"
+        ;;
+      real)
+        (cd "$ROOT" && go build -o "$BIN/wayfinder" ./cmd/wayfinder)
+        rm -f "$E2E_OUT/e2e.db" "$E2E_OUT/e2e.db-wal" "$E2E_OUT/e2e.db-shm" # a fresh store each time
+        # port 0: the kernel picks a free port; the first stdout line has it
+        run_mode real 1 "\"$BIN/wayfinder\" serve --addr 127.0.0.1:0 --db \"$E2E_OUT/e2e.db\" --step-delay $E2E_STEP_DELAY --reset-each-run"
+        ;;
+      *) echo "e2e: unknown mode $mode (want scripted or real)" >&2; exit 2 ;;
+    esac
+  done
+fi
+
+for line in "${SUMMARY[@]}"; do echo "e2e: $line" >&2; done
+echo "e2e: screenshots in $E2E_OUT" >&2
+echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+[ "$TOTAL_FAILED" -eq 0 ]

@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/api"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/inspect"
@@ -18,7 +21,10 @@ import (
 )
 
 // cmdServe starts the inspector on the simulated phone: the first line of
-// standard output is the page URL with its token.
+// standard output is the page URL with its token. --step-delay makes every
+// device action take at least that long, so a run can be watched and
+// cancelled; --reset-each-run puts the phone back on the app's start
+// screen before each run.
 func cmdServe(ctx context.Context, args []string) error {
 	fs := newFlags("serve")
 	data := fs.String("data", "", "DroidTask-format directory (default: the built-in demo phone)")
@@ -26,9 +32,14 @@ func cmdServe(ctx context.Context, args []string) error {
 	addr := fs.String("addr", inspect.DefaultAddr, "listen address (loopback only)")
 	db := fs.String("db", "", "knowledge store file (default "+defaultDB()+")")
 	dataDir := fs.String("data-dir", "", "where the inspector token lives (default beside the store)")
+	stepDelay := fs.Duration("step-delay", 0, "every device action takes at least this long (e.g. 400ms)")
+	resetEachRun := fs.Bool("reset-each-run", false, "put the phone on the app's start screen before each run")
 	lf := llmFlags(fs)
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if *stepDelay < 0 {
+		return usageError{fmt.Sprintf("serve: --step-delay %v is negative", *stepDelay)}
 	}
 	var d *droidtask.Dataset
 	var err error
@@ -58,7 +69,11 @@ func cmdServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng := daemon.New(phone, st, nil, nil, daemon.Config{})
+	var dev device.Device = phone
+	if *stepDelay > 0 {
+		dev = pacedDevice{Device: phone, min: *stepDelay}
+	}
+	eng := daemon.New(dev, st, nil, nil, daemon.Config{})
 	cfg, err := lf.config()
 	if err != nil {
 		return err
@@ -78,7 +93,11 @@ func cmdServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := inspect.New(a.Live(), eng.Bus(), inspect.Options{Addr: *addr, Token: token})
+	var ctl inspect.Controller = a.Live()
+	if *resetEachRun {
+		ctl = &resettingController{Live: a.Live(), eng: eng, phone: phone}
+	}
+	srv, err := inspect.New(ctl, eng.Bus(), inspect.Options{Addr: *addr, Token: token})
 	if err != nil {
 		return err
 	}
@@ -89,4 +108,56 @@ func cmdServe(ctx context.Context, args []string) error {
 	fmt.Println(srv.URL())
 	fmt.Fprintf(os.Stderr, "inspector on the simulated %s phone; Ctrl-C stops it\n", *app)
 	return srv.Serve(ctx, ln)
+}
+
+// pacedDevice makes every action take at least min: it waits, then
+// performs. A cancel during the wait returns ctx's error with the action
+// not performed.
+type pacedDevice struct {
+	device.Device
+	min time.Duration
+}
+
+func (d pacedDevice) Perform(ctx context.Context, a device.Action) (device.Result, error) {
+	start := time.Now()
+	t := time.NewTimer(d.min)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return device.Result{}, ctx.Err()
+	case <-t.C:
+	}
+	res, err := d.Device.Perform(ctx, a)
+	res.DurationMS = time.Since(start).Milliseconds()
+	return res, err
+}
+
+// resettingController puts the simulated phone back on its app's start
+// screen before each run or replay starts; a call while a run is in
+// progress leaves the phone alone and gets api.ErrBusy.
+type resettingController struct {
+	*api.Live
+	eng   *daemon.Engine
+	phone *sim.Phone
+	mu    sync.Mutex // holds a reset and the start of its run together
+}
+
+func (c *resettingController) Run(ctx context.Context, command string) (string, error) {
+	return c.fresh(func() (string, error) { return c.Live.Run(ctx, command) })
+}
+
+func (c *resettingController) Replay(ctx context.Context, flowID int64, slots map[string]string) (string, error) {
+	return c.fresh(func() (string, error) { return c.Live.Replay(ctx, flowID, slots) })
+}
+
+func (c *resettingController) fresh(start func() (string, error)) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.eng.RunID() != "" {
+		return "", api.ErrBusy
+	}
+	if err := c.phone.Reset(c.phone.App().StartState()); err != nil {
+		return "", fmt.Errorf("serve: reset before the run: %w", err)
+	}
+	return start()
 }

@@ -8,6 +8,18 @@
 // (daemon/inspect/internal/demo) or the real daemon does: snapshot,
 // action and run_finished events, and a saved flow after the first run.
 // Prints one line per check and "N passed, M failed"; exits 1 on failure.
+//
+// Two modes:
+//   default     the scripted demo controller: its runs ask a (scripted) LLM,
+//               so the prompt and reply panes must fill.
+//   E2E_REAL=1  the real engine (`wayfinder serve` on the built-in demo
+//               phone, a fresh store, no LLM endpoint, --step-delay so runs
+//               last long enough to watch and cancel): no flow at start,
+//               the panes must say no model was asked, the second command
+//               must be a replay with no LLM call that types its own value.
+// E2E_COMMAND..E2E_COMMAND4, E2E_VALUE2 (the value command2's replay must
+// type, real mode), E2E_SLOT and E2E_SHOT (the screenshot's file name in
+// E2E_OUT) override each mode's defaults.
 import { chromium } from "playwright-core";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,10 +28,32 @@ import path from "node:path";
 const url = process.env.E2E_URL;
 const out = process.env.E2E_OUT || "/tmp/wayfinder-e2e";
 const exe = process.env.CHROMIUM || "/usr/bin/chromium";
-const command = process.env.E2E_COMMAND || "create a note titled Buy oat milk";
-const command2 = process.env.E2E_COMMAND2 || "create a note titled Call the plumber";
-const command3 = process.env.E2E_COMMAND3 || "write a note: Water the plants";
-const command4 = process.env.E2E_COMMAND4 || "add a note called Renew passport";
+const real = process.env.E2E_REAL === "1";
+const defaults = real ? {
+  // commands the built-in demo phone (daemon/sim/demo) supports
+  command: 'create a note called "Buy oat milk"',
+  command2: 'create a note called "Call the plumber"',
+  value2: "Call the plumber", // what the replay of command2 must type
+  command3: "set the font size to large",
+  command4: "turn on dark mode",
+  slot: "Pay the rent",
+  shot: "inspector-real.png",
+} : {
+  command: "create a note titled Buy oat milk",
+  command2: "create a note titled Call the plumber",
+  command3: "write a note: Water the plants",
+  command4: "add a note called Renew passport",
+  slot: "Pay the rent",
+  shot: "inspector.png",
+};
+const env = (k, d) => process.env[k] || d;
+const command = env("E2E_COMMAND", defaults.command);
+const command2 = env("E2E_COMMAND2", defaults.command2);
+const command3 = env("E2E_COMMAND3", defaults.command3);
+const command4 = env("E2E_COMMAND4", defaults.command4);
+const value2 = env("E2E_VALUE2", defaults.value2);
+const slotValue = env("E2E_SLOT", defaults.slot);
+const shot = env("E2E_SHOT", defaults.shot);
 const T = Number(process.env.E2E_TIMEOUT_MS || 30000);
 
 if (!url) {
@@ -27,6 +61,7 @@ if (!url) {
   process.exit(2);
 }
 fs.mkdirSync(out, { recursive: true });
+console.log("# mode: " + (real ? "real daemon (E2E_REAL=1)" : "scripted demo"));
 
 let passed = 0, failed = 0;
 async function check(name, fn) {
@@ -42,6 +77,9 @@ async function check(name, fn) {
   }
 }
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
+// skip reports a check this mode cannot make, counted as neither pass nor fail
+let skipped = 0;
+function skip(name, why) { skipped++; console.log("skip - " + name + ": " + why); }
 
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "wayfinder-e2e-chromium-"));
 const ctx = await chromium.launchPersistentContext(profile, {
@@ -80,14 +118,24 @@ try {
   await check("token removed from the address bar", async () => {
     assert(!page.url().includes("token="), page.url());
   });
-  await check("hello: saved flows listed", async () => {
-    await page.waitForSelector("#flows .flow");
-    return (await page.locator("#flows .flow").count()) + " flows";
-  });
   await check("hello: graph drawn", async () => {
     await page.waitForSelector("#graph svg .gnode");
     return (await page.locator("#graph svg .gnode").count()) + " screens";
   });
+  if (real) {
+    // the graph came with the same hello: a fresh store has no flow yet
+    await check("hello: no saved flow in a fresh store", async () => {
+      const n = await page.locator("#flows .flow").count();
+      assert(n === 0, n + " flows");
+      assert((await text("#flows .empty")) === "No saved flows.", "flows pane " + JSON.stringify(await text("#flows")));
+      return "0 flows";
+    });
+  } else {
+    await check("hello: saved flows listed", async () => {
+      await page.waitForSelector("#flows .flow");
+      return (await page.locator("#flows .flow").count()) + " flows";
+    });
+  }
   const flowsBefore = await page.locator("#flows .flow").count();
 
   // ---- run a command ----
@@ -112,10 +160,17 @@ try {
     await page.waitForFunction(() => document.querySelectorAll("#screen svg rect.el").length >= 3);
     return (await page.locator("#screen svg rect.el").count()) + " boxes";
   });
-  await check("run: chosen element highlighted live", async () => {
-    await page.waitForFunction(() => window.__chosen.length > 0);
-    return "#" + (await page.evaluate(() => window.__chosen[0]));
-  });
+  if (real) {
+    // the engine publishes an action once it has been performed, and the
+    // next screen right behind it: the page never has a frame in which the
+    // chosen element is highlighted live (pinned steps show it, below)
+    skip("run: chosen element highlighted live", "the real engine publishes each action after performing it, with the next screen at once");
+  } else {
+    await check("run: chosen element highlighted live", async () => {
+      await page.waitForFunction(() => window.__chosen.length > 0);
+      return "#" + (await page.evaluate(() => window.__chosen[0]));
+    });
+  }
   await check("run: finishes", async () => {
     await page.waitForFunction(() => document.querySelectorAll("#runs tbody tr").length >= 1);
     return (await runsTable())[0].outcome;
@@ -136,21 +191,38 @@ try {
     assert(num(r.ms) > 0, "latency " + r.ms);
     return r.tokens + " tokens, " + r.llm + " LLM calls, " + r.hits + " cache hits, " + r.ms + " ms";
   });
-  await check("run: prompt and reply panes filled", async () => {
-    const p = await text("#prompt"), r = await text("#reply");
-    assert(p.length > 20 && p !== "—", "prompt " + JSON.stringify(p.slice(0, 40)));
-    assert(r.length > 0 && r !== "—", "reply empty");
-  });
+  if (real) {
+    // no LLM endpoint: the graph planner decides, and the panes say so
+    await check("run: panes say no model was asked", async () => {
+      const r = (await runsTable())[0];
+      assert(num(r.llm) === 0 && num(r.tokens) === 0, r.llm + " LLM calls, " + r.tokens + " tokens");
+      const p = await text("#prompt"), rep = await text("#reply");
+      assert(p === "This command made no LLM call.", "prompt pane " + JSON.stringify(p.slice(0, 60)));
+      assert(rep === "", "reply pane " + JSON.stringify(rep.slice(0, 60)));
+      return JSON.stringify(p);
+    });
+  } else {
+    await check("run: prompt and reply panes filled", async () => {
+      const p = await text("#prompt"), r = await text("#reply");
+      assert(p.length > 20 && p !== "—", "prompt " + JSON.stringify(p.slice(0, 40)));
+      assert(r.length > 0 && r !== "—", "reply empty");
+    });
+  }
   await check("run: new flow listed", async () => {
     await page.waitForFunction((n) => document.querySelectorAll("#flows .flow").length > n, flowsBefore);
   });
   await check("pinning a step highlights its chosen element", async () => {
     const row = page.locator("#timeline tbody tr.step-row").first();
+    const step = await row.getAttribute("data-step");
     const want = ((await row.locator("td").nth(2).textContent()).match(/#(\d+)/) || [])[1];
     await row.click();
     await page.waitForSelector("#screen svg rect.el.chosen");
     const got = await page.getAttribute("#screen svg rect.el.chosen", "data-index");
     assert(want === undefined || got === want, "highlighted #" + got + ", timeline says #" + want);
+    if (real) { // a pinned step names its own (absent) exchange
+      const p = await text("#prompt");
+      assert(p.startsWith("Step " + step + " made no LLM call"), "prompt pane " + JSON.stringify(p.slice(0, 60)));
+    }
     await row.click(); // back to live
     return "#" + got;
   });
@@ -162,8 +234,27 @@ try {
     await page.waitForFunction(() => document.querySelectorAll("#runs tbody tr").length >= 2);
     const r = (await runsTable())[0];
     assert(num(r.hits) > 0, "cache hits " + r.hits);
-    return r.mode + ", " + r.llm + " LLM calls, " + r.hits + " cache hits";
+    if (real) {
+      assert(r.outcome === "success", "outcome " + r.outcome);
+      assert(r.mode === "replay", "mode " + r.mode);
+      assert(num(r.llm) === 0, r.llm + " LLM calls");
+      // --reset-each-run: the replay starts where the learning run did, so
+      // it needs no recovery step
+      const first = (await runsTable())[1];
+      const modes = await page.$$eval("#timeline tbody tr.step-row .badge", (x) => x.map((e) => e.textContent));
+      assert(r.steps === first.steps && modes.every((m) => m === "replay"), r.steps + " steps (" + modes.join(",") + ") after " + first.steps);
+    }
+    return r.outcome + ", " + r.mode + ", " + r.llm + " LLM calls, " + r.hits + " cache hits";
   });
+  if (real) {
+    await check("second run typed its own value", async () => {
+      const acts = await page.$$eval("#timeline tbody tr.step-row td:nth-child(3) .act", (x) => x.map((e) => e.textContent));
+      const typed = acts.filter((a) => a.startsWith("input"));
+      assert(typed.some((a) => a.includes("“" + value2 + "”")), "inputs: " + (typed.join(" | ") || "none"));
+      assert(!typed.some((a) => a.includes("Buy oat milk")), "replayed the first value: " + typed.join(" | "));
+      return typed.join(" | ");
+    });
+  }
 
   // ---- replay a flow from the list ----
   await check("replay button starts a run", async () => {
@@ -173,11 +264,16 @@ try {
     const form = flow.locator("form");
     if (await form.count()) { // a flow with slots asks for their values first
       await form.waitFor({ state: "visible" });
-      await form.locator("input").first().fill(process.env.E2E_SLOT || "Pay the rent");
+      await form.locator("input").first().fill(slotValue);
       await form.locator("button[type=submit]").click();
     }
     await page.waitForFunction((k) => document.querySelectorAll("#runs tbody tr").length > k, n);
-    return (await runsTable())[0].mode;
+    const r = (await runsTable())[0];
+    if (real) {
+      assert(r.outcome === "success" && r.mode === "replay", r.outcome + ", mode " + r.mode);
+      assert(num(r.llm) === 0, r.llm + " LLM calls");
+    }
+    return r.outcome + ", " + r.mode;
   });
 
   // ---- a page opened mid-run shows the run so far ----
@@ -192,7 +288,7 @@ try {
       await late.waitForFunction(() => document.querySelectorAll("#timeline tbody tr.step-row").length >= 1 &&
         document.querySelectorAll("#screen svg rect.el").length >= 1, null, { timeout: T });
       const cmd = await late.locator("#run-head .cmd").textContent();
-      assert(cmd.includes(process.env.E2E_COMMAND3 || "Water the plants"), "late page shows " + cmd);
+      assert(cmd.includes(command3), "late page shows " + cmd);
       return (await late.locator("#timeline tbody tr.step-row").count()) + " rows at open";
     } finally {
       await late.close();
@@ -204,21 +300,26 @@ try {
     await page.fill("#cmd", command4);
     await page.click("#run");
     await page.waitForFunction(() => /running/.test(document.querySelector("#run-pill").textContent) && !document.querySelector("#cancel").disabled);
+    // the real engine's steps are slow (--step-delay): cancel after the first one
+    if (real) await page.waitForFunction(() => document.querySelectorAll("#timeline tbody tr.step-row").length >= 1);
     await page.click("#cancel");
     await page.waitForFunction((k) => document.querySelectorAll("#runs tbody tr").length > k, n);
     const r = (await runsTable())[0];
     assert(r.outcome === "cancelled", "outcome " + r.outcome);
+    if (real) assert(num(r.steps) >= 1, r.steps + " steps: the cancel came before the first step");
     return r.steps + " steps before the cancel";
   });
 
-  // ---- the screenshot: the first (learning) run, step 2 pinned ----
+  // ---- the screenshot: the first (learning) run, its second step pinned ----
   await check("screenshot", async () => {
     await page.locator("#runs tbody tr").last().click();
-    await page.locator('#timeline tbody tr.step-row[data-step="2"]').click();
-    await page.waitForFunction(() => /step 2/.test(document.querySelector("#screen-mode").textContent));
+    const row = page.locator("#timeline tbody tr.step-row").nth(1);
+    const step = await row.getAttribute("data-step");
+    await row.click();
+    await page.waitForFunction((n) => document.querySelector("#screen-mode").textContent.startsWith("step " + n + " "), step);
     await page.waitForSelector("#screen svg rect.el.chosen");
     await page.evaluate(() => { window.scrollTo(0, 0); document.querySelectorAll(".scroll").forEach((x) => { x.scrollTop = 0; }); });
-    const file = path.join(out, "inspector.png");
+    const file = path.join(out, shot);
     await page.screenshot({ path: file, fullPage: true });
     return file;
   });
@@ -229,5 +330,6 @@ try {
   await ctx.close();
   fs.rmSync(profile, { recursive: true, force: true });
 }
+if (skipped) console.log("# " + skipped + " skipped");
 console.log(passed + " passed, " + failed + " failed");
 process.exit(failed ? 1 : 0);

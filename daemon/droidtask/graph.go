@@ -116,6 +116,15 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 			}
 			elem = id
 		}
+		if elem != 0 && from != to {
+			// AppAgent-style documentation from exploration: what using the
+			// element shows next
+			if e := &g.Elements[elem-1]; e.Doc == "" {
+				if ts, err := d.State(app, t.To); err == nil {
+					e.Doc = "Opens " + describeScreen(ts)
+				}
+			}
+		}
 		k := tkey{from: from, to: to, action: action, elem: elem}
 		if _, ok := edges[k]; !ok {
 			order = append(order, k)

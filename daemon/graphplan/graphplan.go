@@ -823,7 +823,7 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		e := &kg.Elements[i]
 		g.elems[e.ID] = e
 		g.onScr[e.ScreenID] = append(g.onScr[e.ScreenID], e)
-		ts := termsOf(e.Descriptor.Label() + " " + e.Descriptor.Desc + " " + e.Descriptor.Hint + " " + e.Descriptor.ResourceID + " " + e.Doc)
+		ts := termsOf(e.Descriptor.Label() + " " + e.Descriptor.Desc + " " + e.Descriptor.Hint + " " + e.Descriptor.ResourceID)
 		g.terms[e.ID] = ts
 		seen := map[term]bool{}
 		for _, t := range ts {

@@ -229,6 +229,19 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	if command == "" && opt.FlowID == 0 {
 		return nil, errors.New("daemon: empty command")
 	}
+	if command == "" && e.store != nil {
+		// a replay from the flow list: say it as the flow's intent
+		if f, err := e.store.Flow(ctx, opt.FlowID); err == nil {
+			slots := map[string]string{}
+			for _, sl := range f.Slots {
+				slots[sl.Name] = sl.Example
+			}
+			for k, v := range opt.Slots {
+				slots[k] = v
+			}
+			command = fillSlots(f.Intent, slots)
+		}
+	}
 	e.runMu.Lock()
 	defer e.runMu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
@@ -519,7 +532,7 @@ func (r *run) observe(ctx context.Context, step int) (*screen.Snapshot, string, 
 	r.e.last = s
 	r.e.mu.Unlock()
 	elems := screen.Elements(s)
-	info := event.ScreenInfo{Step: step, Fingerprint: fp, Activity: s.Activity, Package: s.ForegroundPackage(),
+	info := event.ScreenInfo{Step: step + 1, Fingerprint: fp, Activity: s.Activity, Package: s.ForegroundPackage(),
 		Width: s.Width, Height: s.Height, CaptureMS: time.Since(start).Milliseconds(), Elements: make([]event.ScreenElement, len(elems))}
 	for i, el := range elems {
 		info.Elements[i] = event.ScreenElement{Index: i, Kind: el.Kind, Label: el.Label, Bounds: el.Bounds}

@@ -119,6 +119,13 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 		rec.Target = screen.Describe(s, el.NodeID)
 		rec.Label = el.Label
 	}
+	idx := -1
+	if el != nil {
+		idx = el.Index
+	}
+	info := event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: a.Type, Element: idx, Label: rec.Label,
+		Text: redactTyped(s, el, a.Text), Reason: d.Reason, Tokens: d.Tokens}
+	r.emit(event.Chosen, info) // before acting: watchers see the choice while the phone acts
 	res, err := r.e.dev.Perform(ctx, a)
 	if err != nil {
 		return rec, machineErr{fmt.Errorf("perform %s: %w", a, err)}
@@ -130,13 +137,9 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 	}
 	rec.After = screen.Fingerprint(after)
 	r.steps = append(r.steps, rec)
-	idx := -1
-	if el != nil {
-		idx = el.Index
-	}
-	r.emit(event.Action, event.ActionInfo{Step: rec.Step, Mode: rec.Mode, Action: a.Type, Element: idx, Label: rec.Label,
-		Text: redactTyped(s, el, a.Text), Reason: d.Reason, OK: res.OK, Changed: res.Changed, Message: res.Message,
-		MS: (decide + time.Since(t0)).Milliseconds(), Tokens: d.Tokens})
+	info.OK, info.Changed, info.Message = res.OK, res.Changed, res.Message
+	info.MS = (decide + time.Since(t0)).Milliseconds()
+	r.emit(event.Action, info)
 	if err := r.recordTransition(ctx, s, fp, after, rec); err != nil {
 		return rec, err
 	}

@@ -146,7 +146,7 @@ func printEvent(w io.Writer, ev event.Event) {
 		if d.Text != "" {
 			what += fmt.Sprintf(" ← %q", d.Text)
 		}
-		fmt.Fprintf(w, "  step %-3d [%-8s] %-40s %4d ms %5d tok  %s — %s\n", d.Step+1, d.Mode, what, d.MS, d.Tokens, status, d.Reason)
+		fmt.Fprintf(w, "  step %-3d [%-8s] %-40s %4d ms %5d tok  %s — %s\n", d.Step, d.Mode, what, d.MS, d.Tokens, status, d.Reason)
 	case event.LLMReply:
 		var d event.ReplyInfo
 		decode(ev, &d)

@@ -21,7 +21,8 @@ const (
 	Snapshot     = "snapshot"      // ScreenInfo
 	Prompt       = "prompt"        // PromptInfo (redacted)
 	LLMReply     = "llm_reply"     // ReplyInfo
-	Action       = "action"        // ActionInfo: chosen action and why
+	Chosen       = "chosen"        // ActionInfo without a result: the choice, before the device acts
+	Action       = "action"        // ActionInfo: the action performed, why, and its result
 	Ask          = "ask"           // AskInfo: the agent needs the user
 	FlowSaved    = "flow_saved"    // FlowInfo
 	FlowRepaired = "flow_repaired" // FlowInfo
@@ -101,7 +102,8 @@ type ReplyInfo struct {
 	Error            string `json:"error,omitempty"`
 }
 
-// ActionInfo is a chosen and performed action.
+// ActionInfo is a chosen (and, for Action events, performed) action. Step
+// numbers count from 1 in every event.
 type ActionInfo struct {
 	Step    int    `json:"step"`
 	Mode    string `json:"mode"` // replay | graph | llm | oracle | recovery | backtrack

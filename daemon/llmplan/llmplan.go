@@ -132,14 +132,14 @@ func (p *Planner) emitPrompt(st *daemon.PlanState, kind string, msgs []llm.Messa
 	for _, m := range msgs {
 		fmt.Fprintf(&b, "[%s]\n%s\n", m.Role, m.Content)
 	}
-	st.Emit(event.Prompt, event.PromptInfo{Step: st.Step, Kind: kind, Text: p.client.Redact(b.String())})
+	st.Emit(event.Prompt, event.PromptInfo{Step: st.Step + 1, Kind: kind, Text: p.client.Redact(b.String())})
 }
 
 func (p *Planner) emitReply(st *daemon.PlanState, r llm.Reply, d time.Duration, err error) {
 	if st.Emit == nil {
 		return
 	}
-	info := event.ReplyInfo{Step: st.Step, Text: p.client.Redact(r.Text), PromptTokens: r.PromptTokens,
+	info := event.ReplyInfo{Step: st.Step + 1, Text: p.client.Redact(r.Text), PromptTokens: r.PromptTokens,
 		CompletionTokens: r.CompletionTokens, MS: d.Milliseconds()}
 	if err != nil {
 		info.Error = p.client.Redact(err.Error())

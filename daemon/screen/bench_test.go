@@ -85,7 +85,7 @@ func BenchmarkMarshalJSON(b *testing.B) {
 	}
 }
 
-func realSnaps(b *testing.B) []*Snapshot {
+func realSnaps(b testing.TB) []*Snapshot {
 	var out []*Snapshot
 	for _, st := range loadDroidTask(b) {
 		out = append(out, st.Snap.Clone())
@@ -135,7 +135,7 @@ func BenchmarkSimilarity(b *testing.B) {
 
 // groundBench is the largest DroidTask screen, the descriptors of its kept
 // nodes, and a moved capture of it to ground them on.
-func groundBench(b *testing.B) (*Snapshot, []Descriptor, *Snapshot) {
+func groundBench(b testing.TB) (*Snapshot, []Descriptor, *Snapshot) {
 	states := loadDroidTask(b)
 	big := states[0].Snap
 	for _, st := range states {

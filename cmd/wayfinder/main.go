@@ -10,7 +10,7 @@
 //	wayfinder flows   list|show|export|import|rm --db FILE ...
 //	wayfinder eval    --data DIR [--apps a,b] --planner oracle|graph|llm [--db FILE] [--commands FILE] --report FILE
 //	wayfinder bench   [--data DIR]
-//	wayfinder serve   --data DIR --app NAME [--addr 127.0.0.1:PORT] [--db FILE]
+//	wayfinder serve   [--data DIR --app NAME] [--addr 127.0.0.1:PORT] [--db FILE] [--step-delay D] [--reset-each-run]
 package main
 
 import (
@@ -33,7 +33,8 @@ usage:
   wayfinder flows  list|show|export|import|rm --db FILE ...
   wayfinder eval   --data DIR --planner oracle|graph|llm [--apps a,b] [--db FILE] [--commands FILE] --report FILE
   wayfinder bench  [--data DIR]                    planning, lookup and memory benchmarks
-  wayfinder serve  --data DIR --app NAME [--addr 127.0.0.1:7777]   the inspector on the simulated phone
+  wayfinder serve  [--data DIR --app NAME] [--addr 127.0.0.1:7777] [--step-delay 400ms] [--reset-each-run]
+                                                   the inspector on the simulated phone (default: the demo phone)
 
 LLM endpoint (any OpenAI-compatible server): --base-url/OPENAI_BASE_URL, --model/WAYFINDER_MODEL,
 --api-key/OPENAI_API_KEY. Without one, Wayfinder plans over its knowledge graph with no model.

@@ -3,6 +3,7 @@ package screen
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"sort"
 	"strings"
 )
@@ -66,6 +67,12 @@ func (s *Snapshot) descriptorKeys() []string {
 // earlier nodes with the same class, resource-id and Key.
 func computeDescriptors(s *Snapshot, list []bool) ([]Descriptor, []string) {
 	merged := mergedTexts(s)
+	elems := make([]string, len(s.Nodes))
+	for i := range s.Nodes {
+		if len(s.Nodes[i].Children) > 0 { // only parents are path elements
+			elems[i] = pathElem(&s.Nodes[i])
+		}
+	}
 	near := make([]string, len(s.Nodes)) // neighbourLabel of each node, memoised
 	done := make([]bool, len(s.Nodes))
 	label := func(nid int) string {
@@ -84,7 +91,7 @@ func computeDescriptors(s *Snapshot, list []bool) ([]Descriptor, []string) {
 	seen := map[string]int{}
 	for id := range s.Nodes {
 		n := &s.Nodes[id]
-		d := describe1(s, id, merged[id])
+		d := describe1(s, id, merged[id], elems)
 		d.Checkable, d.Scrollable = n.Checkable, n.Scrollable
 		d.InList = list[id]
 		d.Neighbors = tabulatedNeighbors(s, id, label, firsts)
@@ -144,8 +151,15 @@ type nearEntry struct {
 // parent with many equal-labelled children costs O(children) once, not
 // per child.
 func tabulatedNeighbors(s *Snapshot, id int, label func(int) string, firsts map[int][]nearEntry) []string {
-	var out []string
-	seen := map[string]bool{}
+	var out []string // at most 4, so membership is a scan
+	has := func(l string) bool {
+		for _, o := range out {
+			if o == l {
+				return true
+			}
+		}
+		return false
+	}
 	type cand struct {
 		label string
 		pos   int
@@ -169,13 +183,19 @@ func tabulatedNeighbors(s *Snapshot, id int, label func(int) string, firsts map[
 			}
 			nc++
 		}
-		sort.Slice(cands[:nc], func(i, j int) bool { return cands[i].pos < cands[j].pos })
+		for i := 1; i < nc; i++ { // insertion sort by position: at most 5
+			for j := i; j > 0 && cands[j].pos < cands[j-1].pos; j-- {
+				cands[j], cands[j-1] = cands[j-1], cands[j]
+			}
+		}
 		for _, c := range cands[:nc] {
 			if len(out) >= 4 {
 				break
 			}
-			if !seen[c.label] {
-				seen[c.label] = true
+			if !has(c.label) {
+				if out == nil {
+					out = make([]string, 0, 4)
+				}
 				out = append(out, c.label)
 			}
 		}
@@ -219,12 +239,13 @@ func Describe1(s *Snapshot, id int) Descriptor {
 	if s.Node(id) == nil {
 		return Descriptor{}
 	}
-	return describe1(s, id, "\x00")
+	return describe1(s, id, "\x00", nil)
 }
 
 // describe1 is Describe1 of a valid id; merged is mergedText(s, id, nil)
-// when known, else "\x00" to compute it when needed.
-func describe1(s *Snapshot, id int, merged string) Descriptor {
+// when known, else "\x00" to compute it when needed; elems, when not nil,
+// holds every node's path element.
+func describe1(s *Snapshot, id int, merged string, elems []string) Descriptor {
 	n := &s.Nodes[id]
 	d := Descriptor{ResourceID: n.ResourceID, Class: n.Class, Desc: strings.TrimSpace(n.ContentDesc), Hint: strings.TrimSpace(n.Hint), Editable: n.Editable}
 	if !n.Editable {
@@ -237,12 +258,25 @@ func describe1(s *Snapshot, id int, merged string) Descriptor {
 		}
 	}
 	// the first maxPath ancestors, parent first
+	depth := 0
+	for a := n.Parent; a >= 0 && depth < maxPath; a = s.Nodes[a].Parent {
+		depth++
+	}
+	if depth > 0 {
+		d.Path = make([]string, 0, depth)
+	}
 	for a := n.Parent; a >= 0 && len(d.Path) < maxPath; a = s.Nodes[a].Parent {
-		an := &s.Nodes[a]
-		d.Path = append(d.Path, an.ShortClass()+"#"+an.ResourceName())
+		if elems != nil {
+			d.Path = append(d.Path, elems[a])
+		} else {
+			d.Path = append(d.Path, pathElem(&s.Nodes[a]))
+		}
 	}
 	return d
 }
+
+// pathElem is a node as an element of a descriptor's Path.
+func pathElem(n *Node) string { return n.ShortClass() + "#" + n.ResourceName() }
 
 // neighbors collects the labels of the node's siblings and its parent's
 // siblings (the texts a person reads next to it), up to 4, sorted.
@@ -292,11 +326,19 @@ func neighborsWith(s *Snapshot, id int, label func(int) string) []string {
 // item's content changed.
 func (d Descriptor) Key() string {
 	h := sha256.New()
-	for _, p := range []string{d.ResourceID, d.Class, MaskVolatile(d.Text), MaskVolatile(d.Desc), d.Hint, strings.Join(d.Path, "/")} {
-		h.Write([]byte(p))
+	for _, p := range [...]string{d.ResourceID, d.Class, MaskVolatile(d.Text), MaskVolatile(d.Desc), d.Hint} {
+		io.WriteString(h, p)
 		h.Write([]byte{0})
 	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
+	for i, p := range d.Path { // strings.Join(d.Path, "/")
+		if i > 0 {
+			io.WriteString(h, "/")
+		}
+		io.WriteString(h, p)
+	}
+	h.Write([]byte{0})
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:8])
 }
 
 // Label is the descriptor's human-readable label.

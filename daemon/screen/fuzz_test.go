@@ -3,7 +3,9 @@ package screen
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/shared"
 )
@@ -223,6 +225,19 @@ func FuzzMaskVolatile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := MaskVolatile(s), maskVolatileRef(s); got != want {
 			t.Fatalf("MaskVolatile(%q) = %q, regexps give %q", s, got, want)
+		}
+	})
+}
+
+// FuzzNormalize: the ASCII fast paths of Normalize equal its definition.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"", " ", "a", " Hello  World\t", "already clean", "x\u00a0y", "\v\fA\rB\n", "ÄB c", "a  b", "a "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.Join(strings.FieldsFunc(strings.ToLower(s), unicode.IsSpace), " ")
+		if got := Normalize(s); got != want {
+			t.Fatalf("Normalize(%q) = %q, want %q", s, got, want)
 		}
 	})
 }

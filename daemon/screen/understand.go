@@ -281,7 +281,40 @@ var (
 
 // Normalize lower-cases s, folds whitespace and trims it.
 func Normalize(s string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(s), unicode.IsSpace), " ")
+	clean := true // already lower-case ASCII with single inner spaces
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return strings.Join(strings.FieldsFunc(strings.ToLower(s), unicode.IsSpace), " ")
+		}
+		if c >= 'A' && c <= 'Z' || asciiSpace(c) && (c != ' ' || i == 0 || i == len(s)-1 || asciiSpace(s[i+1])) {
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	// ASCII: the same as the Unicode path, in one pass
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if asciiSpace(c) {
+			continue
+		}
+		if len(b) > 0 && asciiSpace(s[i-1]) {
+			b = append(b, ' ')
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// asciiSpace is unicode.IsSpace for ASCII bytes.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // MaskVolatile normalises s and replaces the parts that change while the

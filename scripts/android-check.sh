@@ -47,7 +47,8 @@ if [ ! -x "$KOTLINC" ]; then
   npm install --silent --no-audit --no-fund --prefix "$KOTLIN_HOME" "kotlin-compiler@$KOTLIN_VERSION" >/dev/null
 fi
 KOTLIN_STDLIB=$KOTLIN_HOME/node_modules/kotlin-compiler/lib/kotlin-stdlib.jar
-"$KOTLINC" -version 2>&1 | grep -q "$KOTLIN_VERSION" || { echo "kotlinc is not $KOTLIN_VERSION" >&2; exit 1; }
+[ "$(cat "$KOTLIN_HOME/node_modules/kotlin-compiler/build.txt")" = "$KOTLIN_VERSION" ] || {
+  echo "$KOTLIN_HOME holds another Kotlin than $KOTLIN_VERSION; delete it and rerun" >&2; exit 1; }
 
 DEPS=$CACHE/android-deps
 STAMP=$DEPS/.ok-$ROBOLECTRIC_VERSION-$ANDROID_ALL_INSTRUMENTED-$COROUTINES_VERSION-$JUNIT_VERSION
@@ -365,6 +366,6 @@ if [ $rc = 0 ] && [ -z "${ANDROID_CHECK_TESTS:-}" ]; then
   step "Go side of the contract: parsing what Kotlin wrote"
   "$CONTRACT_BIN" check "$OUT/contract" || rc=1
 fi
-step "done: ${#MAIN_KT[@]} main + ${#TEST_KT[@]} test Kotlin sources compiled"
+step "done: ${#MAIN_KT[@]} main + ${#TEST_KT[@]} test Kotlin sources compiled (now or, unchanged, in an earlier run)"
 echo "${SUMMARY:-0 passed, 1 failed}"
 exit $rc

@@ -59,3 +59,31 @@ class DaemonEventTest {
         assertNull(AskRequest.from(ev("log", "{}")))
     }
 }
+
+class EventHistoryTest {
+    private var seq = 0L
+    private fun ev(type: String) = DaemonEvent(++seq, 0, "r", type, org.json.JSONObject())
+
+    @Test
+    fun replaysTheCurrentRunAndOnlyTheOpenQuestion() {
+        val h = dev.wayfinder.app.daemon.EventHistory(max = 5)
+        val old = ev(DaemonEvent.RUN_FINISHED)
+        h.add(old)
+        val start = ev(DaemonEvent.RUN_STARTED)
+        h.add(start)
+        val ask1 = ev(DaemonEvent.ASK)
+        h.add(ask1)
+        assertEquals(listOf(start, ask1), h.replay())
+        val act = ev(DaemonEvent.ACTION)
+        h.add(act)
+        assertEquals("an action after the question closes it", listOf(start, act), h.replay())
+        val ask2 = ev(DaemonEvent.ASK)
+        h.add(ask2)
+        assertEquals(ask2, h.pendingAsk)
+        h.answered()
+        assertEquals(listOf(start, act), h.replay())
+        val logs = (1..5).map { ev(DaemonEvent.LOG) }
+        logs.forEach(h::add)
+        assertEquals("capped at 5", logs, h.replay())
+    }
+}

@@ -39,6 +39,8 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
     }
 
     override fun onAccessibilityEvent(event: AccessibilityEvent) {
+        // Wayfinder's own UI (progress list, notification) must not keep the target app from settling
+        if (event.packageName == packageName) return
         settle.onEvent(event.eventType, MonotonicClock.nowMs())
         if (event.eventType == AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED) {
             tracker.onWindowStateChanged(event.packageName, event.className)

@@ -44,7 +44,7 @@ class DaemonService : Service() {
     private val main = Handler(Looper.getMainLooper())
     private val ready = CompletableDeferred<Daemon>()
     private val listeners = CopyOnWriteArraySet<(DaemonEvent) -> Unit>()
-    private val recent = ArrayDeque<DaemonEvent>()
+    private val history = EventHistory(MAX_RECENT)
 
     @Volatile
     private var daemon: Daemon? = null
@@ -105,10 +105,19 @@ class DaemonService : Service() {
         return withContext(Dispatchers.IO) { d.call(requestJson) }
     }
 
-    /** Adds a main-thread listener; it first receives the recent events of the current run. */
+    /**
+     * Adds a main-thread listener; it first receives the recent events of
+     * the current run (of its questions, only the one still unanswered).
+     */
     fun addListener(l: (DaemonEvent) -> Unit) {
         listeners += l
-        recent.forEach(l)
+        history.replay().forEach(l)
+    }
+
+    /** Replies to the pending question (answer {text}). Main thread. */
+    suspend fun answer(text: String): String {
+        history.answered()
+        return call(Requests.answer(text))
     }
 
     fun removeListener(l: (DaemonEvent) -> Unit) {
@@ -126,9 +135,7 @@ class DaemonService : Service() {
     )
 
     private fun deliver(e: DaemonEvent) {
-        if (e.type == DaemonEvent.RUN_STARTED) recent.clear()
-        recent.addLast(e)
-        while (recent.size > MAX_RECENT) recent.removeFirst()
+        history.add(e)
         ProgressText.line(e)?.let { if (e.type != DaemonEvent.LOG) updateNotification(it) }
         listeners.forEach { it(e) }
     }

@@ -169,7 +169,7 @@ class MainActivity : Activity() {
         }
         AskRequest.from(e)?.let { ask ->
             askDialog?.dismiss()
-            askDialog = Dialogs.ask(this, ask, onAnswer = { call(Requests.answer(it)) }, onCancelRun = { call(Requests.cancel()) })
+            askDialog = Dialogs.ask(this, ask, onAnswer = ::answer, onCancelRun = { call(Requests.cancel()) })
         }
         if (e.type == DaemonEvent.RUN_FINISHED) askDialog?.dismiss()
     }
@@ -204,6 +204,18 @@ class MainActivity : Activity() {
         },
         onDelete = { call(Requests.flowsDelete(f.id), refresh = true) },
     )
+
+    private fun answer(text: String) {
+        daemon.whenBound { svc ->
+            scope.launch {
+                try {
+                    svc.answer(text)
+                } catch (e: Exception) {
+                    toast(e.message ?: "failed")
+                }
+            }
+        }
+    }
 
     /** A short call whose reply only matters when it fails. */
     private fun call(request: String, refresh: Boolean = false) {

@@ -92,7 +92,7 @@ func computeDescriptors(s *Snapshot, list []bool) ([]Descriptor, []string) {
 	for id := range s.Nodes {
 		n := &s.Nodes[id]
 		d := describe1(s, id, merged[id], elems)
-		d.Checkable, d.Scrollable = n.Checkable, n.Scrollable
+		d.Checkable, d.Scrollable, d.Password = n.Checkable, n.Scrollable, n.Password
 		d.InList = list[id]
 		d.Neighbors = tabulatedNeighbors(s, id, label, firsts)
 		keys[id] = d.Key()

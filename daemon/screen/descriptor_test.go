@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func describeRef(s *Snapshot, id int) Descriptor {
 		return Descriptor{}
 	}
 	d := Describe1(s, id)
-	d.Checkable, d.Scrollable = n.Checkable, n.Scrollable
+	d.Checkable, d.Scrollable, d.Password = n.Checkable, n.Scrollable, n.Password
 	d.InList = s.analysis().list[id]
 	d.Neighbors = neighbors(s, id)
 	key := d.Key()
@@ -591,6 +592,31 @@ func TestDescribeMatchesReferenceRandom(t *testing.T) {
 					t.Fatalf("tree %d: node %d grounded to %+v %v", k, i, m, ok)
 				}
 			}
+		}
+	}
+}
+
+// TestConcurrentUse: a parsed snapshot's derived data is computed once and
+// safely under concurrent first use (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	s := twinSnapshot(t, []string{"label:Delete?", "OK"}, []string{"OK", "Cancel"})
+	d := Describe(twinSnapshot(t, []string{"label:Delete?", "OK"}, []string{"OK", "Cancel"}), 5)
+	var wg sync.WaitGroup
+	results := make([]Match, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = Fingerprint(s)
+			_ = Render(Elements(s))
+			results[g], _ = Ground(s, d)
+			_ = Describe(s, g%len(s.Nodes))
+		}()
+	}
+	wg.Wait()
+	for _, m := range results {
+		if m != results[0] || m.NodeID != 5 {
+			t.Fatalf("results differ: %+v", results)
 		}
 	}
 }

@@ -373,6 +373,9 @@ func TestPasswordBlanked(t *testing.T) {
 			j, _ := s.MarshalJSON()
 			x, _ := MarshalUIAutomator(s)
 			d := Describe(s, 1)
+			if !d.Password {
+				t.Error("the descriptor does not say the field is a password")
+			}
 			dj, _ := json.Marshal(d)
 			for what, out := range map[string]string{"json": string(j), "xml": string(x), "render": Render(Elements(s)), "descriptor": string(dj)} {
 				if strings.Contains(out, secret) {

@@ -46,8 +46,9 @@ class DaemonService : Service() {
     private val listeners = CopyOnWriteArraySet<(DaemonEvent) -> Unit>()
     private val history = EventHistory(MAX_RECENT)
 
-    @Volatile
-    private var daemon: Daemon? = null
+    private val lock = Any()
+    private var daemon: Daemon? = null // guarded by lock
+    private var destroyed = false // guarded by lock
 
     override fun onCreate() {
         super.onCreate()
@@ -74,14 +75,27 @@ class DaemonService : Service() {
                     main.post { deliver(e) }
                 }
             })
-            daemon = d
+            val alive = synchronized(lock) {
+                if (!destroyed) daemon = d
+                !destroyed
+            }
+            if (!alive) { // the service was destroyed while the daemon started
+                d.close()
+                return
+            }
             ready.complete(d)
             main.post { updateNotification(if (loaded.keyUnreadable) "ready (API key unreadable: set it again)" else "ready") }
         } catch (e: Exception) {
-            Log.e(TAG, "daemon failed to start", e)
-            ready.completeExceptionally(e)
-            main.post { updateNotification("failed to start: ${e.message}") }
+            failed(e)
+        } catch (e: LinkageError) { // libgojni.so missing or not loadable for this ABI
+            failed(e)
         }
+    }
+
+    private fun failed(e: Throwable) {
+        Log.e(TAG, "daemon failed to start", e)
+        ready.completeExceptionally(e)
+        main.post { updateNotification("failed to start: ${e.message}") }
     }
 
     override fun onStartCommand(intent: Intent?, flags: Int, startId: Int): Int = START_STICKY
@@ -89,9 +103,12 @@ class DaemonService : Service() {
     override fun onBind(intent: Intent?): IBinder = binder
 
     override fun onDestroy() {
+        val d = synchronized(lock) {
+            destroyed = true
+            daemon.also { daemon = null }
+        }
         ready.cancel()
-        daemon?.let { d ->
-            daemon = null
+        if (d != null) {
             thread(name = "wayfinder-daemon-close") {
                 runCatching { d.close() }.onFailure { Log.w(TAG, "close: ${it.message}") }
             }

@@ -28,7 +28,7 @@ demo: ## run the main job on the built-in demo phone (no ../shared, no key), the
 
 .PHONY: test
 test: setup ## everything CI runs: installs what is missing, then every suite
-	$(MAKE) --no-print-directory test-go test-eval test-android test-jni test-e2e test-arm64
+	$(MAKE) --no-print-directory test-go test-eval test-android test-jni test-e2e arm64
 	@echo "all test suites passed"
 
 .PHONY: test-go

@@ -35,6 +35,7 @@ test: setup ## everything CI runs: installs what is missing, then every suite
 test-go: ## go vet and all Go tests (race detector on the engine and store)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./daemon/ ./daemon/api/ ./daemon/event/ ./daemon/inspect/ ./bridge/ ./knowledge/
 
 .PHONY: test-eval
 test-eval: ## eval on the recorded apps: oracle (all tasks) and graph planner
@@ -89,10 +90,10 @@ android-app/app/libs/wayfinder.aar: $(shell find bridge daemon knowledge -name '
 	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_NDK=$(ANDROID_NDK) XMOBILE_VERSION=$(XMOBILE_VERSION) bash scripts/android-build.sh aar
 
 .PHONY: aar
-aar: android-app/app/libs/wayfinder.aar ## the gomobile AAR (needs Android SDK $(ANDROID_PLATFORM) and NDK $(ANDROID_NDK))
+aar: android-app/app/libs/wayfinder.aar ## the gomobile AAR (needs the Android SDK with platform android-35 and NDK 27.2.12479018)
 
 .PHONY: apk
-apk: aar ## the debug APK (needs the Android SDK, build-tools $(ANDROID_BUILD_TOOLS))
+apk: aar ## the debug APK (needs the Android SDK and build-tools 35.0.0)
 	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_BUILD_TOOLS=$(ANDROID_BUILD_TOOLS) bash scripts/android-build.sh apk
 
 .PHONY: clean

@@ -17,6 +17,7 @@ import dev.wayfinder.bridge.Daemon
 import dev.wayfinder.bridge.Device
 import dev.wayfinder.bridge.EventListener
 import java.io.File
+import java.lang.management.ManagementFactory
 import java.util.Collections
 
 var passed = 0
@@ -133,10 +134,12 @@ fun main(args: Array<String>) {
         val rec = Recorder()
         d.subscribe(rec)
 
+        // shapes of docs/bridge-api.md
         val status = Json.parse(d.call("""{"method":"status"}""")).obj("status")
-        check(status.bool("running") == false && status.str("planner") == "graph", "status: idle, planner graph") { Json.write(status) }
+        check(status.bool("running") == false && status.long("flows") == 0L && !status.str("version").isNullOrEmpty() &&
+            status.bool("api_key_set") == false, "status: version ${status.str("version")}, idle, no flows, no key") { Json.write(status) }
         val settings = Json.parse(d.call("""{"method":"settings.get"}""")).obj("settings")
-        check(settings.str("planner") == "graph", "settings.get") { Json.write(settings) }
+        check(settings.bool("api_key_set") == false && "api_key" !in settings, "settings.get: no key, key never shown") { Json.write(settings) }
 
         val r1 = runResult(d, "create a note called \"Milk\"")
         check(r1.str("outcome") == "success" && r1.bool("saved") == true, "run \"Milk\": success, flow saved (mode ${r1.str("mode")}, ${r1.long("steps")} steps, ${r1.long("ms")} ms)") { Json.write(r1) }
@@ -164,11 +167,15 @@ fun main(args: Array<String>) {
         check(f != null && f.str("package") == "dev.wayfinder.demo.notebook" && (f.long("steps") ?: 0) > 0 && !f.str("intent").isNullOrEmpty(),
             "flows.list: one flow (${f?.str("name")}, intent ${f?.str("intent")}, slots ${f?.get("slots")})") { "$flows" }
 
+        val st = Json.parse(d.call("""{"method":"status"}""")).obj("status")
+        check(st.long("flows") == 1L && st.bool("running") == false, "status after the run: 1 flow, idle") { Json.write(st) }
+
         rec.clear()
         val r2 = runResult(d, "create a note called \"Eggs\"")
         check(r2.str("outcome") == "success" && r2.str("mode") == "replay" && r2.long("llm_calls") == 0L,
             "run \"Eggs\": replayed (mode ${r2.str("mode")}, ${r2.long("llm_calls")} llm calls, ${r2.long("steps")} steps, ${r2.long("ms")} ms)") { Json.write(r2) }
-        check(r2.long("flow_id") == f?.long("id"), "replay used the saved flow") { Json.write(r2) }
+        check(r2.long("flow_id") == f?.long("id") && r2.long("cache_hits") == f?.long("steps"),
+            "replay used the saved flow for each of its ${f?.long("steps")} steps (cache_hits ${r2.long("cache_hits")})") { Json.write(r2) }
         check(inputs(phone).lastOrNull() == "Eggs", "replay typed the new slot value \"Eggs\"") { "${inputs(phone)}" }
         check(rec.await("run_finished"), "replay events arrived") { "${rec.types()}" }
         val ty2 = rec.types()
@@ -241,14 +248,21 @@ fun main(args: Array<String>) {
         val n = 2000
         fun bench(name: String, req: String) {
             repeat(200) { d.call(req) } // warm up
+            // wall time, and the CPU time of this thread: Go runs the call
+            // (and the callback into Kotlin) on the calling thread, so the
+            // latter is the cost without the waits of a busy machine
+            val mx = ManagementFactory.getThreadMXBean()
+            val c0 = mx.currentThreadCpuTime
             val t0 = System.nanoTime()
             var bytes = 0L
             repeat(n) { bytes += d.call(req).length }
             val us = (System.nanoTime() - t0) / 1000.0 / n
-            println("     %-52s %8.1f µs/call (%d calls, %d B/reply)".format(name, us, n, bytes / n))
+            val cpu = (mx.currentThreadCpuTime - c0) / 1000.0 / n
+            println("     %-50s %7.1f µs/call wall, %7.1f µs CPU (%d calls, %d B/reply)".format(name, us, cpu, n, bytes / n))
             check(bytes > 0, "$name measured")
         }
-        bench("Call {\"method\":\"status\"} (Kotlin->Go)", """{"method":"status"}""")
+        bench("Call {\"method\":\"settings.get\"} (Kotlin->Go)", """{"method":"settings.get"}""")
+        bench("Call {\"method\":\"status\"} (Kotlin->Go, reads the store)", """{"method":"status"}""")
         val before = phone.snapshots.get()
         bench("Call {\"method\":\"snapshot\"} (Kotlin->Go->Kotlin)", """{"method":"snapshot"}""")
         check(phone.snapshots.get() - before == n + 200, "each snapshot call reached Device.snapshot() once") { "${phone.snapshots.get() - before}" }

@@ -3,7 +3,6 @@ package daemon_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,9 +11,9 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
-	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -29,27 +28,7 @@ type rig struct {
 // the phone.
 func newRig(t *testing.T, wrap func(*sim.Phone) device.Device) *rig {
 	t.Helper()
-	ctx := context.Background()
-	data, err := demo.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	phone, err := sim.New(data, demo.App)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	g, _, err := data.ExplorationGraph(demo.App)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.ImportGraph(ctx, *g); err != nil {
-		t.Fatal(err)
-	}
+	phone, st := demotest.New(t, true)
 	var dev device.Device = phone
 	if wrap != nil {
 		dev = wrap(phone)

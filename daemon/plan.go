@@ -210,7 +210,7 @@ func (r *run) backtrack(ctx context.Context, rec StepRecord, v Verdict) error {
 			undo = device.Action{Type: device.Back, Node: -1}
 		} else {
 			elems := screen.Elements(s)
-			if i := elementIndex(s, elems, m.NodeID); i >= 0 {
+			if i := ElementIndex(s, elems, m.NodeID); i >= 0 {
 				el = &elems[i]
 				undo.Node, undo.Label, undo.Bounds = el.NodeID, el.Label, el.Bounds
 			}

@@ -173,9 +173,11 @@ func undoFor(rec StepRecord) device.Action {
 	return device.Action{Type: device.Back, Node: -1}
 }
 
-// elementIndex returns the index of the element whose node is id, or of
-// the element that owns it (its clickable ancestor), or -1.
-func elementIndex(s *screen.Snapshot, elems []screen.Element, id int) int {
+// ElementIndex returns the index in elems of the element whose node is
+// id, else of the element that owns it (its clickable ancestor), else of
+// the nearest element enclosing it, else of an element inside id (a row
+// tapped for its label), or -1.
+func ElementIndex(s *screen.Snapshot, elems []screen.Element, id int) int {
 	for i := range elems {
 		if elems[i].NodeID == id {
 			return i
@@ -185,6 +187,14 @@ func elementIndex(s *screen.Snapshot, elems []screen.Element, id int) int {
 	if owner != nil {
 		for i := range elems {
 			if elems[i].NodeID == owner.ID {
+				return i
+			}
+		}
+	}
+	// a node whose text was merged into an enclosing element (nearest first)
+	for _, a := range s.Ancestors(id) {
+		for i := range elems {
+			if elems[i].NodeID == a {
 				return i
 			}
 		}

@@ -234,7 +234,7 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 		return a, nil, false
 	}
 	elems := screen.Elements(s)
-	idx := elementIndex(s, elems, m.NodeID)
+	idx := ElementIndex(s, elems, m.NodeID)
 	if idx < 0 {
 		return a, nil, false
 	}

@@ -65,11 +65,11 @@ func (o *Oracle) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisio
 		return daemon.Decision{}, fmt.Errorf("oracle: unexpected ground-truth action %q", gt.Action.Type)
 	}
 	if gt.Action.Target != nil && gt.Action.Target.TempID != nil {
-		d.Element = elementFor(st, *gt.Action.Target.TempID)
+		d.Element = daemon.ElementIndex(st.Screen, st.Elements, *gt.Action.Target.TempID)
 		if n := st.Screen.Node(*gt.Action.Target.TempID); n != nil && n.Bounds.Empty() {
 			// the recording names an invisible view: act on its visible twin
 			if m, ok := screen.Ground(st.Screen, screen.Describe(st.Screen, n.ID)); ok {
-				d.Element = elementFor(st, m.NodeID)
+				d.Element = daemon.ElementIndex(st.Screen, st.Elements, m.NodeID)
 			}
 		}
 		if d.Element < 0 {
@@ -92,29 +92,6 @@ func (o *Oracle) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisio
 			Reason: fmt.Sprintf("ground truth step %d is below the fold", gt.Index)}, nil
 	}
 	return daemon.Decision{}, fmt.Errorf("oracle: %s step %d has no target", o.task.ID, gt.Index)
-}
-
-func elementFor(st *daemon.PlanState, node int) int {
-	for i := range st.Elements {
-		if st.Elements[i].NodeID == node {
-			return i
-		}
-	}
-	owner := st.Screen.ClickableAncestor(node)
-	for i := range st.Elements {
-		if owner != nil && st.Elements[i].NodeID == owner.ID {
-			return i
-		}
-	}
-	// a text node that is its own element after pruning merged it upward
-	for i := range st.Elements {
-		for _, a := range st.Screen.Ancestors(node) {
-			if st.Elements[i].NodeID == a {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 func short(s string) string {

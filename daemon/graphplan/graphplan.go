@@ -950,7 +950,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		if !ok {
 			continue
 		}
-		idx := indexOfNode(st, m.NodeID)
+		idx := daemon.ElementIndex(st.Screen, st.Elements, m.NodeID)
 		if idx < 0 {
 			continue
 		}
@@ -962,21 +962,6 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		out = append(out, c)
 	}
 	return out
-}
-
-func indexOfNode(st *daemon.PlanState, id int) int {
-	for i := range st.Elements {
-		if st.Elements[i].NodeID == id {
-			return i
-		}
-	}
-	owner := st.Screen.ClickableAncestor(id)
-	for i := range st.Elements {
-		if owner != nil && st.Elements[i].NodeID == owner.ID {
-			return i
-		}
-	}
-	return -1
 }
 
 // dijkstra returns, for every screen reachable from start, its path cost,

@@ -2,41 +2,18 @@ package graphplan_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
-	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 func setup(t *testing.T, withGraph bool) (*sim.Phone, *daemon.Engine) {
 	t.Helper()
-	ctx := context.Background()
-	data, err := demo.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	phone, err := sim.New(data, demo.App)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if withGraph {
-		g, _, err := data.ExplorationGraph(demo.App)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.ImportGraph(ctx, *g); err != nil {
-			t.Fatal(err)
-		}
-	}
+	phone, st := demotest.New(t, withGraph)
 	return phone, daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{NoLearn: true})
 }
 

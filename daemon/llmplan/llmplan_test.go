@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
 	"github.com/wayfinder-agent/wayfinder/daemon/llmplan"
@@ -34,20 +34,7 @@ type rig struct {
 
 func newRig(t *testing.T, kind string, cfgMod func(*llm.Config), opts ...llmtest.Option) *rig {
 	t.Helper()
-	ctx := context.Background()
-	data, err := demo.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	phone, err := sim.New(data, demo.App)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	phone, st := demotest.New(t, false)
 	srv := llmtest.NewServer(t, append([]llmtest.Option{llmtest.WithKey("sk-test-secret-key-123")}, opts...)...)
 	cfg := llm.DefaultConfig()
 	cfg.BaseURL, cfg.Model, cfg.APIKey = srv.URL(), "fake-model", "sk-test-secret-key-123"
@@ -244,7 +231,7 @@ func TestAutoUsesGraphWhenConfident(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.store.ImportGraph(ctx, *g); err != nil {
+	if _, err := r.store.ImportGraph(ctx, *g); err != nil { // the auto planner needs the explored graph
 		t.Fatal(err)
 	}
 	res, err := r.eng.Run(ctx, "turn on dark mode", daemon.Options{})

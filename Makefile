@@ -9,7 +9,7 @@ ANDROID_NDK := 27.2.12479018
 SHARED ?= ../shared
 DATA ?= $(SHARED)/droidtask
 OUT ?= out
-export WAYFINDER_CACHE ?= $(CURDIR)/.tools
+export WAYFINDER_CACHE ?= $(HOME)/.cache/wayfinder
 
 .DEFAULT_GOAL := help
 

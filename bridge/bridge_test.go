@@ -270,3 +270,16 @@ func TestBridgeCallShapes(t *testing.T) {
 		t.Fatalf("flows.delete: %s %v", del, err)
 	}
 }
+
+// TestZeroDaemonIsSafe: gobind also exports a no-argument Daemon
+// constructor; its Daemon must answer with an error, not a panic.
+func TestZeroDaemonIsSafe(t *testing.T) {
+	var d Daemon
+	if _, err := d.Call(`{"method":"status"}`); err == nil || !strings.Contains(err.Error(), "Bridge.new_") {
+		t.Fatalf("zero Daemon: %v", err)
+	}
+	d.Subscribe(nil)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

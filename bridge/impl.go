@@ -114,6 +114,7 @@ func (d *daemonImpl) startInspector(dataDir string) {
 		log.Printf("wayfinder: inspector: %v", err)
 		return
 	}
+	log.Printf("wayfinder: inspector on http://%s/ (token in %s, never logged)", d.cfg.DebugAddr, filepath.Join(dataDir, inspect.TokenFile))
 	ctx, cancel := context.WithCancel(context.Background())
 	d.stopInspector = cancel
 	go func() {
@@ -132,7 +133,13 @@ func plannerFor(s api.Settings, store *knowledge.Store) (daemon.Planner, error) 
 	return llmplan.Choose(s.Planner, cfg, store, graphplan.New(store))
 }
 
+// errZero is what a Daemon made by gobind's no-argument constructor says.
+var errZero = errors.New("wayfinder: this Daemon was not made by Bridge.new_; use Bridge.new_(dataDir, configJSON, device)")
+
 func (d *daemonImpl) call(req string) (string, error) {
+	if d == nil {
+		return "", errZero
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(d.cfg.CallTimeoutMS)*time.Millisecond)
 	defer cancel()
 	out, err := d.api.CallJSON(ctx, []byte(req))
@@ -144,6 +151,9 @@ func (d *daemonImpl) call(req string) (string, error) {
 
 // subscribe (re)starts the goroutine that forwards events to l, in order.
 func (d *daemonImpl) subscribe(l EventListener) {
+	if d == nil {
+		return
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.sub != nil {
@@ -177,6 +187,9 @@ func deliver(l EventListener, ev string) {
 }
 
 func (d *daemonImpl) close() error {
+	if d == nil {
+		return nil
+	}
 	d.eng.Cancel()
 	if d.stopInspector != nil {
 		d.stopInspector()

@@ -71,8 +71,14 @@ class DaemonService : Service() {
             val d = Bridge.new_(dir.absolutePath, config, DeviceProxy())
             d.subscribe(object : EventListener {
                 override fun onEvent(eventJSON: String) {
-                    val e = DaemonEvent.parse(eventJSON) ?: return
-                    main.post { deliver(e) }
+                    // must never throw: the JNI glue does not clear a pending
+                    // exception after this call (checked JNI would abort)
+                    try {
+                        val e = DaemonEvent.parse(eventJSON) ?: return
+                        main.post { deliver(e) }
+                    } catch (t: Throwable) {
+                        Log.w(TAG, "event dropped: $t")
+                    }
                 }
             })
             val alive = synchronized(lock) {

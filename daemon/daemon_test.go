@@ -233,3 +233,26 @@ func TestCancelStopsTheRun(t *testing.T) {
 		t.Fatal("a cancelled run saved a flow")
 	}
 }
+
+// TestToggleFlowReplaysFromEitherState: a flow learned where the switch was
+// already on still turns it on when replayed from the off state.
+func TestToggleFlowReplaysFromEitherState(t *testing.T) {
+	r := newRig(t, nil)
+	if err := r.phone.Reset("settings_dark"); err != nil {
+		t.Fatal(err)
+	}
+	learned, err := r.eng.Run(context.Background(), "turn on dark mode", daemon.Options{})
+	if err != nil || learned.Outcome != knowledge.OutcomeSuccess || !learned.Saved {
+		t.Fatalf("%+v %v", learned, err)
+	}
+	if err := r.phone.Reset("settings"); err != nil { // dark mode off now
+		t.Fatal(err)
+	}
+	res, err := r.eng.Run(context.Background(), "turn on dark mode", daemon.Options{NoPlanner: true})
+	if err != nil || res.Outcome != knowledge.OutcomeSuccess || res.Strategy != "replay" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if r.phone.State() != "settings_dark" {
+		t.Fatalf("replay from the off state ended on %s, want dark mode on", r.phone.State())
+	}
+}

@@ -66,7 +66,12 @@ func (r *run) plan(ctx context.Context) error {
 		if err := r.confirmSensitive(ctx, a); err != nil {
 			return err
 		}
-		rec, err := r.act(ctx, s, fp, a, el, d, time.Since(t0))
+		var rec StepRecord
+		if d.Action == ActEnsureOn || d.Action == ActEnsureOff {
+			rec, err = r.ensure(ctx, s, fp, a, el, d, time.Since(t0))
+		} else {
+			rec, err = r.act(ctx, s, fp, a, el, d, time.Since(t0))
+		}
 		if err != nil {
 			return err
 		}
@@ -143,6 +148,28 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 	if err := r.recordTransition(ctx, s, fp, after, rec); err != nil {
 		return rec, err
 	}
+	return rec, nil
+}
+
+// ensure sets a toggle to the state d.Action names: a tap when its checked
+// state differs, else a step that records the state was already right.
+// Either way the step's action stays ensure_on/ensure_off, for the flow.
+func (r *run) ensure(ctx context.Context, s *screen.Snapshot, fp string, a device.Action, el *screen.Element, d Decision, decide time.Duration) (StepRecord, error) {
+	want := d.Action == ActEnsureOn
+	if el.Checked != want {
+		rec, err := r.act(ctx, s, fp, a, el, d, decide)
+		if err == nil {
+			r.steps[len(r.steps)-1].Action = d.Action
+			rec.Action = d.Action
+		}
+		return rec, err
+	}
+	state := map[bool]string{true: "on", false: "off"}[want]
+	rec := StepRecord{Step: len(r.steps), Screen: fp, After: fp, Action: d.Action, Target: screen.Describe(s, el.NodeID),
+		Label: el.Label, Reason: d.Reason, Mode: d.Mode, OK: true, Message: "already " + state}
+	r.steps = append(r.steps, rec)
+	r.emit(event.Action, event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: d.Action, Element: el.Index, Label: el.Label,
+		Reason: d.Reason, OK: true, Message: rec.Message, MS: decide.Milliseconds(), Tokens: d.Tokens})
 	return rec, nil
 }
 

@@ -14,6 +14,12 @@ const (
 	ActDone = "done" // the command is complete: stop, no action
 	ActAsk  = "ask"  // the planner needs the user (Text is the question)
 	ActFail = "fail" // the planner gives up (Reason says why)
+	// ActEnsureOn and ActEnsureOff set a toggle (switch, checkbox) to a
+	// state: the engine taps it only when its checked state differs, and a
+	// flow keeps the step as such, so a replay from the other state still
+	// ends in the wanted one.
+	ActEnsureOn  = "ensure_on"
+	ActEnsureOff = "ensure_off"
 )
 
 // Decision is a planner's next step. Element is an index into
@@ -147,6 +153,8 @@ func actionFor(st *PlanState, d Decision) (device.Action, *screen.Element, error
 			return a, nil, nil
 		}
 	case device.Tap, device.LongPress, device.Input:
+	case ActEnsureOn, ActEnsureOff:
+		a.Type = device.Tap
 	default:
 		return a, nil, fmt.Errorf("planner chose unknown action %q", d.Action)
 	}

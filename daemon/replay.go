@@ -147,6 +147,10 @@ func describeStep(s knowledge.Step) string {
 		return fmt.Sprintf("input %q into %q", s.Text, s.Target.Label())
 	case device.Back, device.Home:
 		return "press " + s.Action
+	case ActEnsureOn:
+		return fmt.Sprintf("switch on %q", s.Target.Label())
+	case ActEnsureOff:
+		return fmt.Sprintf("switch off %q", s.Target.Label())
 	case device.Scroll:
 		return "scroll " + s.Target.Label()
 	}
@@ -193,7 +197,13 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: fmt.Sprintf("replay: step %d (%s) not found on this screen", i+1, describeStep(step))})
 			return false, i, nil
 		}
-		rec, err := r.act(ctx, s, fp, a, el, Decision{Reason: fmt.Sprintf("flow %q step %d", f.Name, i+1), Mode: "replay"}, 0)
+		dec := Decision{Action: step.Action, Reason: fmt.Sprintf("flow %q step %d", f.Name, i+1), Mode: "replay"}
+		var rec StepRecord
+		if step.Action == ActEnsureOn || step.Action == ActEnsureOff {
+			rec, err = r.ensure(ctx, s, fp, a, el, dec, 0)
+		} else {
+			rec, err = r.act(ctx, s, fp, a, el, dec, 0)
+		}
 		if err != nil {
 			return false, i, err
 		}
@@ -222,6 +232,9 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 // groundStep finds the step's element on the screen and builds its action.
 func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (device.Action, *screen.Element, bool) {
 	a := device.Action{Type: step.Action, Node: -1}
+	if step.Action == ActEnsureOn || step.Action == ActEnsureOff {
+		a.Type = device.Tap
+	}
 	switch step.Action {
 	case device.Back, device.Home:
 		return a, nil, true

@@ -440,7 +440,7 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 					break
 				}
 			}
-		case device.Tap, device.LongPress:
+		case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
 			label := h.Target.Label() + " " + h.Target.Desc + " " + h.Target.ResourceID
 			for _, t := range termsOf(label) {
 				rs.covered[t] = true
@@ -527,13 +527,13 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 		if sc <= 0 {
 			continue
 		}
+		action := device.Tap
 		if e.Kind == screen.KindCheckbox && rs.polarity != 0 {
-			if (rs.polarity > 0) == e.Checked {
-				// already in the wanted state: cover it without tapping
-				for _, t := range covers {
-					rs.covered[t] = true
-				}
-				continue
+			// set the toggle to the command's state: the engine taps it only
+			// when it differs, and the flow keeps "switch on/off"
+			action = daemon.ActEnsureOff
+			if rs.polarity > 0 {
+				action = daemon.ActEnsureOn
 			}
 		}
 		if e.Kind == screen.KindText {
@@ -542,8 +542,8 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 				sc *= 0.3 // a paragraph explains; it is rarely what a step taps
 			}
 		}
-		sc /= 1 + penalty(st, device.Tap, d)
-		out = append(out, candidate{action: device.Tap, element: i, score: sc, covers: covers,
+		sc /= 1 + penalty(st, action, d)
+		out = append(out, candidate{action: action, element: i, score: sc, covers: covers,
 			reason: fmt.Sprintf("%q matches the command", e.Label)})
 	}
 	return out

@@ -2,6 +2,7 @@ package graphplan_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -29,7 +30,7 @@ func TestGraphPlanner(t *testing.T) {
 		wantFail  bool
 	}{
 		{"reaches a target two screens away through the UI graph", true, "home", "turn on dark mode", "settings_dark", 3, "", false},
-		{"does not tap a toggle already in the wanted state", true, "settings_dark", "turn on dark mode", "settings_dark", 0, "", false},
+		{"does not tap a toggle already in the wanted state", true, "settings_dark", "turn on dark mode", "settings_dark", 1, "", false},
 		{"taps a toggle whose state differs", true, "settings_dark", "turn off dark mode", "settings", 1, "", false},
 		{"types the value into the field and commits the form", true, "home", `create a note called "Milk"`, "editor", 3, "Milk", false},
 		{"works from the screen alone without a graph", false, "home", `create a note called "Milk"`, "editor", 3, "Milk", false},
@@ -58,6 +59,12 @@ func TestGraphPlanner(t *testing.T) {
 			}
 			if res.Outcome != knowledge.OutcomeSuccess || phone.State() != tc.wantState {
 				t.Fatalf("outcome %s (%s) on %s, want %s; steps %+v", res.Outcome, res.Error, phone.State(), tc.wantState, res.Steps)
+			}
+			if tc.start == tc.wantState && len(res.Steps) == 1 {
+				// the toggle was right already: one "ensure" step, no tap
+				if s := res.Steps[0]; s.Action != daemon.ActEnsureOn || s.Changed || !strings.HasPrefix(s.Message, "already") {
+					t.Fatalf("want an ensure_on step that did not act, got %+v", s)
+				}
 			}
 			if len(res.Steps) != tc.wantSteps {
 				t.Fatalf("%d steps, want %d (no overshoot): %+v", len(res.Steps), tc.wantSteps, res.Steps)

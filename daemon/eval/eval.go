@@ -68,6 +68,12 @@ func ReadCommands(path string) ([]CommandCase, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseCommands(b, path)
+}
+
+// ParseCommands parses JSON lines of CommandCase; blank lines and lines
+// starting with # are skipped; errors name the file and line.
+func ParseCommands(b []byte, path string) ([]CommandCase, error) {
 	var out []CommandCase
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for n := 1; sc.Scan(); n++ {

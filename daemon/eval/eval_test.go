@@ -1,0 +1,68 @@
+package eval
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/shared"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+func TestParseCommands(t *testing.T) {
+	good := "# comment\n\n{\"app\":\"a\",\"command\":\"do x\",\"expect_typed\":[\"x\"]}\n{\"app\":\"a\",\"command\":\"y\",\"expect_no_match\":true}\n"
+	cs, err := ParseCommands([]byte(good), "f")
+	if err != nil || len(cs) != 2 || cs[0].ExpectTyped[0] != "x" || !cs[1].ExpectNoMatch {
+		t.Fatalf("%+v %v", cs, err)
+	}
+	for _, bad := range []string{`{"app":"a"}`, `{"command":"c"}`, `{"app":"a","command":"c","colour":1}`, `not json`} {
+		if _, err := ParseCommands([]byte(bad), "f"); err == nil || !strings.Contains(err.Error(), "f:1") {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+}
+
+func FuzzParseCommands(f *testing.F) {
+	f.Add([]byte("{\"app\":\"a\",\"command\":\"c\"}\n# x\n"))
+	f.Add([]byte("{\"task_id\":\"a/t1\",\"app\":\"a\",\"command\":\"c\",\"expect_typed\":[\"\"]}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		cs, err := ParseCommands(b, "fuzz")
+		if err == nil {
+			for _, c := range cs {
+				if c.App == "" || c.Command == "" {
+					t.Fatalf("accepted %+v", c)
+				}
+			}
+		}
+	})
+}
+
+// TestOracleLearnsAndReplaysTwoApps runs the evaluation protocol on two
+// recorded apps with the oracle: every task learned, every flow replayed
+// with no LLM call.
+func TestOracleLearnsAndReplaysTwoApps(t *testing.T) {
+	d, err := droidtask.Load(shared.Path(t, "droidtask"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	apps := d.AppNames()[:2]
+	rep, err := Run(context.Background(), Config{Data: d, Apps: apps, Store: st, Name: "oracle",
+		Planner: func(task *droidtask.Task, phone *sim.Phone, _ *knowledge.Store) (daemon.Planner, error) {
+			return NewOracle(task, phone), nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tasks == 0 || rep.Succeeded != rep.Tasks || rep.Replay.Succeeded != rep.Tasks || rep.Replay.LLMCalls != 0 {
+		t.Fatalf("%d tasks, %d learned, %d replayed, %d LLM calls", rep.Tasks, rep.Succeeded, rep.Replay.Succeeded, rep.Replay.LLMCalls)
+	}
+}

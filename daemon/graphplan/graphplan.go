@@ -416,6 +416,11 @@ func (rs *runState) coveredAny() bool {
 	if rs.typed > 0 {
 		return true
 	}
+	for _, v := range rs.values {
+		if v.done {
+			return true
+		}
+	}
 	for _, ct := range rs.terms {
 		if rs.covered[ct.t] {
 			return true

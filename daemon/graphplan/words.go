@@ -117,11 +117,14 @@ func polarity(cmd string) int {
 // send / add / create / apply / set.
 var confirmConcepts = map[string]bool{"save": true, "send": true, "add": true}
 
-// isPolarityWord reports whether a word only says on or off ("enable",
-// "disable"): the command's polarity, not a label to look for.
+// isPolarityWord reports whether a word only says what kind of change the
+// command makes — on or off ("enable", "disable"), open ("open", "view",
+// "check"), edit ("set", "change", "adjust") — rather than naming a label
+// to look for. Its concept term stays; its literal word is no target.
 func isPolarityWord(w string) bool {
 	for _, c := range intent.Concepts(w) {
-		if c == "on" || c == "off" {
+		switch c {
+		case "on", "off", "open", "edit":
 			return true
 		}
 	}

@@ -339,7 +339,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	// the command's last operation opened a dialog asking to confirm it:
 	// answer with its positive button (OK / Yes / Allow / Save), then stop
-	if best == nil && pending == 0 && rs.coveredAny() && daemon.IsDialog(st.Screen) && !rs.confirmedDialog {
+	if best == nil && pending == 0 && rs.coveredAny() && (daemon.IsDialog(st.Screen) || confirmation(st)) && !rs.confirmedDialog {
 		if c, ok := positiveButton(st); ok {
 			rs.confirmedDialog = true
 			return decision(c, 0.7), nil
@@ -747,6 +747,24 @@ func inSettings(st *daemon.PlanState) bool {
 		}
 	}
 	return false
+}
+
+// confirmation reports whether the screen is a confirmation prompt drawn
+// full-screen (permission prompts are): a handful of buttons at most, one
+// of them positive, reached by the last step.
+func confirmation(st *daemon.PlanState) bool {
+	n := len(st.History)
+	if n == 0 || st.History[n-1].After != st.Print || st.History[n-1].Screen == st.Print {
+		return false
+	}
+	buttons := 0
+	for i := range st.Elements {
+		if st.Elements[i].Kind == screen.KindButton || st.Elements[i].Kind == screen.KindCheckbox || st.Elements[i].Kind == screen.KindInput {
+			buttons++
+		}
+	}
+	_, ok := positiveButton(st)
+	return ok && buttons <= 4
 }
 
 // positiveWords label the button that accepts a dialog (generic UI

@@ -936,9 +936,17 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			continue
 		}
 		fe := first[scr]
+		var firstTerms []term // the path's first element covers its words too
+		if fe.element != 0 {
+			firstTerms = g.terms[fe.element]
+		}
 		for _, e := range g.onScr[scr] {
 			label := e.Descriptor.Label()
-			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, g.terms[e.ID], w)
+			terms := g.terms[e.ID]
+			if len(firstTerms) > 0 {
+				terms = append(append([]term(nil), terms...), firstTerms...)
+			}
+			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, w)
 			if sc <= 0 {
 				continue
 			}

@@ -1042,9 +1042,11 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // nothing (an unexplored tap) is wrong and penalised so it is not chosen
 // again; completion is decided by Next.
 func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.StepRecord) (daemon.Verdict, error) {
-	// a toggle may flip without the screen's structure changing
-	if !last.OK || (!last.Changed && last.Action != device.Input && !last.Target.Checkable) {
-		return daemon.Verdict{Correct: false, Penalty: 5, Reason: "the action changed nothing: " + last.Message}, nil
+	// The device performed it (OK) even when the screen's structure stayed
+	// (a toggle row, a setting that applies in place): that is progress.
+	// An action the device could not perform is wrong.
+	if !last.OK {
+		return daemon.Verdict{Correct: false, Penalty: 5, Reason: "the action had no effect: " + last.Message}, nil
 	}
 	return daemon.Verdict{Correct: true}, nil
 }

@@ -346,6 +346,13 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		}
 	}
 	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() {
+		// changes made on a form with a save button are kept only once saved
+		if !rs.committed && actedHere(st) && !daemon.IsDialog(st.Screen) {
+			if c, ok := saveButton(st); ok {
+				rs.committed = true
+				return decision(c, 0.7), nil
+			}
+		}
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
@@ -765,6 +772,37 @@ func confirmation(st *daemon.PlanState) bool {
 	}
 	_, ok := positiveButton(st)
 	return ok && buttons <= 4
+}
+
+// actedHere reports whether the run changed something on the current
+// screen or in a dialog it opened: a step taken since the run first came
+// to this screen, not undone.
+func actedHere(st *daemon.PlanState) bool {
+	arrived := false
+	for _, h := range st.History {
+		arrived = arrived || h.Screen == st.Print
+		if arrived && h.OK && !h.Backtracked && !h.Undo && h.Action != device.Back && h.Action != device.Scroll {
+			return true
+		}
+	}
+	return false
+}
+
+// saveButton finds a button named save on this screen (the literal word:
+// "OK" or "Done" on a full screen often only closes it).
+func saveButton(st *daemon.PlanState) (candidate, bool) {
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindButton || e.Disabled {
+			continue
+		}
+		for _, t := range elementTerms(e, "") {
+			if t == "save" && penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) == 0 {
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("save the changes made on this screen with %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
 }
 
 // positiveWords label the button that accepts a dialog (generic UI

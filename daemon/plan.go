@@ -243,12 +243,11 @@ func (r *run) backtrack(ctx context.Context, rec StepRecord, v Verdict) error {
 			}
 		}
 	}
-	u, err := r.act(ctx, s, fp, undo, el, Decision{Reason: "undo: " + v.Reason, Mode: "backtrack"}, 0)
+	_, err = r.act(ctx, s, fp, undo, el, Decision{Reason: "undo: " + v.Reason, Mode: "backtrack"}, 0)
 	if err != nil {
 		return err
 	}
 	r.steps[len(r.steps)-1].Undo = true
-	_ = u
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
-	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // Decision kinds beyond the device action types.
@@ -217,5 +216,3 @@ func ElementIndex(s *screen.Snapshot, elems []screen.Element, id int) int {
 	}
 	return -1
 }
-
-var _ = knowledge.SourceLearned

@@ -192,5 +192,3 @@ func decode(ev event.Event, v any) {
 }
 
 func since(t time.Time) string { return time.Since(t).Round(time.Millisecond).String() }
-
-func knowledgeFilter() knowledge.FlowFilter { return knowledge.FlowFilter{} }

@@ -9,6 +9,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // demoScript is what `wayfinder demo` says to the demo phone: each command
@@ -83,7 +84,7 @@ func cmdDemo(ctx context.Context, args []string) error {
 	}
 	eng.Bus().Unsubscribe(sub)
 	done.Wait()
-	flows, err := st.Flows(ctx, knowledgeFilter())
+	flows, err := st.Flows(ctx, knowledge.FlowFilter{})
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"path"
 	"strings"
 	"sync"
 	"time"
@@ -527,19 +526,7 @@ func sortInts(a []int) {
 
 // InstalledApps implements device.Device: the simulated app.
 func (p *Phone) InstalledApps(ctx context.Context) ([]device.App, error) {
-	return []device.App{{Package: p.app.MainPackage, Label: appLabel(p.name, p.app.MainPackage)}}, ctx.Err()
-}
-
-// appLabel makes a display label from the data set's app name.
-func appLabel(name, pkg string) string {
-	if name == "" {
-		name = path.Ext(pkg)
-		name = strings.TrimPrefix(name, ".")
-	}
-	if name == "" {
-		return pkg
-	}
-	return strings.ToUpper(name[:1]) + name[1:]
+	return []device.App{{Package: p.app.MainPackage, Label: droidtask.AppLabel(p.name)}}, ctx.Err()
 }
 
 // ForegroundApp implements device.Device.

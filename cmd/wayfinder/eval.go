@@ -25,7 +25,7 @@ func cmdEval(ctx context.Context, args []string) error {
 	commands := fs.String("commands", "", "JSON-lines file of other wordings / values / non-matching commands")
 	report := fs.String("report", "", "write the JSON report here")
 	quiet := fs.Bool("q", false, "no per-task lines")
-	strict := fs.Bool("strict", false, "graph planner: also hide DroidBot-recorded edges that coincide with the task's own demonstration steps")
+	leaveOut := fs.String("leave-out", string(eval.LeaveOutRecording), "graph planner: what of a task's own demonstration to hide while solving it: recording (edges only its own DroidBot sessions recorded), demo (also every edge coinciding with its steps) or none")
 	minSuccess := fs.Float64("min-success", -1, "exit non-zero when the learn success rate is below this (default: oracle 1.0, others none)")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -77,9 +77,11 @@ func cmdEval(ctx context.Context, args []string) error {
 			return nil
 		}
 		cfg.Planner = func(task *droidtask.Task, phone *sim.Phone, store *knowledge.Store) (daemon.Planner, error) {
-			if *strict {
-				gp.Exclude(eval.DemonstrationKeys(d, task))
+			hidden, err := eval.HiddenKeys(d, task, eval.LeaveOut(*leaveOut))
+			if err != nil {
+				return nil, err
 			}
+			gp.Exclude(hidden)
 			return lf.plannerWith(store, gp)
 		}
 	default:

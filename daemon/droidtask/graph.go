@@ -69,29 +69,15 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 			st.Demonstrations++
 			continue
 		}
-		var action string
-		switch t.Action.Type {
-		case "click":
-			action = "tap"
-		case "input":
-			action = "input"
-		case "key":
-			if !strings.EqualFold(t.Action.Key, "BACK") {
-				st.Skipped++
-				continue
-			}
-			action = "back"
-		case "intent":
-			action = "launch"
-		default:
+		re, ok, err := d.ResolveEdge(app, t)
+		if err != nil {
+			return nil, st, err
+		}
+		if !ok {
 			st.Skipped++
 			continue
 		}
-		if !t.FromKnown || !t.ToKnown || !d.HasState(app, t.From) || !d.HasState(app, t.To) {
-			st.Skipped++
-			continue
-		}
-		from, fs, err := screenOf(t.From)
+		from, _, err := screenOf(t.From)
 		if err != nil {
 			return nil, st, err
 		}
@@ -100,13 +86,8 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 			return nil, st, err
 		}
 		var elem int64
-		if action == "tap" || action == "input" {
-			if t.Target == nil || t.Target.CanonicalTempID == nil || fs.Node(*t.Target.CanonicalTempID) == nil {
-				st.Skipped++
-				continue
-			}
-			owner := fs.ClickableAncestor(*t.Target.CanonicalTempID)
-			desc := screen.Describe(fs, owner.ID)
+		if re.Element != nil {
+			desc := *re.Element
 			k := fmt.Sprintf("%d|%s", from, desc.Key())
 			id, ok := elemID[k]
 			if !ok {
@@ -120,12 +101,10 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 			// AppAgent-style documentation from exploration: what using the
 			// element shows next
 			if e := &g.Elements[elem-1]; e.Doc == "" {
-				if ts, err := d.State(app, t.To); err == nil {
-					e.Doc = "Opens " + describeScreen(ts)
-				}
+				e.Doc = "Opens " + describeScreen(re.To)
 			}
 		}
-		k := tkey{from: from, to: to, action: action, elem: elem}
+		k := tkey{from: from, to: to, action: re.Action, elem: elem}
 		if _, ok := edges[k]; !ok {
 			order = append(order, k)
 		}
@@ -137,6 +116,56 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 	}
 	st.Screens, st.Elements, st.Transitions, st.States = len(g.Screens), len(g.Elements), len(g.Transitions), len(stateScreen)
 	return g, st, nil
+}
+
+// Edge is a recorded transition placed on the screen model: its two
+// captures, the agent's action name (tap, input, back, launch) and, for
+// tap and input, the descriptor of the clickable owner of the recorded
+// target — the same key the agent records at run time.
+type Edge struct {
+	From, To *screen.Snapshot
+	Action   string
+	Element  *screen.Descriptor
+}
+
+// ResolveEdge places one transition of app on the screen model. ok is
+// false for edges that cannot be placed: kill_app, keys other than BACK,
+// a state without a capture, or a target missing from the canonical
+// capture. The error is a state file that failed to load.
+func (d *Dataset) ResolveEdge(app string, t Transition) (e Edge, ok bool, err error) {
+	switch t.Action.Type {
+	case "click":
+		e.Action = "tap"
+	case "input":
+		e.Action = "input"
+	case "key":
+		if !strings.EqualFold(t.Action.Key, "BACK") {
+			return e, false, nil
+		}
+		e.Action = "back"
+	case "intent":
+		e.Action = "launch"
+	default:
+		return e, false, nil
+	}
+	if !t.FromKnown || !t.ToKnown || !d.HasState(app, t.From) || !d.HasState(app, t.To) {
+		return e, false, nil
+	}
+	if e.From, err = d.State(app, t.From); err != nil {
+		return e, false, err
+	}
+	if e.To, err = d.State(app, t.To); err != nil {
+		return e, false, err
+	}
+	if e.Action == "tap" || e.Action == "input" {
+		if t.Target == nil || t.Target.CanonicalTempID == nil || e.From.Node(*t.Target.CanonicalTempID) == nil {
+			return e, false, nil
+		}
+		owner := e.From.ClickableAncestor(*t.Target.CanonicalTempID)
+		desc := screen.Describe(e.From, owner.ID)
+		e.Element = &desc
+	}
+	return e, true, nil
 }
 
 // ImportStats counts what ExplorationGraph built and left out.

@@ -519,6 +519,96 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
 }
 
+// LeaveOut names what a graph-planner evaluation hides from a task's
+// knowledge (issue rule: a task's own demonstration is never knowledge for
+// that task).
+type LeaveOut string
+
+const (
+	// LeaveOutRecording hides the edges recorded only in the task's own
+	// recording sessions (droidtask.Dataset.OwnTransitions). The default.
+	LeaveOutRecording LeaveOut = "recording"
+	// LeaveOutDemo also hides every edge that coincides with one of the
+	// task's demonstrated steps, even when other sessions recorded it.
+	LeaveOutDemo LeaveOut = "demo"
+	// LeaveOutNone hides only the task_demo edges, which import never
+	// loads; the task's own DroidBot recording stays in the graph.
+	LeaveOutNone LeaveOut = "none"
+)
+
+// HiddenKeys returns the graphplan.EdgeKey set to hide while the graph
+// planner solves task under rule. An own edge whose key some other
+// recording also produces (screens merge by fingerprint) stays visible.
+func HiddenKeys(d *droidtask.Dataset, task *droidtask.Task, rule LeaveOut) (map[string]bool, error) {
+	switch rule {
+	case LeaveOutNone:
+		return nil, nil
+	case LeaveOutRecording, LeaveOutDemo:
+	default:
+		return nil, fmt.Errorf("eval: unknown leave-out rule %q (recording, demo or none)", rule)
+	}
+	keyOf := func(t droidtask.Transition) (string, bool, error) {
+		e, ok, err := d.ResolveEdge(task.App, t)
+		if err != nil || !ok {
+			return "", false, err
+		}
+		ek := ""
+		if e.Element != nil {
+			ek = e.Element.Key()
+		}
+		return graphplan.EdgeKey(screen.Fingerprint(e.From), e.Action, ek, screen.Fingerprint(e.To)), true, nil
+	}
+	own, ownTags := map[string]bool{}, map[string]bool{}
+	for _, t := range d.OwnTransitions(task) {
+		for _, tag := range t.EventTags {
+			ownTags[tag] = true
+		}
+		k, ok, err := keyOf(t)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			own[k] = true
+		}
+	}
+	// keep what another recording also shows
+	others := map[string]bool{}
+	for _, t := range d.AppTransitions(task.App) {
+		if !t.Exploration() {
+			continue
+		}
+		shared := false
+		for _, tag := range t.EventTags {
+			if !ownTags[tag] {
+				shared = true
+				break
+			}
+		}
+		if !shared {
+			continue
+		}
+		k, ok, err := keyOf(t)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			others[k] = true
+		}
+	}
+	hidden := map[string]bool{}
+	for k := range own {
+		if !others[k] {
+			hidden[k] = true
+		}
+	}
+	if rule == LeaveOutDemo {
+		for k := range DemonstrationKeys(d, task) {
+			hidden[k] = true
+		}
+	}
+	return hidden, nil
+}
+
 // DemonstrationKeys returns the graphplan.EdgeKey of every step of a
 // task's own ground-truth demonstration, so the graph planner can be kept
 // from using it while solving that task (issue rule: a task's own

@@ -126,7 +126,32 @@ func (p *Planner) Invalidate(appID int64) {
 type cmdTerm struct {
 	t      term
 	weight float64
+	// nav: a word that only says "go there and look" (open, view, check,
+	// page, tab): it may guide the way but the command does not wait for
+	// it to be covered
+	nav bool
 }
+
+// NavWeight scales navigation words (open / view / show / check, page /
+// tab / screen): "open the clock page" is done on the Clock page, not
+// after tapping something labelled "Open" or a tab.
+const NavWeight = 0.3
+
+// navTerms are the terms of the generic vocabulary's navigation groups
+// (intent concepts "open" and "page"), literal stems included.
+var navTerms = func() map[term]bool {
+	out := map[term]bool{"@open": true, "@page": true}
+	for _, id := range []string{"open", "page"} {
+		for _, s := range intent.Surfaces(id) {
+			for _, t := range termsOf(s) {
+				if !strings.HasPrefix(string(t), "@") {
+					out[t] = true
+				}
+			}
+		}
+	}
+	return out
+}()
 
 // value is a value of the command that must be typed or selected.
 type value struct {
@@ -198,7 +223,11 @@ func newRunState(cmd, appLabel string) *runState {
 			if appWords[tm] {
 				w = 0.3 // words naming the app mostly identify it ("in Calendar")
 			}
-			rs.terms = append(rs.terms, cmdTerm{t: tm, weight: w})
+			nav := navTerms[tm]
+			if nav {
+				w *= NavWeight
+			}
+			rs.terms = append(rs.terms, cmdTerm{t: tm, weight: w, nav: nav})
 		}
 	}
 	rs.phrases = phrases(cmd)
@@ -275,22 +304,12 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	p.fold(rs, st)
 	rs.reopenInDialog(st)
 	weights := g.weights(rs, st)
-	remaining := 0.0
-	for _, ct := range rs.terms {
-		if !rs.covered[ct.t] {
-			remaining += weights[ct.t]
-		}
-	}
+	remaining := rs.remaining(weights)
 	pending := rs.pendingValues()
 	cands := p.screenCandidates(rs, st, weights)
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
 	// scoring covers toggles already in the wanted state: count again
-	remaining = 0
-	for _, ct := range rs.terms {
-		if !rs.covered[ct.t] {
-			remaining += weights[ct.t]
-		}
-	}
+	remaining = rs.remaining(weights)
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].score != cands[j].score {
 			return cands[i].score > cands[j].score
@@ -338,8 +357,12 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		fmt.Fprintf(os.Stderr, "graphplan: terms=%v weights=%v covered=%v values=%+v\n", rs.terms, weights, rs.covered, rs.values)
 	}
 	// the command's last operation opened a dialog asking to confirm it:
-	// answer with its positive button (OK / Yes / Allow / Save), then stop
-	if best == nil && pending == 0 && rs.coveredAny() && (daemon.IsDialog(st.Screen) || confirmation(st)) && !rs.confirmedDialog {
+	// answer with its positive button (OK / Yes / Allow / Save), then stop.
+	// When the step that opened it did part of the command, accept it even
+	// if something elsewhere in the graph still matches: leaving by its
+	// negative button would undo that step.
+	if (best == nil || (best.via > 0 && rs.lastStepCovered(st))) && pending == 0 && rs.coveredAny() &&
+		(daemon.IsDialog(st.Screen) || confirmation(st)) && !rs.confirmedDialog {
 		if c, ok := positiveButton(st); ok {
 			rs.confirmedDialog = true
 			return decision(c, 0.7), nil
@@ -399,12 +422,27 @@ func confidence(remaining float64, rs *runState) float64 {
 	return 0.5
 }
 
+// totalWeight is the weight of the command's terms the command waits
+// for (navigation words left out).
 func totalWeight(rs *runState, w map[term]float64) float64 {
 	t := 0.0
 	for _, ct := range rs.terms {
-		t += w[ct.t]
+		if !ct.nav {
+			t += w[ct.t]
+		}
 	}
 	return t
+}
+
+// remaining is the weight of the terms the command still waits for.
+func (rs *runState) remaining(w map[term]float64) float64 {
+	r := 0.0
+	for _, ct := range rs.terms {
+		if !rs.covered[ct.t] && !ct.nav {
+			r += w[ct.t]
+		}
+	}
+	return r
 }
 
 func (rs *runState) pendingValues() int {
@@ -429,7 +467,30 @@ func (rs *runState) coveredAny() bool {
 		}
 	}
 	for _, ct := range rs.terms {
-		if rs.covered[ct.t] {
+		if rs.covered[ct.t] && !ct.nav {
+			return true
+		}
+	}
+	return false
+}
+
+// lastStepCovered reports whether the last step was a tap that covered a
+// word of the command (not a navigation word) and led to this screen.
+func (rs *runState) lastStepCovered(st *daemon.PlanState) bool {
+	n := len(st.History)
+	if n == 0 {
+		return false
+	}
+	h := st.History[n-1]
+	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print || h.Screen == st.Print {
+		return false
+	}
+	tapped := map[term]bool{}
+	for _, t := range termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.ResourceID) {
+		tapped[t] = true
+	}
+	for _, ct := range rs.terms {
+		if !ct.nav && tapped[ct.t] {
 			return true
 		}
 	}
@@ -778,6 +839,14 @@ func confirmation(st *daemon.PlanState) bool {
 // screen or in a dialog it opened: a step taken since the run first came
 // to this screen, not undone.
 func actedHere(st *daemon.PlanState) bool {
+	// a choice picked in a dialog that closed onto this screen ("Theme" →
+	// "Light") changed this screen's form, though the screen is new
+	if n := len(st.History); n > 0 {
+		h := st.History[n-1]
+		if h.Action == device.Tap && h.OK && !h.Backtracked && h.Target.Checkable && h.After == st.Print && h.Screen != st.Print {
+			return true
+		}
+	}
 	arrived := false
 	for _, h := range st.History {
 		arrived = arrived || h.Screen == st.Print

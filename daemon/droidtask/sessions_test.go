@@ -21,9 +21,9 @@ func TestSessionsAndOwnTransitions(t *testing.T) {
 		edge("H", "H", "kill_app", "t01", "t10", "t20"),
 		edge("H", "M", "intent", "t02", "t11", "t21"),
 		edge("M", "S", "click", "t03", "t12"), // both sessions 1 and 2
-		edge("S", "X", "click", "t04"),       // only session 1: task x's own
-		edge("S", "Y", "click", "t13"),       // only session 2
-		edge("M", "Z", "click", "t22"),       // session 3: free exploration
+		edge("S", "X", "click", "t04"),        // only session 1: task x's own
+		edge("S", "Y", "click", "t13"),        // only session 2
+		edge("M", "Z", "click", "t22"),        // session 3: free exploration
 		edge("Z", "M", "key", "t23"),
 		`{"app":"a","source":"task_demo","from":"X","to":"W","count":1,"action":{"type":"click"}}`,
 	}

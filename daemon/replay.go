@@ -296,17 +296,8 @@ func (r *run) recover(ctx context.Context, s *screen.Snapshot, attempt int) (boo
 	return attempt == 0, nil
 }
 
-// IsDialog guesses whether the top of the screen is a dialog or popup: an
-// application window whose root does not cover the screen (less than 90%
-// of its width or 80% of its height).
-func IsDialog(s *screen.Snapshot) bool {
-	roots := s.Roots()
-	if len(roots) == 0 {
-		return false
-	}
-	b := s.Node(roots[0]).Bounds
-	return s.Width > 0 && s.Height > 0 && (b.Width() < s.Width*9/10 || b.Height() < s.Height*8/10)
-}
+// IsDialog is screen.IsDialog.
+func IsDialog(s *screen.Snapshot) bool { return screen.IsDialog(s) }
 
 // repairFlow replaces the steps of flow from failedAt on by the steps the
 // planner took (steps[kept:] of the run, backtracked ones dropped), and

@@ -81,14 +81,15 @@ func (s *Store) Apps(ctx context.Context) ([]App, error) {
 // upsertScreenSQL inserts a screen or, when (app_id, fingerprint) exists,
 // adds to its visits and overwrites activity, description and snapshot only
 // with non-empty values.
-const upsertScreenSQL = `INSERT INTO screens (app_id, fingerprint, activity, description, snapshot, visits)
-	VALUES (?, ?, ?, ?, ?, ?)
+const upsertScreenSQL = `INSERT INTO screens (app_id, fingerprint, activity, description, snapshot, visits, dialog)
+	VALUES (?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (app_id, fingerprint) DO UPDATE SET
 		visits = visits + excluded.visits,
+		dialog = excluded.dialog,
 		activity = CASE WHEN excluded.activity <> '' THEN excluded.activity ELSE activity END,
 		description = CASE WHEN excluded.description <> '' THEN excluded.description ELSE description END,
 		snapshot = ifnull(excluded.snapshot, snapshot)
-	RETURNING id, activity, description, visits`
+	RETURNING id, activity, description, visits, dialog`
 
 // UpsertScreen records a visit to screen sc of app sc.AppID, keyed by
 // (AppID, Fingerprint): a new screen starts at 1 visit, a known one gets
@@ -103,7 +104,7 @@ func (s *Store) UpsertScreen(ctx context.Context, sc Screen) (Screen, error) {
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, upsertScreenSQL, sc.AppID, sc.Fingerprint, sc.Activity, sc.Description,
-			nullBlob(sc.Snapshot), 1).Scan(&sc.ID, &sc.Activity, &sc.Description, &sc.Visits)
+			nullBlob(sc.Snapshot), 1, sc.Dialog).Scan(&sc.ID, &sc.Activity, &sc.Description, &sc.Visits, &sc.Dialog)
 	})
 	if err != nil {
 		return Screen{}, wrap(op, err)
@@ -118,11 +119,11 @@ func nullBlob(b []byte) any {
 	return b
 }
 
-const screenCols = `id, app_id, fingerprint, activity, description, visits`
+const screenCols = `id, app_id, fingerprint, activity, description, visits, dialog`
 
 func scanScreen(row interface{ Scan(...any) error }) (Screen, error) {
 	var sc Screen
-	err := row.Scan(&sc.ID, &sc.AppID, &sc.Fingerprint, &sc.Activity, &sc.Description, &sc.Visits)
+	err := row.Scan(&sc.ID, &sc.AppID, &sc.Fingerprint, &sc.Activity, &sc.Description, &sc.Visits, &sc.Dialog)
 	return sc, err
 }
 
@@ -469,8 +470,9 @@ func (s *Store) ImportGraph(ctx context.Context, g Graph) (ImportStats, error) {
 			var id int64
 			var a, d string
 			var v int
+			var dlg bool
 			if err := screenStmt.QueryRowContext(ctx, appID, sc.Fingerprint, sc.Activity, sc.Description,
-				nullBlob(sc.Snapshot), sc.Visits).Scan(&id, &a, &d, &v); err != nil {
+				nullBlob(sc.Snapshot), sc.Visits, sc.Dialog).Scan(&id, &a, &d, &v, &dlg); err != nil {
 				return fmt.Errorf("screens[%d]: %w", i, err)
 			}
 			screenID[sc.ID] = id

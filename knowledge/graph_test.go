@@ -78,6 +78,8 @@ func TestScreensElements(t *testing.T) {
 			Screen{AppID: app.ID, Fingerprint: "fp1", Activity: ".Main", Description: "inbox", Visits: 3}, nil},
 		{"same fingerprint, other app", Screen{AppID: other.ID, Fingerprint: "fp1"},
 			Screen{AppID: other.ID, Fingerprint: "fp1", Visits: 1}, nil},
+		{"a dialog", Screen{AppID: other.ID, Fingerprint: "fp2", Dialog: true},
+			Screen{AppID: other.ID, Fingerprint: "fp2", Dialog: true, Visits: 1}, nil},
 		{"empty fingerprint", Screen{AppID: app.ID}, Screen{}, ErrInvalid},
 		{"unknown app", Screen{AppID: 999, Fingerprint: "x"}, Screen{}, ErrNotFound},
 		{"no app", Screen{Fingerprint: "x"}, Screen{}, ErrInvalid},

@@ -65,6 +65,7 @@ type Screen struct {
 	Fingerprint string `json:"fingerprint"`
 	Activity    string `json:"activity,omitempty"`
 	Description string `json:"description,omitempty"` // what the screen is for (UICOMPASS's manual)
+	Dialog      bool   `json:"dialog,omitempty"`      // drawn as a dialog over another screen
 	// Snapshot is a representative capture (snapshot JSON), optional.
 	Snapshot []byte `json:"-"`
 	Visits   int    `json:"visits"`

@@ -47,7 +47,7 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 		if !ok {
 			id = int64(len(g.Screens) + 1)
 			screenID[fp] = id
-			g.Screens = append(g.Screens, knowledge.Screen{ID: id, Fingerprint: fp, Activity: s.Activity, Description: describeScreen(s)})
+			g.Screens = append(g.Screens, knowledge.Screen{ID: id, Fingerprint: fp, Activity: s.Activity, Description: describeScreen(s), Dialog: screen.IsDialog(s)})
 			// the screen's manual: every element it shows, acted on or not
 			for _, e := range screen.Elements(s) {
 				if e.Label == "" && e.Resource == "" {

@@ -178,6 +178,12 @@ type runState struct {
 	reopened        int     // history length at the last reopenInDialog
 	unknown         float64 // weight of command words no element of the app carries
 	search          bool    // the command asks to search: names go into search fields
+	// afterSearch: the terms of what the command asks to do with a search
+	// result ("… and open it", "… and play it"); searched: the value typed
+	// into a search field; resultOpened: a result carrying it was tapped
+	afterSearch  []term
+	searched     string
+	resultOpened bool
 	configLike      bool    // the command changes an option (on/off/change/increase…)
 	seen            int     // history length already folded into coverage
 }
@@ -210,6 +216,15 @@ func newRunState(cmd, appLabel string) *runState {
 			ctx = ctx[len(ctx)-2:]
 		}
 		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx})
+	}
+	if rs.search {
+		for _, v := range u.Values {
+			tail := cmd[v.End:]
+			if tu := intent.Understand(tail); len(tu.Verbs) > 0 {
+				rs.afterSearch = termsOf(tail)
+			}
+			break
+		}
 	}
 	seen := map[term]bool{}
 	appWords := map[term]bool{}
@@ -306,6 +321,9 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	weights := g.weights(rs, st)
 	remaining := rs.remaining(weights)
 	pending := rs.pendingValues()
+	if c, ok := rs.openResult(st); ok {
+		return decision(c, 0.8), nil
+	}
 	cands := p.screenCandidates(rs, st, weights)
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
 	// scoring covers toggles already in the wanted state: count again
@@ -474,6 +492,31 @@ func (rs *runState) coveredAny() bool {
 	return false
 }
 
+// openResult taps the search result that carries the searched value when
+// the command asks to do something with it ("search 'X' and open it"):
+// the tap is that action, so the command's words after the value are
+// covered by it.
+func (rs *runState) openResult(st *daemon.PlanState) (candidate, bool) {
+	if rs.searched == "" || len(rs.afterSearch) == 0 || rs.resultOpened {
+		return candidate{}, false
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind == screen.KindInput || e.Disabled || isSearchField(e) || !containsFold(e.Label, rs.searched) {
+			continue
+		}
+		if penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) > 0 {
+			continue
+		}
+		rs.resultOpened = true
+		for _, t := range rs.afterSearch {
+			rs.covered[t] = true
+		}
+		return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("open the search result %q", e.Label)}, true
+	}
+	return candidate{}, false
+}
+
 // lastStepCovered reports whether the last step was a tap that covered a
 // word of the command (not a navigation word) and led to this screen.
 func (rs *runState) lastStepCovered(st *daemon.PlanState) bool {
@@ -511,6 +554,15 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 					rs.values[i].done = true
 					rs.typed++
 					break
+				}
+			}
+			// the field typed into is part of what the command asked
+			// ("search …" is done by typing into Search)
+			field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
+			for _, t := range field {
+				rs.covered[t] = true
+				if t == "@search" && h.Text != "" {
+					rs.searched = h.Text
 				}
 			}
 		case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:

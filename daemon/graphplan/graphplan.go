@@ -184,6 +184,9 @@ type runState struct {
 	afterSearch  []term
 	searched     string
 	resultOpened bool
+	// viewing: the command only asks to see something (no action verb but
+	// open / view / check)
+	viewing bool
 	configLike      bool    // the command changes an option (on/off/change/increase…)
 	seen            int     // history length already folded into coverage
 }
@@ -217,6 +220,7 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx})
 	}
+	rs.viewing = viewingCommand(cmd)
 	if rs.search {
 		for _, v := range u.Values {
 			tail := cmd[v.End:]
@@ -323,6 +327,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	pending := rs.pendingValues()
 	if c, ok := rs.openResult(st); ok {
 		return decision(c, 0.8), nil
+	}
+	if pending == 0 && rs.inView(st, weights) {
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: 0.8,
+			Reason: "the screen the command asked to see is shown: the rest of its words are on it"}, nil
 	}
 	cands := p.screenCandidates(rs, st, weights)
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
@@ -490,6 +498,44 @@ func (rs *runState) coveredAny() bool {
 		}
 	}
 	return false
+}
+
+// viewingCommand reports whether cmd is one clause that starts with a
+// verb of looking (open / view / check / show / go to: the generic
+// vocabulary's "open" concept), e.g. "view favorite contacts".
+func viewingCommand(cmd string) bool {
+	lc := strings.ToLower(cmd)
+	if strings.Contains(lc, " and ") || strings.ContainsAny(lc, ",;") {
+		return false
+	}
+	words := strings.Fields(lc)
+	if len(words) > 2 {
+		words = words[:2]
+	}
+	u := intent.Understand(strings.Join(words, " "))
+	return len(u.Verbs) > 0 && u.Verbs[0] == "open"
+}
+
+// inView reports, for a command that only asks to see something, whether
+// the last step did part of it and everything else it names is on the
+// screen now ("view favorite contacts" after tapping Favorites, which
+// lists contacts): going on would leave the screen asked for.
+func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
+	if !rs.viewing || !rs.lastStepCovered(st) {
+		return false
+	}
+	shown := map[term]bool{}
+	for i := range st.Elements {
+		for _, t := range elementTerms(&st.Elements[i], "") {
+			shown[t] = true
+		}
+	}
+	for _, ct := range rs.terms {
+		if !ct.nav && w[ct.t] > 0 && !rs.covered[ct.t] && !shown[ct.t] {
+			return false
+		}
+	}
+	return true
 }
 
 // openResult taps the search result that carries the searched value when

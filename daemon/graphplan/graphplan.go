@@ -563,6 +563,24 @@ func (rs *runState) openResult(st *daemon.PlanState) (candidate, bool) {
 	return candidate{}, false
 }
 
+// isToggle reports whether a tapped element switches a state: checkable,
+// or labelled "toggle" (the platform's convention for such buttons).
+func isToggle(d screen.Descriptor, label string) bool {
+	return d.Checkable || strings.Contains(strings.ToLower(label), "toggle")
+}
+
+// isSetVerb reports whether t is, or is a word of, the add / delete / on /
+// off concepts.
+func isSetVerb(t term) bool {
+	for _, c := range termsOf(strings.TrimPrefix(string(t), "@")) {
+		switch c {
+		case "@add", "@delete", "@on", "@off":
+			return true
+		}
+	}
+	return false
+}
+
 // lastStepCovered reports whether the last step was a tap that covered a
 // word of the command (not a navigation word) and led to this screen.
 func (rs *runState) lastStepCovered(st *daemon.PlanState) bool {
@@ -613,8 +631,18 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 			}
 		case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
 			label := h.Target.Label() + " " + h.Target.Desc + " " + h.Target.ResourceID
-			for _, t := range termsOf(label) {
+			lt := termsOf(label)
+			for _, t := range lt {
 				rs.covered[t] = true
+			}
+			if isToggle(h.Target, label) {
+				// a toggle is the add / remove, on / off the command asks
+				// for ("add Alice to favorites" → "Toggle favorite")
+				for _, ct := range rs.terms {
+					if isSetVerb(ct.t) {
+						rs.covered[ct.t] = true
+					}
+				}
 			}
 			for i := range rs.values {
 				if !rs.values[i].done && containsFold(h.Target.Label(), rs.values[i].text) {

@@ -1211,7 +1211,11 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		c := best[elemID]
 		if c.action == device.Scroll {
 			c.element, c.direction = scrollable(st), device.Forward
-			c.score /= 1 + penalty(st, c.action, screen.Descriptor{})
+			var d screen.Descriptor
+			if c.element >= 0 {
+				d = screen.Describe(st.Screen, st.Elements[c.element].NodeID)
+			}
+			c.score /= 1 + penalty(st, c.action, d)
 			out = append(out, c)
 			continue
 		}

@@ -712,6 +712,9 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 				if e.Focused || daemon.IsDialog(st.Screen) {
 					sc += 0.25
 				}
+				if rs.search && isSearchField(e) {
+					sc += 0.5 // the command asks to search: this is where
+				}
 				if e.Value == rs.values[v].text {
 					continue
 				}

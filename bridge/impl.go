@@ -21,6 +21,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llmplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -88,7 +89,7 @@ func newDaemonImpl(dataDir, configJSON string, dev Device) (*daemonImpl, error) 
 		return nil, err
 	}
 	eng := daemon.New(&jsonDevice{d: dev}, store, nil, nil, daemon.Config{})
-	a, err := api.New(ctx, eng, store, plannerFor, cfg.Settings)
+	a, err := api.New(ctx, eng, store, plannerFor, cfg.Settings, api.WithEmbedder(embedderFor))
 	if err != nil {
 		store.Close()
 		return nil, err
@@ -131,6 +132,18 @@ func plannerFor(s api.Settings, store *knowledge.Store) (daemon.Planner, error) 
 	cfg := llm.DefaultConfig()
 	cfg.BaseURL, cfg.Model, cfg.APIKey = s.BaseURL, s.Model, s.APIKey
 	return llmplan.Choose(s.Planner, cfg, store, graphplan.New(store))
+}
+
+// embedderFor builds the flow-matching embedder of the settings: the
+// endpoint and key of the planner with embed_model; nil (lexical matching
+// only) without an embedding model or an endpoint.
+func embedderFor(s api.Settings) (semantic.Embedder, error) {
+	cfg := llm.DefaultConfig()
+	cfg.BaseURL, cfg.APIKey, cfg.EmbedModel = s.BaseURL, s.APIKey, s.EmbedModel
+	if !cfg.EmbedEnabled() {
+		return nil, nil
+	}
+	return llm.New(cfg), nil
 }
 
 // errZero is what a Daemon made by gobind's no-argument constructor says.

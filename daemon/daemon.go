@@ -24,6 +24,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -45,6 +46,15 @@ type Config struct {
 	// ConfirmSensitive asks the Asker before sensitive actions (send,
 	// delete, pay, call); without an Asker such steps stop the run.
 	ConfirmSensitive bool
+	// Embedder, when set, lets embeddings promote a saved flow that the
+	// lexical matcher scored just below ReplayThreshold (daemon/semantic
+	// says exactly when); vectors are cached in the store. Nil: lexical
+	// matching only. An unreachable endpoint falls back to lexical
+	// matching with a log event, never an error.
+	Embedder semantic.Embedder
+	// Semantic tunes the promotion rule; the zero value takes its
+	// defaults.
+	Semantic semantic.Config
 }
 
 // Engine runs commands. Safe for concurrent use, but runs are serialised:
@@ -65,6 +75,7 @@ type Engine struct {
 	runCmd  string
 	runSeq  int
 	matcher *matcherCache
+	sem     *semantic.Rescorer // nil: lexical matching only
 }
 
 // New returns an engine. planner may be nil (replay only); bus may be nil.
@@ -81,7 +92,30 @@ func New(dev device.Device, store *knowledge.Store, planner Planner, bus *event.
 	if bus == nil {
 		bus = event.NewBus()
 	}
-	return &Engine{dev: dev, store: store, planner: planner, bus: bus, cfg: cfg, matcher: &matcherCache{}}
+	e := &Engine{dev: dev, store: store, planner: planner, bus: bus, cfg: cfg, matcher: &matcherCache{}}
+	e.sem = e.rescorer(cfg.Embedder)
+	return e
+}
+
+// rescorer builds the embedding check over emb, caching in the store.
+func (e *Engine) rescorer(emb semantic.Embedder) *semantic.Rescorer {
+	if emb == nil {
+		return nil
+	}
+	var cache semantic.Cache
+	if e.store != nil {
+		cache = e.store
+	}
+	return semantic.New(emb, cache, e.cfg.Semantic)
+}
+
+// SetEmbedder replaces the embedder of flow matching (nil: lexical only);
+// it applies from the next run.
+func (e *Engine) SetEmbedder(emb semantic.Embedder) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cfg.Embedder = emb
+	e.sem = e.rescorer(emb)
 }
 
 // SetPlanner replaces the planner (nil: replay only).
@@ -127,6 +161,9 @@ type Result struct {
 	Error   string `json:"error,omitempty"`
 	// Strategy is how the engine went about it: replay | plan | replay+plan.
 	Strategy string `json:"strategy"`
+	// Promoted: the flow was replayed because embeddings promoted it from
+	// just below the threshold (Score is still the lexical score).
+	Promoted bool `json:"promoted,omitempty"`
 	// Mode is who decided most steps: replay | graph | llm | oracle | none.
 	Mode      string            `json:"mode"`
 	FlowID    int64             `json:"flow_id,omitempty"`
@@ -207,6 +244,7 @@ type run struct {
 	cfg      Config
 	res      *Result
 	planner  Planner
+	sem      *semantic.Rescorer
 	app      knowledge.App
 	appLabel string
 	slots    map[string]string
@@ -252,6 +290,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	e.cancel, e.runID, e.runCmd = cancel, id, command
 	planner := e.planner
 	cfg := e.cfg
+	sem := e.sem
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
@@ -261,7 +300,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	if opt.NoPlanner {
 		planner = nil
 	}
-	r := &run{e: e, id: id, cfg: cfg, planner: planner, penalty: map[string]float64{}, start: time.Now(),
+	r := &run{e: e, id: id, cfg: cfg, planner: planner, sem: sem, penalty: map[string]float64{}, start: time.Now(),
 		res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
 	pname := "none"
 	if planner != nil {

@@ -62,7 +62,9 @@ func (e *Engine) MatchFlow(ctx context.Context, command, pkg string, k int) ([]i
 
 // matchFlow returns the saved flow to replay, or nil when none fits well
 // enough: a wrong flow replayed is worse than planning, so below the
-// calibrated threshold nothing is replayed.
+// calibrated threshold nothing is replayed — except a candidate just below
+// it that embeddings promote under daemon/semantic's rule, when an
+// embedder is configured and reachable.
 func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, error) {
 	e := r.e
 	if opt.FlowID != 0 {
@@ -91,20 +93,37 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		return nil, nil
 	}
 	top := cands[0]
+	var sm *event.SemanticMatch
+	promoted := false
+	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
+		d := r.sem.Decide(ctx, r.res.Command, cands, flows, r.cfg.ReplayThreshold)
+		if d.Err != nil {
+			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
+		}
+		if d.Consulted || d.Err != nil {
+			sm = &event.SemanticMatch{Model: r.sem.Model(), Requests: d.Requests, CacheHits: d.CacheHits, Reason: d.Reason, Offline: d.Err != nil}
+			best := 0
+			if d.Promoted >= 0 {
+				best, promoted = d.Promoted, true
+			}
+			top = cands[best]
+			sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
+		}
+	}
 	f := flows[top.FlowID]
-	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots}
+	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots, Semantic: sm}
 	if f != nil {
 		fm.Name = f.Name
 	}
 	r.res.Score = top.Score
-	if f == nil || top.Score < r.cfg.ReplayThreshold {
+	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted) {
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
 	fm.Replay = true
 	r.emit(event.FlowMatched, fm)
 	r.slots = top.Slots
-	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots = f.ID, f.Name, true, top.Slots
+	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted = f.ID, f.Name, true, top.Slots, promoted
 	return f, nil
 }
 

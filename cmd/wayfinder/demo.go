@@ -64,7 +64,11 @@ func cmdDemo(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng := daemon.New(phone, st, planner, nil, daemon.Config{})
+	ecfg, err := lf.engineConfig()
+	if err != nil {
+		return err
+	}
+	eng := daemon.New(phone, st, planner, nil, ecfg)
 	sub := eng.Bus().Subscribe(4096)
 	done := printer(os.Stdout, sub)
 	failed := 0

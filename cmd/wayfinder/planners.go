@@ -13,22 +13,24 @@ import (
 
 // llmOpts are the planner and endpoint flags shared by run, eval, demo and
 // serve. Flags override the environment (OPENAI_BASE_URL, OPENAI_API_KEY,
-// WAYFINDER_MODEL, WAYFINDER_LLM_TIMEOUT).
+// WAYFINDER_MODEL, WAYFINDER_EMBED_MODEL, WAYFINDER_LLM_TIMEOUT).
 type llmOpts struct {
-	kind    *string
-	baseURL *string
-	model   *string
-	apiKey  *string
-	timeout *time.Duration
+	kind       *string
+	baseURL    *string
+	model      *string
+	embedModel *string
+	apiKey     *string
+	timeout    *time.Duration
 }
 
 func llmFlags(fs *flag.FlagSet) *llmOpts {
 	return &llmOpts{
-		kind:    fs.String("planner", "", "graph | llm | auto (default auto: the graph planner, and the LLM where it is unsure, when an endpoint is configured)"),
-		baseURL: fs.String("base-url", "", "OpenAI-compatible base URL (env OPENAI_BASE_URL)"),
-		model:   fs.String("model", "", "model name (env WAYFINDER_MODEL)"),
-		apiKey:  fs.String("api-key", "", "API key (env OPENAI_API_KEY; prefer the environment: flags show in ps)"),
-		timeout: fs.Duration("llm-timeout", 0, "LLM call timeout, retries included (env WAYFINDER_LLM_TIMEOUT; default 60s)"),
+		kind:       fs.String("planner", "", "graph | llm | auto (default auto: the graph planner, and the LLM where it is unsure, when an endpoint is configured)"),
+		baseURL:    fs.String("base-url", "", "OpenAI-compatible base URL (env OPENAI_BASE_URL)"),
+		model:      fs.String("model", "", "model name (env WAYFINDER_MODEL)"),
+		embedModel: fs.String("embed-model", "", "embedding model on the same endpoint, for flow matching just below the replay threshold (env WAYFINDER_EMBED_MODEL; default none: lexical only)"),
+		apiKey:     fs.String("api-key", "", "API key (env OPENAI_API_KEY; prefer the environment: flags show in ps)"),
+		timeout:    fs.Duration("llm-timeout", 0, "LLM call timeout, retries included (env WAYFINDER_LLM_TIMEOUT; default 60s)"),
 	}
 }
 
@@ -44,6 +46,9 @@ func (o *llmOpts) config() (llm.Config, error) {
 	if *o.model != "" {
 		cfg.Model = *o.model
 	}
+	if *o.embedModel != "" {
+		cfg.EmbedModel = *o.embedModel
+	}
 	if *o.apiKey != "" {
 		cfg.APIKey = *o.apiKey
 	}
@@ -51,6 +56,20 @@ func (o *llmOpts) config() (llm.Config, error) {
 		cfg.Timeout = *o.timeout
 	}
 	return cfg, nil
+}
+
+// engineConfig is the engine configuration of the flags: the embedder of
+// flow matching when an endpoint and an embedding model are configured.
+func (o *llmOpts) engineConfig() (daemon.Config, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return daemon.Config{}, err
+	}
+	var ec daemon.Config
+	if cfg.EmbedEnabled() {
+		ec.Embedder = llm.New(cfg)
+	}
+	return ec, nil
 }
 
 func (o *llmOpts) planner(st *knowledge.Store) (daemon.Planner, error) {

@@ -57,7 +57,11 @@ func cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng := daemon.New(phone, st, planner, nil, daemon.Config{})
+	ecfg, err := lf.engineConfig()
+	if err != nil {
+		return err
+	}
+	eng := daemon.New(phone, st, planner, nil, ecfg)
 	eng.SetAsker(terminalAsker{})
 	sub := eng.Bus().Subscribe(1024)
 	done := printer(os.Stdout, sub)

@@ -15,6 +15,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/inspect"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -81,7 +82,12 @@ func cmdServe(ctx context.Context, args []string) error {
 	planner := func(s api.Settings, store *knowledge.Store) (daemon.Planner, error) {
 		return lf.plannerWith(store, graphplan.New(store))
 	}
-	a, err := api.New(ctx, eng, st, planner, api.Settings{Planner: *lf.kind, BaseURL: cfg.BaseURL, Model: cfg.Model})
+	embedder := func(s api.Settings) (semantic.Embedder, error) {
+		ec, err := lf.engineConfig()
+		return ec.Embedder, err
+	}
+	a, err := api.New(ctx, eng, st, planner, api.Settings{Planner: *lf.kind, BaseURL: cfg.BaseURL, Model: cfg.Model, EmbedModel: cfg.EmbedModel},
+		api.WithEmbedder(embedder))
 	if err != nil {
 		return err
 	}

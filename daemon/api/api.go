@@ -23,6 +23,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -31,6 +32,7 @@ import (
 type Settings struct {
 	BaseURL          string `json:"base_url"`
 	Model            string `json:"model"`
+	EmbedModel       string `json:"embed_model,omitempty"` // "" = no embeddings in flow matching
 	APIKey           string `json:"api_key,omitempty"`
 	Planner          string `json:"planner"` // auto | graph | llm
 	ConfirmSensitive bool   `json:"confirm_sensitive"`
@@ -44,6 +46,7 @@ type Settings struct {
 type PublicSettings struct {
 	BaseURL          string `json:"base_url"`
 	Model            string `json:"model"`
+	EmbedModel       string `json:"embed_model"`
 	APIKeySet        bool   `json:"api_key_set"`
 	Planner          string `json:"planner"`
 	ConfirmSensitive bool   `json:"confirm_sensitive"`
@@ -53,12 +56,24 @@ type PublicSettings struct {
 // PlannerFactory builds the planner for the current settings.
 type PlannerFactory func(s Settings, store *knowledge.Store) (daemon.Planner, error)
 
+// EmbedderFactory builds the embedder of flow matching for the current
+// settings; (nil, nil) means embeddings off.
+type EmbedderFactory func(s Settings) (semantic.Embedder, error)
+
+// Option configures an API.
+type Option func(*API)
+
+// WithEmbedder makes every settings change also rebuild the engine's
+// embedder (daemon.Engine.SetEmbedder) with f.
+func WithEmbedder(f EmbedderFactory) Option { return func(a *API) { a.embedder = f } }
+
 // API dispatches calls to the engine and the store. Safe for concurrent
 // use: runs are serialised by the engine, everything else is not.
 type API struct {
-	eng     *daemon.Engine
-	store   *knowledge.Store
-	planner PlannerFactory
+	eng      *daemon.Engine
+	store    *knowledge.Store
+	planner  PlannerFactory
+	embedder EmbedderFactory // nil: the engine's embedder is left as it is
 
 	mu       sync.Mutex
 	settings Settings
@@ -80,8 +95,11 @@ func badRequest(f string, a ...any) error {
 
 // New returns the dispatcher. Settings are loaded from the store; key is
 // the API key held in memory ("" for none).
-func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planner PlannerFactory, initial Settings) (*API, error) {
+func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planner PlannerFactory, initial Settings, opts ...Option) (*API, error) {
 	a := &API{eng: eng, store: store, planner: planner, answers: make(chan string, 1)}
+	for _, o := range opts {
+		o(a)
+	}
 	s := initial
 	stored, err := store.Settings(ctx)
 	if err != nil {
@@ -92,6 +110,9 @@ func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planne
 	}
 	if v, ok := stored["model"]; ok && s.Model == "" {
 		s.Model = v
+	}
+	if v, ok := stored["embed_model"]; ok && s.EmbedModel == "" {
+		s.EmbedModel = v
 	}
 	if v, ok := stored["planner"]; ok && s.Planner == "" {
 		s.Planner = v
@@ -112,16 +133,26 @@ func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planne
 	return a, nil
 }
 
-// apply installs settings: builds the planner.
+// apply installs settings: builds the planner (and the embedder, with
+// WithEmbedder).
 func (a *API) apply(s Settings) error {
 	p, err := a.planner(s, a.store)
 	if err != nil {
 		return err
 	}
+	var emb semantic.Embedder
+	if a.embedder != nil {
+		if emb, err = a.embedder(s); err != nil {
+			return err
+		}
+	}
 	a.mu.Lock()
 	a.settings = s
 	a.mu.Unlock()
 	a.eng.SetPlanner(p)
+	if a.embedder != nil {
+		a.eng.SetEmbedder(emb)
+	}
 	a.eng.Configure(s.ConfirmSensitive, s.StepLimit)
 	return nil
 }
@@ -412,7 +443,7 @@ func (a *API) public() PublicSettings {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s := a.settings
-	return PublicSettings{BaseURL: s.BaseURL, Model: s.Model, APIKeySet: s.APIKey != "", Planner: s.Planner,
+	return PublicSettings{BaseURL: s.BaseURL, Model: s.Model, EmbedModel: s.EmbedModel, APIKeySet: s.APIKey != "", Planner: s.Planner,
 		ConfirmSensitive: s.ConfirmSensitive, StepLimit: s.StepLimit}
 }
 
@@ -433,6 +464,8 @@ func (a *API) setSettings(ctx context.Context, params json.RawMessage) (any, err
 			err = json.Unmarshal(v, &s.BaseURL)
 		case "model":
 			err = json.Unmarshal(v, &s.Model)
+		case "embed_model":
+			err = json.Unmarshal(v, &s.EmbedModel)
 		case "api_key":
 			err = json.Unmarshal(v, &s.APIKey)
 		case "planner":
@@ -457,7 +490,7 @@ func (a *API) setSettings(ctx context.Context, params json.RawMessage) (any, err
 	if err := a.apply(s); err != nil {
 		return nil, badRequest("settings.set: %v", err)
 	}
-	for k, v := range map[string]string{"base_url": s.BaseURL, "model": s.Model, "planner": s.Planner,
+	for k, v := range map[string]string{"base_url": s.BaseURL, "model": s.Model, "embed_model": s.EmbedModel, "planner": s.Planner,
 		"confirm_sensitive": strconv.FormatBool(s.ConfirmSensitive), "max_steps": strconv.Itoa(s.StepLimit)} {
 		if err := a.store.SetSetting(ctx, k, v); err != nil {
 			return nil, wrap(err)

@@ -63,6 +63,20 @@ type FlowMatch struct {
 	Threshold float64           `json:"threshold"`
 	Slots     map[string]string `json:"slots,omitempty"`
 	Replay    bool              `json:"replay"`
+	// Semantic is set when embeddings were asked about the candidates
+	// (daemon/semantic): only when no flow reached the threshold.
+	Semantic *SemanticMatch `json:"semantic,omitempty"`
+}
+
+// SemanticMatch is what the embedding check of a flow match found.
+type SemanticMatch struct {
+	Model     string  `json:"model"`
+	Cosine    float64 `json:"cosine,omitempty"` // of the flow named in FlowMatch, when computed
+	Promoted  bool    `json:"promoted"`         // the flow is replayed on the embeddings' word
+	Requests  int     `json:"requests"`         // embedding requests sent (0: all from the cache)
+	CacheHits int     `json:"cache_hits"`
+	Reason    string  `json:"reason"`
+	Offline   bool    `json:"offline,omitempty"` // the endpoint failed or is cooling down: lexical only
 }
 
 // ScreenElement is one element as drawn by the inspector.

@@ -570,6 +570,13 @@ type patResult struct {
 	score   float64
 	fills   map[string]string
 	missing []string
+	vetoes  []string // Veto* reasons, in the order found
+}
+
+func (r *patResult) veto(v string) {
+	if !slices.Contains(r.vetoes, v) {
+		r.vetoes = append(r.vetoes, v)
+	}
 }
 
 // scorePattern scores pattern p of flow f against query q (see Rank).
@@ -600,6 +607,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			if !slices.Contains(res.missing, pat[i].slot) {
 				res.missing = append(res.missing, pat[i].slot)
 			}
+			res.veto(VetoUnfilled)
 			mult *= penUnfilled
 			continue
 		}
@@ -639,6 +647,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			} else {
 				mult *= penProper
 			}
+			res.veto(VetoValue)
 			cmdLoneObj = true
 			continue
 		}
@@ -680,6 +689,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			case t.isValue():
 				// the flow is about a value the command does not name
 				mult *= penValueLiteral
+				res.veto(VetoLiteral)
 				patLoneObj = true
 			default:
 				patLoneObj = true
@@ -700,20 +710,42 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 
 	// decisive conflicts: opposite concepts left unmatched on the two
 	// sides, negation on one side only, swapped roles
-	if opposed(cmdLone, patLone) || negated(cmd, al.slotOf) != negated(pat, nil) || rolesSwapped(pat, cmd, al.slotOf) {
+	opp, neg, swapped := opposed(cmdLone, patLone), negated(cmd, al.slotOf) != negated(pat, nil), rolesSwapped(pat, cmd, al.slotOf)
+	if opp || neg || swapped {
 		mult *= penOpposite
+	}
+	if opp {
+		res.veto(VetoOpposite)
+	}
+	if neg {
+		res.veto(VetoNegation)
+	}
+	if swapped {
+		res.veto(VetoRoles)
 	}
 	switch {
 	case cmdLoneAct && patLoneAct:
 		mult *= penVerb
+		res.veto(VetoAction)
 	case cmdLoneStrongAct:
 		mult *= penExtraVerb
+		res.veto(VetoAction)
 	}
 	if (cmdLoneObj || spanObj) && patLoneObj {
 		mult *= penObject
 	}
+	// unmatched words on one side only: not a rewording but a requirement
+	// added or dropped (no score change; see Candidate.Vetoes)
+	cmdExtra, patExtra := cmdLoneObj || spanObj || cmdLoneAct, patLoneObj || patLoneAct
+	switch {
+	case cmdExtra && !patExtra:
+		res.veto(VetoExtra)
+	case patExtra && !cmdExtra:
+		res.veto(VetoOmitted)
+	}
 	if missingPolarity(cmdActs, patActs) {
 		mult *= penPolarity
+		res.veto(VetoPolarity)
 	}
 
 	// trigram similarity of the content words left after slot filling

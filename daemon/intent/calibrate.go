@@ -15,6 +15,18 @@ import (
 // wrong flow replayed is worse than a miss.
 const DefaultThreshold = 0.63
 
+// GreyZone is how far below the replay threshold a candidate may score
+// and still be replayed on other evidence than words (daemon/semantic:
+// embeddings), and then only when it has no Vetoes. On the labelled
+// candidates of this package's tests the highest-scoring wrong candidate
+// without a veto scores 0.414 ("sort notes by title" against the flow
+// "sort notes by date", a substitution of one object word that an
+// embedding would likely call similar), so DefaultThreshold − GreyZone =
+// 0.48 keeps every such candidate out; TestGreyZoneHoldsNoWrongCandidate
+// guards it. A wider zone would reach substitutions that only the
+// embedding could tell apart.
+const GreyZone = 0.15
+
 // Example is one labelled ranking outcome: the score a candidate got and
 // whether replaying it would have been right.
 type Example struct {

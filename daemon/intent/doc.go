@@ -17,7 +17,10 @@
 // miss, so opposite verb concepts (on/off, enable/disable, add/delete,
 // lock/unlock, …) push a score far below DefaultThreshold, a flow needing
 // a slot value the command does not give scores below it, and command
-// values a flow would drop are penalised.
+// values a flow would drop are penalised. Candidate.Vetoes says which of
+// these rules applied, so that other evidence (embeddings, in
+// daemon/semantic) never lifts a vetoed candidate, and lifts others only
+// within GreyZone below the threshold.
 //
 // The vocabulary is generic English and Android UI convention; the
 // package holds no rule about a particular app. It is pure Go and must

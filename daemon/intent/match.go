@@ -25,7 +25,33 @@ type Candidate struct {
 	// Matched is the flow's intent template or past command that aligned
 	// best with the command.
 	Matched string `json:"matched"`
+	// Vetoes name the hard precision rules that penalised the best
+	// pattern (Veto* constants; see Rank). They only explain the score,
+	// which already includes them; a caller that may raise a score by
+	// other evidence (daemon/semantic) must never raise a vetoed one.
+	Vetoes []string `json:"vetoes,omitempty"`
 }
+
+// Veto reasons reported in Candidate.Vetoes: the penalties of Rank that
+// say the flow does something other than the command, as opposed to the
+// soft shortfalls (a content word without a known synonym, a slot filled
+// by value kind only, partial coverage) that only say the wording
+// differs.
+const (
+	VetoOpposite = "opposite" // opposite concepts left unmatched (on/off, add/delete, ascending/descending)
+	VetoNegation = "negation" // a negation on one side only
+	VetoRoles    = "roles"    // swapped roles ("from A to B" against "from B to A")
+	VetoAction   = "action"   // an unmatched action word on both sides, or a strong one in the command only
+	VetoPolarity = "polarity" // the flow names one side of a toggle, the command neither
+	VetoUnfilled = "unfilled" // a slot the command gives no value for (also in Missing)
+	VetoValue    = "value"    // a value of the command (quoted, number, time, date, proper noun) the flow does not use
+	VetoLiteral  = "literal"  // a value the flow names (not a slot) that the command does not
+	// VetoExtra and VetoOmitted change no score: the command has unmatched
+	// words and the flow none (an extra requirement: "call Bob on
+	// speaker" against "call {contact}"), or the other way round.
+	VetoExtra   = "extra"
+	VetoOmitted = "omitted"
+)
 
 // ErrNoText is returned by Add for a flow with neither an intent template
 // nor a past command with words in it.
@@ -465,6 +491,11 @@ type scored struct {
 // per quoted/number/time/date value and ×0.85 per proper-noun-like value
 // of the command the flow does not use; ×0.6 per value literal of the
 // flow the command does not name.
+//
+// Candidate.Vetoes names the decisive rules among these that applied
+// (every penalty above except the one for an unmatched content word on
+// both sides and the one for a slot filled by value kind), and unmatched
+// words on one side only; they explain the score and do not change it.
 func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 	if k <= 0 {
 		return nil
@@ -562,7 +593,7 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 		if best.score <= 0 {
 			continue
 		}
-		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc})
+		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes})
 	}
 	slices.SortFunc(out, func(a, b Candidate) int {
 		switch {

@@ -66,31 +66,44 @@ func (r Reply) add(b Reply) Reply {
 }
 
 // Usage counts model use: Chat calls, tokens as reported by the server,
-// and re-sent requests. The daemon reads and resets it per command.
+// Embed calls and their input tokens, and re-sent requests (of either).
+// The daemon reads and resets it per command.
 type Usage struct {
 	Calls            int `json:"calls"`
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	Retries          int `json:"retries"`
+	EmbedCalls       int `json:"embed_calls,omitempty"`
+	EmbedTokens      int `json:"embed_tokens,omitempty"`
 }
 
 // Add returns u + v.
 func (u Usage) Add(v Usage) Usage {
-	return Usage{u.Calls + v.Calls, u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens, u.Retries + v.Retries}
+	return Usage{
+		Calls:            u.Calls + v.Calls,
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		Retries:          u.Retries + v.Retries,
+		EmbedCalls:       u.EmbedCalls + v.EmbedCalls,
+		EmbedTokens:      u.EmbedTokens + v.EmbedTokens,
+	}
 }
 
-// Tokens returns prompt plus completion tokens.
+// Tokens returns prompt plus completion tokens of Chat calls (embedding
+// tokens are counted apart, in EmbedTokens).
 func (u Usage) Tokens() int { return u.PromptTokens + u.CompletionTokens }
 
 // ErrNotConfigured is returned (wrapped) by Chat when Config.Enabled is
-// false: no endpoint or no model.
+// false (no endpoint or no model), and by Embed when Config.EmbedEnabled
+// is false (no endpoint or no embedding model).
 var ErrNotConfigured = errors.New("llm: no model endpoint configured")
 
-// Error is the error Chat returns when the endpoint could not give a reply:
-// an HTTP error status, a network failure, the per-call timeout, context
-// cancellation or an unusable response. Its text has the form
+// Error is the error Chat and Embed return when the endpoint could not give
+// a reply: an HTTP error status, a network failure, the per-call timeout,
+// context cancellation or an unusable response. Its text has the form
 //
 //	llm: chat: status 500 after 3 retries: <server message>
+//	llm: embeddings: timeout 3s
 //
 // and never contains the API key.
 type Error struct {
@@ -100,13 +113,26 @@ type Error struct {
 	Canceled   bool  // the caller's context ended
 	Err        error // the cause with secrets removed: *openai.APIError, *openai.RequestError, *url.Error, context errors, ...
 
+	op     string // "chat" (also when empty) or "embeddings"
 	what   string // "status 500", "timeout 200ms", ...
 	detail string // redacted cause text
 }
 
+// Operation names in Error texts and retry logs.
+const (
+	opChat  = "chat"
+	opEmbed = "embeddings"
+)
+
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("llm: chat: ")
+	op := e.op
+	if op == "" {
+		op = opChat
+	}
+	b.WriteString("llm: ")
+	b.WriteString(op)
+	b.WriteString(": ")
 	b.WriteString(e.what)
 	if e.Retries > 0 {
 		fmt.Fprintf(&b, " after %d %s", e.Retries, plural(e.Retries, "retry", "retries"))
@@ -155,6 +181,14 @@ func New(cfg Config) *Client {
 
 // Config returns the client's config, defaults applied.
 func (c *Client) Config() Config { return c.cfg }
+
+// EmbedModel returns Config.EmbedModel ("" when embeddings are off).
+func (c *Client) EmbedModel() string {
+	if c == nil {
+		return ""
+	}
+	return c.cfg.EmbedModel
+}
 
 // Format prints the redacted config for every verb.
 func (c *Client) Format(f fmt.State, verb rune) {
@@ -219,10 +253,8 @@ func (c *Client) chat(ctx context.Context, msgs []Message, jsonMode bool) (Reply
 		return Reply{}, errors.New("llm: chat: no messages")
 	}
 	if err := ctx.Err(); err != nil {
-		return Reply{}, &Error{Canceled: true, Err: err, what: "canceled", detail: err.Error()}
+		return Reply{}, &Error{Canceled: true, Err: err, op: opChat, what: "canceled", detail: err.Error()}
 	}
-	callCtx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
 
 	req := openai.ChatCompletionRequest{Model: c.cfg.Model, Messages: make([]openai.ChatCompletionMessage, len(msgs))}
 	for i, m := range msgs {
@@ -233,109 +265,181 @@ func (c *Client) chat(ctx context.Context, msgs []Message, jsonMode bool) (Reply
 
 	reply := Reply{Calls: 1}
 	c.count(Usage{Calls: 1})
-	done := func(e *Error) (Reply, error) {
-		reply.Duration = time.Since(start)
-		if e == nil {
-			return reply, nil
-		}
-		return reply, e
-	}
-	// stopped reports why the call ended when a context is done.
-	stopped := func(status int) *Error {
-		if ctx.Err() != nil {
-			e := c.fail(&reply, status, ctx.Err(), "canceled", "")
-			e.Canceled = true
-			return e
-		}
-		e := c.fail(&reply, status, callCtx.Err(), "timeout "+c.cfg.Timeout.String(), "")
-		e.Timeout = true
-		return e
-	}
-
-	for {
+	var resp openai.ChatCompletionResponse
+	e := c.send(ctx, opChat, &reply.Retries, func(ctx context.Context) error {
 		req.ResponseFormat = nil
 		if useJSON {
 			req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 		}
-		hdr := &capturedHeader{}
-		resp, err := c.api.CreateChatCompletion(context.WithValue(callCtx, captureKey{}, hdr), req)
-		if err == nil {
-			if len(resp.Choices) == 0 {
-				return done(c.fail(&reply, 0, nil, "bad response", "no choices in the response"))
-			}
-			ch := resp.Choices[0]
-			reply.Text = ch.Message.Content
-			reply.FinishReason = string(ch.FinishReason)
-			reply.Model = resp.Model
-			reply.PromptTokens = resp.Usage.PromptTokens
-			reply.CompletionTokens = resp.Usage.CompletionTokens
-			c.count(Usage{PromptTokens: reply.PromptTokens, CompletionTokens: reply.CompletionTokens})
-			return done(nil)
-		}
-
-		status := statusOf(err)
-		if callCtx.Err() != nil {
-			return done(stopped(status))
-		}
-
+		var err error
+		resp, err = c.api.CreateChatCompletion(ctx, req)
+		return err
+	}, func(err error, status int) bool {
 		// Endpoints without JSON mode (e.g. LM Studio) answer 400 naming
 		// response_format: ask once more without it and remember.
 		if useJSON && !droppedJSON && status == http.StatusBadRequest && strings.Contains(strings.ToLower(errDetail(err)), "response_format") {
 			c.noJSON.Store(true)
 			useJSON, droppedJSON = false, true
-			c.logRetry(reply.Retries+1, status, 0, err)
-			reply.Retries++
+			return true
+		}
+		return false
+	})
+	if e == nil && len(resp.Choices) == 0 {
+		e = c.fail(opChat, reply.Retries, 0, nil, "bad response", "no choices in the response")
+	}
+	reply.Duration = time.Since(start)
+	if e != nil {
+		return reply, e
+	}
+	ch := resp.Choices[0]
+	reply.Text = ch.Message.Content
+	reply.FinishReason = string(ch.FinishReason)
+	reply.Model = resp.Model
+	reply.PromptTokens = resp.Usage.PromptTokens
+	reply.CompletionTokens = resp.Usage.CompletionTokens
+	c.count(Usage{PromptTokens: reply.PromptTokens, CompletionTokens: reply.CompletionTokens})
+	return reply, nil
+}
+
+// Embed returns one embedding per text, in the order of texts, from
+// Config.EmbedModel on the configured endpoint (POST /embeddings). It
+// follows Chat's conventions: one call is bounded by Config.Timeout
+// (retries included) and ctx; 429, 5xx and transient network errors are
+// re-sent with the same backoff; errors are *Error (text "llm: embeddings:
+// ...", never the key) or wrap ErrNotConfigured when EmbedEnabled is false.
+// Each call counts one Usage.EmbedCalls and the input tokens the server
+// reports in Usage.EmbedTokens. No texts is no call.
+func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if c == nil || !c.cfg.EmbedEnabled() {
+		return nil, fmt.Errorf("llm: embeddings: %w", ErrNotConfigured)
+	}
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &Error{Canceled: true, Err: err, op: opEmbed, what: "canceled", detail: err.Error()}
+	}
+	req := openai.EmbeddingRequestStrings{Input: texts, Model: openai.EmbeddingModel(c.cfg.EmbedModel)}
+	retries := 0
+	c.count(Usage{EmbedCalls: 1})
+	var resp openai.EmbeddingResponse
+	if e := c.send(ctx, opEmbed, &retries, func(ctx context.Context) error {
+		var err error
+		resp, err = c.api.CreateEmbeddings(ctx, req)
+		return err
+	}, nil); e != nil {
+		return nil, e
+	}
+	c.count(Usage{EmbedTokens: resp.Usage.PromptTokens})
+	if len(resp.Data) != len(texts) {
+		return nil, c.fail(opEmbed, retries, 0, nil, "bad response", fmt.Sprintf("%d embeddings for %d texts", len(resp.Data), len(texts)))
+	}
+	out := make([][]float32, len(texts))
+	for _, d := range resp.Data {
+		if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
+			return nil, c.fail(opEmbed, retries, 0, nil, "bad response", fmt.Sprintf("embedding index %d out of range or repeated", d.Index))
+		}
+		if len(d.Embedding) == 0 {
+			return nil, c.fail(opEmbed, retries, 0, nil, "bad response", fmt.Sprintf("embedding %d is empty", d.Index))
+		}
+		out[d.Index] = d.Embedding
+	}
+	dim := len(out[0])
+	for i, v := range out {
+		if len(v) != dim {
+			return nil, c.fail(opEmbed, retries, 0, nil, "bad response", fmt.Sprintf("embedding %d has %d dimensions, embedding 0 has %d", i, len(v), dim))
+		}
+	}
+	return out, nil
+}
+
+// send runs attempt until it succeeds, within Config.Timeout and ctx: it
+// re-sends after 429, 5xx and transient network errors with backoff (or
+// the server's Retry-After) up to Config.MaxRetries times, and gives up
+// at once when a wait would pass the deadline. again, when set, may ask
+// for an immediate re-send of a failed attempt (counted as a retry).
+// *retries counts the re-sent requests. The error is nil on success.
+func (c *Client) send(ctx context.Context, op string, retries *int, attempt func(ctx context.Context) error, again func(err error, status int) bool) *Error {
+	callCtx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	// stopped reports why the call ended when a context is done.
+	stopped := func(status int) *Error {
+		if ctx.Err() != nil {
+			e := c.fail(op, *retries, status, ctx.Err(), "canceled", "")
+			e.Canceled = true
+			return e
+		}
+		e := c.fail(op, *retries, status, callCtx.Err(), "timeout "+c.cfg.Timeout.String(), "")
+		e.Timeout = true
+		return e
+	}
+	for {
+		hdr := &capturedHeader{}
+		err := attempt(context.WithValue(callCtx, captureKey{}, hdr))
+		if err == nil {
+			return nil
+		}
+		status := statusOf(err)
+		if callCtx.Err() != nil {
+			return stopped(status)
+		}
+		if again != nil && again(err, status) {
+			c.logRetry(op, *retries+1, status, 0, err)
+			*retries++
 			c.count(Usage{Retries: 1})
 			continue
 		}
-
 		what := "network error"
 		if status != 0 {
 			what = "status " + strconv.Itoa(status)
 		}
-		if !retryable(err, status) || reply.Retries >= c.cfg.MaxRetries {
-			return done(c.fail(&reply, status, err, what, ""))
+		if !retryable(err, status) || *retries >= c.cfg.MaxRetries {
+			return c.fail(op, *retries, status, err, what, "")
 		}
-		wait := c.backoff(reply.Retries)
+		wait := c.backoff(*retries)
 		if ra, ok := hdr.retryAfter(time.Now()); ok {
 			wait = ra
 		}
 		if dl, ok := callCtx.Deadline(); ok && time.Until(dl) < wait {
-			return done(c.fail(&reply, status, err, what, fmt.Sprintf("next retry in %s would pass the %s deadline: %s",
-				wait.Round(time.Millisecond), c.cfg.Timeout, c.Redact(errDetail(err)))))
+			return c.fail(op, *retries, status, err, what, fmt.Sprintf("next retry in %s would pass the %s deadline: %s",
+				wait.Round(time.Millisecond), c.cfg.Timeout, c.Redact(errDetail(err))))
 		}
-		c.logRetry(reply.Retries+1, status, wait, err)
+		c.logRetry(op, *retries+1, status, wait, err)
 		if wait > 0 {
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
 			case <-callCtx.Done():
 				t.Stop()
-				return done(stopped(status))
+				return stopped(status)
 			}
 		}
-		reply.Retries++
+		*retries++
 		c.count(Usage{Retries: 1})
 	}
 }
 
 // fail builds the *Error for the current attempt; detail defaults to the
 // redacted cause text.
-func (c *Client) fail(reply *Reply, status int, err error, what, detail string) *Error {
+func (c *Client) fail(op string, retries, status int, err error, what, detail string) *Error {
 	if err == nil {
 		err = errors.New(detail)
 	}
 	if detail == "" {
 		detail = c.Redact(errDetail(err))
 	}
-	return &Error{StatusCode: status, Retries: reply.Retries, Err: sanitizeErr(err, c.cfg.APIKey), what: what, detail: detail}
+	return &Error{StatusCode: status, Retries: retries, Err: sanitizeErr(err, c.cfg.APIKey), op: op, what: what, detail: detail}
 }
 
-func (c *Client) logRetry(n, status int, wait time.Duration, err error) {
+func (c *Client) logRetry(op string, n, status int, wait time.Duration, err error) {
 	if c.cfg.Logger == nil {
 		return
 	}
-	c.cfg.Logger.Warn("llm: retrying chat completion",
+	msg := "llm: retrying chat completion"
+	if op == opEmbed {
+		msg = "llm: retrying embeddings"
+	}
+	c.cfg.Logger.Warn(msg,
 		slog.Int("retry", n), slog.Int("max_retries", c.cfg.MaxRetries), slog.Int("status", status),
 		slog.Duration("wait", wait), slog.String("err", c.Redact(errDetail(err))))
 }

@@ -13,7 +13,7 @@ import (
 
 // Defaults applied by DefaultConfig, ConfigFromEnv and New (for zero fields).
 const (
-	// DefaultTimeout bounds one Chat call, retries and backoff included.
+	// DefaultTimeout bounds one Chat or Embed call, retries and backoff included.
 	DefaultTimeout = 60 * time.Second
 	// DefaultMaxRetries is the number of re-sent requests after the first.
 	DefaultMaxRetries = 3
@@ -40,6 +40,7 @@ const (
 	EnvTimeout    = "WAYFINDER_LLM_TIMEOUT"   // Go duration, e.g. 45s
 	EnvMaxRetries = "WAYFINDER_LLM_RETRIES"   // integer >= 0
 	EnvJSONMode   = "WAYFINDER_LLM_JSON_MODE" // bool; false for endpoints without response_format
+	EnvEmbedModel = "WAYFINDER_EMBED_MODEL"   // e.g. text-embedding-3-small, nomic-embed-text; empty: no embeddings
 )
 
 // Config selects and tunes the OpenAI-compatible endpoint.
@@ -61,10 +62,16 @@ type Config struct {
 	BaseURL string
 	// Model name as the server knows it.
 	Model string
+	// EmbedModel is the embedding model (POST /embeddings) on the same
+	// endpoint and key, e.g. "text-embedding-3-small" or
+	// "nomic-embed-text". Empty means embeddings are off (see
+	// EmbedEnabled); it is independent of Model, so an endpoint can serve
+	// embeddings with no chat model configured.
+	EmbedModel string
 	// APIKey is the bearer token. Empty for local servers; the placeholder
 	// "none" is sent then.
 	APIKey string
-	// Timeout bounds one Chat call, including its retries and backoff
+	// Timeout bounds one Chat or Embed call, including its retries and backoff
 	// waits. Zero means DefaultTimeout.
 	Timeout time.Duration
 	// MaxRetries is how many times a failed request is re-sent (429, 5xx,
@@ -92,8 +99,8 @@ func DefaultConfig() Config {
 	}
 }
 
-// ConfigFromEnv reads EnvBaseURL, EnvAPIKey, EnvModel, EnvTimeout,
-// EnvMaxRetries and EnvJSONMode on top of DefaultConfig. Unset or empty
+// ConfigFromEnv reads EnvBaseURL, EnvAPIKey, EnvModel, EnvEmbedModel,
+// EnvTimeout, EnvMaxRetries and EnvJSONMode on top of DefaultConfig. Unset or empty
 // variables keep the default. It returns an error naming the variable when
 // a value does not parse (the key's value is never quoted).
 func ConfigFromEnv() (Config, error) {
@@ -101,6 +108,7 @@ func ConfigFromEnv() (Config, error) {
 	c.BaseURL = strings.TrimSpace(os.Getenv(EnvBaseURL))
 	c.APIKey = strings.TrimSpace(os.Getenv(EnvAPIKey))
 	c.Model = strings.TrimSpace(os.Getenv(EnvModel))
+	c.EmbedModel = strings.TrimSpace(os.Getenv(EnvEmbedModel))
 	if v := strings.TrimSpace(os.Getenv(EnvTimeout)); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
@@ -139,6 +147,12 @@ func (c Config) Enabled() bool {
 	return (strings.TrimSpace(c.BaseURL) != "" || c.APIKey != "") && strings.TrimSpace(c.Model) != ""
 }
 
+// EmbedEnabled reports whether the config names an endpoint (as for
+// Enabled) and an embedding model.
+func (c Config) EmbedEnabled() bool {
+	return (strings.TrimSpace(c.BaseURL) != "" || c.APIKey != "") && strings.TrimSpace(c.EmbedModel) != ""
+}
+
 // Endpoint returns the normalised base URL the client sends to: trailing
 // slashes removed, OpenAIBaseURL when empty, "/v1" appended to a bare host.
 func (c Config) Endpoint() string {
@@ -173,8 +187,12 @@ func (c Config) withDefaults() Config {
 // the key shows as "sk-…(redacted)" (its short vendor prefix at most),
 // "…(redacted)" or "(none)", and user:password in the base URL is removed.
 func (c Config) Redacted() string {
-	return fmt.Sprintf("llm.Config{base=%s model=%s key=%s timeout=%s retries=%d backoff=%s json=%t}",
-		redactURL(c.Endpoint()), c.Model, KeyHint(c.APIKey), c.Timeout, c.MaxRetries, c.BackoffBase, c.JSONMode)
+	embed := ""
+	if c.EmbedModel != "" {
+		embed = " embed=" + c.EmbedModel
+	}
+	return fmt.Sprintf("llm.Config{base=%s model=%s%s key=%s timeout=%s retries=%d backoff=%s json=%t}",
+		redactURL(c.Endpoint()), c.Model, embed, KeyHint(c.APIKey), c.Timeout, c.MaxRetries, c.BackoffBase, c.JSONMode)
 }
 
 // String returns Redacted.
@@ -198,6 +216,7 @@ func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("base_url", redactURL(c.Endpoint())),
 		slog.String("model", c.Model),
+		slog.String("embed_model", c.EmbedModel),
 		slog.String("api_key", KeyHint(c.APIKey)),
 		slog.Duration("timeout", c.Timeout),
 		slog.Int("max_retries", c.MaxRetries),
@@ -212,11 +231,12 @@ func (c Config) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		BaseURL    string `json:"base_url"`
 		Model      string `json:"model"`
+		EmbedModel string `json:"embed_model,omitempty"`
 		APIKey     string `json:"api_key"`
 		TimeoutMS  int64  `json:"timeout_ms"`
 		MaxRetries int    `json:"max_retries"`
 		JSONMode   bool   `json:"json_mode"`
-	}{redactURL(c.Endpoint()), c.Model, KeyHint(c.APIKey), c.Timeout.Milliseconds(), c.MaxRetries, c.JSONMode})
+	}{redactURL(c.Endpoint()), c.Model, c.EmbedModel, KeyHint(c.APIKey), c.Timeout.Milliseconds(), c.MaxRetries, c.JSONMode})
 }
 
 // KeyHint returns a printable stand-in for an API key: "(none)" when empty,

@@ -1,11 +1,13 @@
 // Package llm owns Wayfinder's conversation with a remote, OpenAI-compatible
-// chat-completions endpoint (OpenAI, DeepSeek, Ollama, vLLM, LM Studio):
+// chat-completions and embeddings endpoint (OpenAI, DeepSeek, Ollama, vLLM,
+// LM Studio):
 //
 //   - Config: endpoint, model and key, read from the environment or given
 //     by the app; it never prints, logs or marshals its API key.
 //   - Client: one chat completion per call, with a per-call timeout,
 //     exponential backoff with jitter on 429/5xx/transient network errors
-//     (honouring Retry-After), and token accounting (Usage).
+//     (honouring Retry-After), and token accounting (Usage); Embed, one
+//     embeddings request (Config.EmbedModel) under the same rules.
 //   - Schema: a JSON Schema generated from a Go type by reflection, and a
 //     validator that names the failing path ("$.action: ...").
 //   - CompleteJSON: ask for a JSON reply, validate it against the schema of

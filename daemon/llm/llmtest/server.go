@@ -1,10 +1,13 @@
 // Package llmtest provides a fake OpenAI-compatible chat-completions
 // server for tests: scripted replies, injected faults (timeout, 429, 500,
 // non-JSON content, a non-existent element index), a dynamic Func mode,
-// request recording and an optional API-key check.
+// request recording and an optional API-key check. It also serves
+// embeddings: deterministic vectors (BagOfStems: similar wording, high
+// cosine), with the same faults (embed.go).
 //
-// It serves POST /v1/chat/completions and POST /chat/completions on an
-// httptest server that is closed by t.Cleanup. It does not import package
+// It serves POST /v1/chat/completions, POST /chat/completions,
+// POST /v1/embeddings and POST /embeddings on an httptest server that is
+// closed by t.Cleanup. It does not import package
 // llm, so llm's own tests can use it; it speaks the wire format through
 // go-openai's request and response types.
 package llmtest
@@ -44,6 +47,9 @@ const (
 	// next-action reply that taps element BadElementIndex, which no test
 	// screen has; the caller's semantic check must reject it.
 	FaultBadElement
+	// FaultShort (embeddings only) answers 200 with one embedding fewer
+	// than the inputs.
+	FaultShort
 )
 
 func (f Fault) String() string {
@@ -60,6 +66,8 @@ func (f Fault) String() string {
 		return "not-json"
 	case FaultBadElement:
 		return "bad-element"
+	case FaultShort:
+		return "short"
 	}
 	return fmt.Sprintf("Fault(%d)", int(f))
 }
@@ -144,6 +152,12 @@ type Server struct {
 	always   *Reply
 	fn       func(openai.ChatCompletionRequest) Reply
 	requests []Request
+
+	embedFn     func(model, text string) []float32
+	synonyms    map[string]string
+	embedScript []Fault
+	embedAlways Fault
+	embedReqs   []EmbedRequest
 }
 
 // NewServer starts a fake server, closed automatically when the test ends.
@@ -156,6 +170,8 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handle)
 	mux.HandleFunc("POST /chat/completions", s.handle)
+	mux.HandleFunc("POST /v1/embeddings", s.handleEmbed)
+	mux.HandleFunc("POST /embeddings", s.handleEmbed)
 	s.srv = httptest.NewServer(mux)
 	t.Cleanup(s.Close)
 	return s
@@ -203,7 +219,8 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// Calls is the number of requests received.
+// Calls is the number of chat-completion requests received (embedding
+// requests are counted by EmbedCalls).
 func (s *Server) Calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -205,3 +205,95 @@ func TestTimeoutFaultReleasedOnClose(t *testing.T) {
 		t.Errorf("Close took %s", time.Since(start))
 	}
 }
+
+func embedBody(input string) string { return `{"model":"e","input":` + input + `}` }
+
+func vectors(t *testing.T, body string) [][]float32 {
+	t.Helper()
+	var r openai.EmbeddingResponse
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("response %s: %v", body, err)
+	}
+	out := make([][]float32, len(r.Data))
+	for _, d := range r.Data {
+		out[d.Index] = d.Embedding
+	}
+	return out
+}
+
+func TestEmbeddings(t *testing.T) {
+	s := llmtest.NewServer(t, llmtest.WithSynonyms(map[string]string{"theme": "mode"}))
+	code, _, body := post(t, s.URL()+"/embeddings", "", embedBody(`["turn on dark mode","Please turn the dark theme on!","send a text to Bob"]`))
+	if code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	vs := vectors(t, body)
+	if len(vs) != 3 || len(vs[0]) != llmtest.EmbedDim {
+		t.Fatalf("%d vectors", len(vs))
+	}
+	if c := llmtest.Cosine(vs[0], vs[1]); c < 0.999 {
+		t.Errorf("same words after synonyms and stopwords: cosine %.3f", c)
+	}
+	if c := llmtest.Cosine(vs[0], vs[2]); c > 0.3 {
+		t.Errorf("unrelated: cosine %.3f", c)
+	}
+	if c := llmtest.Cosine(llmtest.BagOfStems("turn on wifi", nil), llmtest.BagOfStems("turn off wifi", nil)); c < 0.5 || c > 0.8 {
+		t.Errorf("two of three words shared: cosine %.3f", c)
+	}
+	_, _, body = post(t, strings.TrimSuffix(s.URL(), "/v1")+"/embeddings", "", embedBody(`"one text"`))
+	if vs := vectors(t, body); len(vs) != 1 || llmtest.Cosine(vs[0], llmtest.BagOfStems("one text", nil)) < 0.9999 {
+		t.Errorf("single string input: %d vectors", len(vs))
+	}
+	if code, _, _ := post(t, s.URL()+"/embeddings", "", embedBody(`[]`)); code != 400 {
+		t.Errorf("empty input: %d", code)
+	}
+	if code, _, _ := post(t, s.URL()+"/embeddings", "", `{"model":"e","input":[1,2]}`); code != 400 {
+		t.Errorf("token input: %d", code)
+	}
+	if s.Calls() != 0 || s.EmbedCalls() != 4 {
+		t.Errorf("chat calls %d, embed calls %d", s.Calls(), s.EmbedCalls())
+	}
+	if r := s.EmbedRequests()[1]; r.Path != "/embeddings" || r.Model != "e" || len(r.Input) != 1 {
+		t.Errorf("recorded %+v", r)
+	}
+}
+
+func TestEmbeddingFaultsAndKey(t *testing.T) {
+	const key = "sk-llmtest-key-000000000000"
+	s := llmtest.NewServer(t, llmtest.WithKey(key), llmtest.WithEmbedFunc(func(model, text string) []float32 {
+		return []float32{float32(len(text)), 1}
+	}))
+	s.EmbedFaults(llmtest.Fault429, llmtest.Fault500, llmtest.FaultNotJSON, llmtest.FaultShort, llmtest.FaultNone)
+	in := embedBody(`["ab","abcd"]`)
+	if code, _, body := post(t, s.URL()+"/embeddings", "Bearer wrong", in); code != 401 || strings.Contains(body, "wrong") {
+		t.Errorf("wrong key: %d %s", code, body)
+	}
+	auth := "Bearer " + key
+	if code, h, _ := post(t, s.URL()+"/embeddings", auth, in); code != 429 || h.Get("Retry-After") != "0" {
+		t.Errorf("429: %d", code)
+	}
+	if code, _, _ := post(t, s.URL()+"/embeddings", auth, in); code != 500 {
+		t.Errorf("500: %d", code)
+	}
+	if code, _, body := post(t, s.URL()+"/embeddings", auth, in); code != 200 || json.Valid([]byte(body)) {
+		t.Errorf("not JSON: %d %s", code, body)
+	}
+	if _, _, body := post(t, s.URL()+"/embeddings", auth, in); len(vectors(t, body)) != 1 {
+		t.Errorf("short: %s", body)
+	}
+	_, _, body := post(t, s.URL()+"/embeddings", auth, in)
+	if vs := vectors(t, body); len(vs) != 2 || vs[0][0] != 2 || vs[1][0] != 4 {
+		t.Errorf("func: %v", vs)
+	}
+	served := []llmtest.Fault{}
+	for _, r := range s.EmbedRequests() {
+		served = append(served, r.Served)
+	}
+	if fmt.Sprint(served) != "[none 429 500 not-json short none]" {
+		t.Errorf("served %v", served)
+	}
+	s.EmbedAlways(llmtest.Fault500)
+	if code, _, _ := post(t, s.URL()+"/embeddings", auth, in); code != 500 {
+		t.Errorf("always: %d", code)
+	}
+}

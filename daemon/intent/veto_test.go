@@ -1,0 +1,73 @@
+package intent
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+// TestVetoes checks the reasons Rank reports for the hard precision rules.
+func TestVetoes(t *testing.T) {
+	m := NewMatcher(testFlows())
+	tests := []struct {
+		cmd  string
+		pkg  string
+		flow int64
+		want []string
+	}{
+		{"turn off dark mode", pkgNotes, fNoteDarkOn, []string{VetoOpposite, VetoAction}},
+		{"show notifications on the lock screen", pkgSettings, fNoLockNotif, []string{VetoNegation}},
+		{"convert from fahrenheit to celsius", pkgUnits, fConvert, []string{VetoRoles}},
+		{"toggle dark mode", pkgNotes, fNoteDarkOn, []string{VetoOmitted, VetoPolarity}},
+		{"create a note", pkgNotes, fNoteCreate, []string{VetoUnfilled}},
+		{"turn on dark mode at 9 pm", pkgNotes, fNoteDarkOn, []string{VetoValue, VetoExtra}},
+		{"add Bob to favorites", pkgContacts, fFavAlice, []string{VetoValue, VetoLiteral}},
+		{"call Bob on speaker", pkgContacts, fCall, []string{VetoExtra}},
+		{"set an alarm for 7 am every day", pkgClock, fAlarmSet, []string{VetoExtra}},
+		// rewordings: no veto
+		{"turn on dark theme", pkgNotes, fNoteDarkOn, nil},
+		{"turn on hide caller number", pkgSettings, fHideCaller, nil},
+		{"enable dark mode", pkgNotes, fNoteDarkOn, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			for _, c := range m.Rank(tt.cmd, tt.pkg, 40) {
+				if c.FlowID != tt.flow {
+					continue
+				}
+				if got := slices.Sorted(slices.Values(c.Vetoes)); !slices.Equal(got, slices.Sorted(slices.Values(tt.want))) {
+					t.Errorf("vetoes %v (score %.3f), want %v", c.Vetoes, c.Score, tt.want)
+				}
+				return
+			}
+			t.Fatalf("flow %d not ranked", tt.flow)
+		})
+	}
+}
+
+// TestGreyZoneHoldsNoWrongCandidate: every wrong candidate of the labelled
+// commands (as TestCalibrationOfDefaultThreshold labels them) that scores
+// in [DefaultThreshold − GreyZone, DefaultThreshold) carries a veto, so no
+// other evidence may promote it; and no right candidate carries one.
+func TestGreyZoneHoldsNoWrongCandidate(t *testing.T) {
+	m := NewMatcher(testFlows())
+	floor := DefaultThreshold - GreyZone
+	check := func(c matchCase, positive bool) {
+		for _, x := range m.Rank(c.cmd, c.pkg, 40) {
+			right := positive && x.FlowID == c.want && len(x.Missing) == 0 && maps.Equal(x.Slots, orEmpty(c.slots))
+			wrong := !right && (positive || c.want == 0 || x.FlowID == c.want)
+			if right && len(x.Vetoes) > 0 {
+				t.Errorf("%q: right flow %d has vetoes %v", c.cmd, x.FlowID, x.Vetoes)
+			}
+			if wrong && x.Score >= floor && len(x.Vetoes) == 0 {
+				t.Errorf("%q: wrong flow %d scores %.3f (grey zone from %.2f) with no veto (matched %q)", c.cmd, x.FlowID, x.Score, floor, x.Matched)
+			}
+		}
+	}
+	for _, c := range positiveCases {
+		check(c, true)
+	}
+	for _, c := range negativeCases {
+		check(c, false)
+	}
+}

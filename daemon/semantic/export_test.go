@@ -1,0 +1,6 @@
+package semantic
+
+import "time"
+
+// SetClock replaces r's clock (cooldown tests).
+func SetClock(r *Rescorer, now func() time.Time) { r.now = now }

@@ -1,0 +1,396 @@
+// Package semantic lets embeddings from the model endpoint promote a saved
+// flow that the lexical matcher (daemon/intent) scored just below the
+// replay threshold.
+//
+// It owns the promotion rule, the flow texts it embeds (intent template
+// and recent past commands), the cosine comparison, the use of the
+// knowledge store's embedding cache (keyed by model and text), and the
+// offline fallback: with no embedder, or when the endpoint fails or times
+// out, it answers "no promotion" and says why, never an error, and leaves
+// the endpoint alone for a cooldown. It does not rank flows, fill slots or
+// decide replay itself; the engine (daemon/replay.go) does, with its
+// answer. It talks to the model only through the Embedder interface
+// (*llm.Client implements it) and to the store only through Cache
+// (*knowledge.Store implements it).
+//
+// The rule (Rescorer.Decide), precision first:
+//
+//  1. Only when no candidate reaches the threshold; the lexical decision
+//     is never overturned, only a miss may become a replay.
+//  2. Only a candidate scoring in [threshold − GreyZone, threshold) with
+//     no Vetoes and no Missing slots is eligible: embeddings may bridge a
+//     rewording, never an opposite concept, a negation, swapped roles, a
+//     different action, a missing or dropped value, or a requirement
+//     added or left out (intent.Candidate.Vetoes).
+//  3. The eligible candidate with the highest cosine is promoted when its
+//     cosine is at least MinCosine and beats every other candidate
+//     without vetoes by MinMargin (two similar flows: no promotion).
+package semantic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Embedder turns texts into vectors, one per text in order. EmbedModel
+// names the model; it keys the cache, so two embedders with the same
+// model name must give the same vectors.
+type Embedder interface {
+	EmbedModel() string
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Func is an Embedder made of function fields (tests, adapters).
+type Func struct {
+	Model string
+	Fn    func(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// EmbedModel returns f.Model.
+func (f Func) EmbedModel() string { return f.Model }
+
+// Embed calls f.Fn.
+func (f Func) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if f.Fn == nil {
+		return nil, errors.New("semantic: Func has no Fn")
+	}
+	return f.Fn(ctx, texts)
+}
+
+// Cache stores embeddings by (model, text); *knowledge.Store implements it.
+// A miss is any error from Embedding.
+type Cache interface {
+	Embedding(ctx context.Context, model, text string) ([]float32, error)
+	PutEmbedding(ctx context.Context, model, text string, v []float32) error
+}
+
+// Defaults of Config.
+const (
+	// DefaultMinCosine is the cosine between the command and a flow's
+	// closest text needed to promote it. Not measured in this repository
+	// (no embedding model runs offline here): it is a conservative choice
+	// for current sentence-embedding models (OpenAI text-embedding-3,
+	// nomic-embed-text), on which a rewording of a short command usually
+	// scores well above it and a command about another thing that shares
+	// words usually below. Models that crowd every cosine near 1
+	// (text-embedding-ada-002) need a higher value; set Config.MinCosine
+	// from labelled commands, as intent.Calibrate does for the lexical
+	// threshold.
+	DefaultMinCosine = 0.85
+	// DefaultMinMargin is how much the promoted flow's cosine must exceed
+	// that of every other candidate without vetoes: two flows the command
+	// is about equally close to are ambiguous, and ambiguity is a miss.
+	DefaultMinMargin = 0.05
+	// DefaultTimeout bounds the embedding request of one match, so an
+	// unreachable endpoint costs a command at most this long (the client's
+	// own timeout and retries apply inside it).
+	DefaultTimeout = 3 * time.Second
+	// DefaultCooldown is how long the endpoint is left alone after a
+	// failed request: a phone that is offline pays DefaultTimeout once per
+	// cooldown, not at every command.
+	DefaultCooldown = time.Minute
+	// DefaultMaxTexts is how many texts of a flow are embedded: its intent
+	// template and its most recent past commands.
+	DefaultMaxTexts = 5
+)
+
+// Config tunes a Rescorer; zero fields take the defaults (GreyZone:
+// intent.GreyZone).
+type Config struct {
+	GreyZone  float64
+	MinCosine float64
+	MinMargin float64
+	Timeout   time.Duration
+	Cooldown  time.Duration
+	MaxTexts  int
+}
+
+func (c Config) withDefaults() Config {
+	if c.GreyZone <= 0 {
+		c.GreyZone = intent.GreyZone
+	}
+	if c.MinCosine <= 0 {
+		c.MinCosine = DefaultMinCosine
+	}
+	if c.MinMargin <= 0 {
+		c.MinMargin = DefaultMinMargin
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Cooldown <= 0 {
+		c.Cooldown = DefaultCooldown
+	}
+	if c.MaxTexts <= 0 {
+		c.MaxTexts = DefaultMaxTexts
+	}
+	return c
+}
+
+// Rescorer applies the promotion rule. Safe for concurrent use. A nil
+// *Rescorer never promotes.
+type Rescorer struct {
+	emb   Embedder
+	cache Cache
+	cfg   Config
+	now   func() time.Time
+
+	mu        sync.Mutex
+	downUntil time.Time
+	downErr   string
+}
+
+// New returns a Rescorer over emb, caching in cache (nil: no cache). A nil
+// emb returns nil (embeddings off).
+func New(emb Embedder, cache Cache, cfg Config) *Rescorer {
+	if emb == nil {
+		return nil
+	}
+	return &Rescorer{emb: emb, cache: cache, cfg: cfg.withDefaults(), now: time.Now}
+}
+
+// Model is the embedder's model name ("" for a nil Rescorer).
+func (r *Rescorer) Model() string {
+	if r == nil {
+		return ""
+	}
+	return r.emb.EmbedModel()
+}
+
+// Decision is what Decide found.
+type Decision struct {
+	// Promoted is the index in the candidates of the flow to replay, or
+	// -1.
+	Promoted int
+	// Cosine holds, per candidate, the highest cosine between the command
+	// and the flow's texts; -1 where none was computed.
+	Cosine []float64
+	// Consulted: embeddings were compared (from the cache or the
+	// endpoint).
+	Consulted bool
+	// Requests is the number of embedding requests sent (0 or 1);
+	// CacheHits the texts found in the cache.
+	Requests  int
+	CacheHits int
+	// Reason says in a line why a flow was or was not promoted.
+	Reason string
+	// Err is the embedding failure that left matching lexical, with
+	// secrets redacted; nil otherwise. It is reported, not returned.
+	Err error
+}
+
+// redactor is implemented by embedders that can strip their secrets from
+// a text (*llm.Client).
+type redactor interface {
+	Redact(s string, secrets ...string) string
+}
+
+// Decide applies the rule of the package doc to the lexical candidates of
+// command (best first, as intent.Matcher.Rank returns them), whose flows
+// are in flows.
+func (r *Rescorer) Decide(ctx context.Context, command string, cands []intent.Candidate, flows map[int64]*knowledge.Flow, threshold float64) Decision {
+	d := Decision{Promoted: -1, Cosine: make([]float64, len(cands))}
+	for i := range d.Cosine {
+		d.Cosine[i] = -1
+	}
+	switch {
+	case r == nil:
+		d.Reason = "embeddings off"
+		return d
+	case len(cands) == 0:
+		d.Reason = "no candidate"
+		return d
+	case cands[0].Score >= threshold:
+		d.Reason = "lexical match above the threshold"
+		return d
+	}
+	floor := threshold - r.cfg.GreyZone
+	var contenders, eligible []int
+	for i, c := range cands {
+		if len(c.Vetoes) > 0 || len(c.Missing) > 0 || flows[c.FlowID] == nil {
+			continue
+		}
+		contenders = append(contenders, i)
+		if c.Score >= floor && c.Score < threshold {
+			eligible = append(eligible, i)
+		}
+	}
+	if len(eligible) == 0 {
+		d.Reason = fmt.Sprintf("no candidate without a veto scores in the grey zone [%.2f, %.2f)", floor, threshold)
+		return d
+	}
+	r.mu.Lock()
+	down, downErr := r.now().Before(r.downUntil), r.downErr
+	r.mu.Unlock()
+	if down {
+		d.Reason = "embeddings unavailable (" + downErr + "); lexical matching only"
+		d.Err = errors.New(downErr)
+		return d
+	}
+
+	// texts: the command, then each contender's
+	texts := []string{normalize(command)}
+	flowTexts := make(map[int][]int, len(contenders)) // candidate → indexes into texts
+	index := map[string]int{texts[0]: 0}
+	for _, i := range contenders {
+		for _, t := range FlowTexts(flows[cands[i].FlowID], r.cfg.MaxTexts) {
+			k, ok := index[t]
+			if !ok {
+				k = len(texts)
+				index[t] = k
+				texts = append(texts, t)
+			}
+			flowTexts[i] = append(flowTexts[i], k)
+		}
+	}
+	vecs, err := r.vectors(ctx, texts, &d)
+	if err != nil {
+		msg := err.Error()
+		if rd, ok := r.emb.(redactor); ok {
+			msg = rd.Redact(msg)
+		}
+		if ctx.Err() == nil { // the run was not cancelled: the endpoint failed
+			r.mu.Lock()
+			r.downUntil, r.downErr = r.now().Add(r.cfg.Cooldown), msg
+			r.mu.Unlock()
+		}
+		d.Reason = "embeddings unavailable (" + msg + "); lexical matching only"
+		d.Err = errors.New(msg)
+		return d
+	}
+	d.Consulted = true
+	for _, i := range contenders {
+		best := -1.0
+		for _, k := range flowTexts[i] {
+			best = math.Max(best, cosine(vecs[0], vecs[k]))
+		}
+		d.Cosine[i] = best
+	}
+	bi := -1
+	for _, i := range eligible {
+		if bi < 0 || d.Cosine[i] > d.Cosine[bi] {
+			bi = i
+		}
+	}
+	runner := -1.0
+	for _, i := range contenders {
+		if i != bi {
+			runner = math.Max(runner, d.Cosine[i])
+		}
+	}
+	switch {
+	case d.Cosine[bi] < r.cfg.MinCosine:
+		d.Reason = fmt.Sprintf("flow %d: cosine %.3f below %.2f", cands[bi].FlowID, d.Cosine[bi], r.cfg.MinCosine)
+	case runner >= 0 && d.Cosine[bi]-runner < r.cfg.MinMargin:
+		d.Reason = fmt.Sprintf("flow %d: cosine %.3f, another candidate %.3f: ambiguous", cands[bi].FlowID, d.Cosine[bi], runner)
+	default:
+		d.Promoted = bi
+		d.Reason = fmt.Sprintf("flow %d promoted: lexical %.3f in the grey zone, no veto, cosine %.3f", cands[bi].FlowID, cands[bi].Score, d.Cosine[bi])
+	}
+	return d
+}
+
+// vectors returns the embeddings of texts: from the cache, then one
+// request for the rest (bounded by Config.Timeout), which are cached.
+func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
+	model := r.emb.EmbedModel()
+	out := make([][]float32, len(texts))
+	var miss []int
+	for i, t := range texts {
+		if r.cache != nil {
+			if v, err := r.cache.Embedding(ctx, model, t); err == nil && len(v) > 0 {
+				out[i] = v
+				d.CacheHits++
+				continue
+			}
+		}
+		miss = append(miss, i)
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	batch := make([]string, len(miss))
+	for j, i := range miss {
+		batch[j] = texts[i]
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	defer cancel()
+	d.Requests++
+	vs, err := r.emb.Embed(cctx, batch)
+	if err == nil && len(vs) != len(batch) {
+		err = fmt.Errorf("semantic: %d embeddings for %d texts", len(vs), len(batch))
+	}
+	if err != nil {
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			err = fmt.Errorf("no answer within %s: %w", r.cfg.Timeout, err)
+		}
+		return nil, err
+	}
+	for j, i := range miss {
+		out[i] = vs[j]
+		if r.cache != nil && len(vs[j]) > 0 {
+			_ = r.cache.PutEmbedding(ctx, model, texts[i], vs[j]) // a failed write only costs a later request
+		}
+	}
+	return out, nil
+}
+
+// FlowTexts are the texts of flow f that are embedded: its intent template
+// with each slot replaced by its example value (or its name), then its most
+// recent past commands, without repeats, at most limit (<= 0: all).
+func FlowTexts(f *knowledge.Flow, limit int) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		s = normalize(s)
+		if s == "" || seen[strings.ToLower(s)] || (limit > 0 && len(out) >= limit) {
+			return
+		}
+		seen[strings.ToLower(s)] = true
+		out = append(out, s)
+	}
+	tpl := f.Intent
+	for _, sl := range f.Slots {
+		v := sl.Example
+		if v == "" {
+			v = sl.Name
+		}
+		tpl = strings.ReplaceAll(tpl, "{"+sl.Name+"}", v)
+	}
+	add(tpl)
+	for i := len(f.Commands) - 1; i >= 0; i-- {
+		add(f.Commands[i])
+	}
+	return out
+}
+
+// normalize trims a text and collapses its white space, so that cache
+// keys do not depend on spacing.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cosine is the cosine similarity of a and b; 0 when their lengths differ
+// or either is zero.
+func cosine(a, b []float32) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

@@ -1,0 +1,195 @@
+package daemon_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
+	"github.com/wayfinder-agent/wayfinder/daemon/llm"
+	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+const embedKey = "sk-embed-test-0a1b2c3d4e5f60718293"
+
+// paraphrase is a command the lexical matcher scores just below the
+// threshold against the learned "turn on dark mode" flow, with no veto (a
+// synonym verb and a typo); the fake endpoint's synonyms make its
+// embedding equal to the flow's, as a real model's would be close.
+const paraphrase = "enable drak mode"
+
+var embedSynonyms = map[string]string{"enable": "turn on", "drak": "dark"}
+
+// embedRig is the demo phone with the graph planner and, when s is set,
+// an embedder on the fake endpoint s.
+func embedRig(t *testing.T, s *llmtest.Server) *rig {
+	t.Helper()
+	phone, st := demotest.New(t, true)
+	cfg := daemon.Config{}
+	if s != nil {
+		c := llm.DefaultConfig()
+		c.BaseURL, c.APIKey, c.EmbedModel = s.URL(), embedKey, "fake-embed"
+		c.Timeout, c.BackoffBase = 2*time.Second, time.Millisecond
+		cfg.Embedder = llm.New(c)
+		cfg.Semantic = semantic.Config{Timeout: 500 * time.Millisecond}
+	}
+	return &rig{phone: phone, store: st, eng: daemon.New(phone, st, graphplan.New(st), nil, cfg)}
+}
+
+// runEvents runs cmd and returns its result and the events it published.
+func (r *rig) runEvents(t *testing.T, cmd string, opt daemon.Options) (*daemon.Result, []event.Event) {
+	t.Helper()
+	sub := r.eng.Bus().Subscribe(4096)
+	defer r.eng.Bus().Unsubscribe(sub)
+	res := r.run(t, cmd, opt)
+	var evs []event.Event
+	for {
+		select {
+		case ev := <-sub.C:
+			evs = append(evs, ev)
+			if ev.Type == event.RunFinished {
+				return res, evs
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("no run_finished event")
+		}
+	}
+}
+
+func flowMatch(t *testing.T, evs []event.Event) event.FlowMatch {
+	t.Helper()
+	for _, ev := range evs {
+		if ev.Type == event.FlowMatched {
+			var fm event.FlowMatch
+			if err := json.Unmarshal(ev.Data, &fm); err != nil {
+				t.Fatal(err)
+			}
+			return fm
+		}
+	}
+	t.Fatal("no flow_matched event")
+	return event.FlowMatch{}
+}
+
+func TestEmbeddingsInFlowMatching(t *testing.T) {
+	tests := []struct {
+		name      string
+		embed     bool                  // an embedder is configured
+		setup     func(*llmtest.Server) // endpoint misbehaviour
+		cmd       string
+		replay    bool // the learned flow is replayed
+		promoted  bool
+		requests  int    // embedding requests the endpoint saw
+		logSubstr string // a warn log line must contain this
+	}{
+		{name: "paraphrase just below the threshold is promoted", embed: true, cmd: paraphrase, replay: true, promoted: true, requests: 1},
+		{name: "without an embedder the paraphrase is a miss", cmd: paraphrase},
+		{name: "opposite concept is never promoted", embed: true, cmd: "turn off dark mode"},
+		{name: "server down: lexical result, no error", embed: true, setup: func(s *llmtest.Server) { s.Close() }, cmd: paraphrase,
+			logSubstr: "embeddings unavailable"},
+		{name: "server errors: lexical result, no error", embed: true, setup: func(s *llmtest.Server) { s.EmbedAlways(llmtest.Fault500) },
+			cmd: paraphrase, requests: 4, logSubstr: "status 500"},
+		{name: "server hangs: lexical result after the timeout", embed: true, setup: func(s *llmtest.Server) { s.EmbedAlways(llmtest.FaultTimeout) },
+			cmd: paraphrase, requests: 1, logSubstr: "no answer within 500ms"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewServer(t, llmtest.WithKey(embedKey), llmtest.WithSynonyms(embedSynonyms))
+			var r *rig
+			if tt.embed {
+				r = embedRig(t, s)
+			} else {
+				r = embedRig(t, nil)
+			}
+			learned := r.run(t, "turn on dark mode", daemon.Options{})
+			if learned.Outcome != knowledge.OutcomeSuccess || !learned.Saved || s.EmbedCalls() != 0 {
+				t.Fatalf("learn: %+v, %d embedding requests", learned, s.EmbedCalls())
+			}
+			if tt.setup != nil {
+				tt.setup(s)
+			}
+			res, evs := r.runEvents(t, tt.cmd, daemon.Options{NoPlanner: true})
+			if res.Matched != tt.replay || res.Promoted != tt.promoted {
+				t.Fatalf("matched %v promoted %v (score %.3f), want %v %v; %+v", res.Matched, res.Promoted, res.Score, tt.replay, tt.promoted, res)
+			}
+			if tt.replay && (res.Outcome != knowledge.OutcomeSuccess || res.Strategy != "replay" || res.FlowID != learned.FlowID || res.LLMCalls != 0) {
+				t.Fatalf("replay: %+v", res)
+			}
+			if !tt.replay && !strings.Contains(res.Error, "no saved flow") {
+				t.Fatalf("want a clean miss: %+v", res)
+			}
+			if got := s.EmbedCalls(); got != tt.requests {
+				t.Errorf("%d embedding requests, want %d", got, tt.requests)
+			}
+			fm := flowMatch(t, evs)
+			if fm.Replay != tt.replay || (fm.Semantic != nil && fm.Semantic.Promoted != tt.promoted) {
+				t.Errorf("flow_matched %+v semantic %+v", fm, fm.Semantic)
+			}
+			if tt.promoted && (fm.Semantic == nil || fm.Semantic.Cosine < 0.99 || fm.Semantic.Model != "fake-embed") {
+				t.Errorf("flow_matched semantic %+v", fm.Semantic)
+			}
+			logged := false
+			for _, ev := range evs {
+				if strings.Contains(string(ev.Data), embedKey) {
+					t.Errorf("key in event %s: %s", ev.Type, ev.Data)
+				}
+				if ev.Type == event.Log && strings.Contains(string(ev.Data), "flow matching") {
+					logged = true
+					if tt.logSubstr == "" || !strings.Contains(string(ev.Data), tt.logSubstr) {
+						t.Errorf("log %s, want one containing %q", ev.Data, tt.logSubstr)
+					}
+				}
+			}
+			if logged != (tt.logSubstr != "") {
+				t.Errorf("flow matching log line: %v, want %v", logged, tt.logSubstr != "")
+			}
+		})
+	}
+}
+
+// TestPromotedCommandIsLearned: once a promoted replay succeeds, the
+// command is one of the flow's past commands, so next time the lexical
+// matcher replays it with no embedding at all; the cache spares the
+// endpoint meanwhile.
+func TestPromotedCommandIsLearned(t *testing.T) {
+	s := llmtest.NewServer(t, llmtest.WithKey(embedKey), llmtest.WithSynonyms(embedSynonyms))
+	r := embedRig(t, s)
+	if res := r.run(t, "turn on dark mode", daemon.Options{}); !res.Saved {
+		t.Fatalf("%+v", res)
+	}
+	if res := r.run(t, paraphrase, daemon.Options{NoPlanner: true}); !res.Promoted || res.Outcome != knowledge.OutcomeSuccess {
+		t.Fatalf("%+v", res)
+	}
+	res := r.run(t, paraphrase, daemon.Options{NoPlanner: true})
+	if !res.Matched || res.Promoted || res.Score < 0.99 || s.EmbedCalls() != 1 {
+		t.Fatalf("second time: %+v, %d embedding requests", res, s.EmbedCalls())
+	}
+}
+
+// TestSetEmbedder switches embeddings on and off between runs.
+func TestSetEmbedder(t *testing.T) {
+	s := llmtest.NewServer(t, llmtest.WithSynonyms(embedSynonyms))
+	r := embedRig(t, nil)
+	if res := r.run(t, "turn on dark mode", daemon.Options{}); !res.Saved {
+		t.Fatalf("%+v", res)
+	}
+	if res := r.run(t, paraphrase, daemon.Options{NoPlanner: true}); res.Matched {
+		t.Fatalf("no embedder yet: %+v", res)
+	}
+	c := llm.DefaultConfig()
+	c.BaseURL, c.EmbedModel = s.URL(), "fake-embed"
+	r.eng.SetEmbedder(llm.New(c))
+	if res := r.run(t, paraphrase, daemon.Options{NoPlanner: true}); !res.Promoted {
+		t.Fatalf("with embedder: %+v", res)
+	}
+	r.eng.SetEmbedder(nil)
+	if res := r.run(t, "enable dark mdoe", daemon.Options{NoPlanner: true}); res.Promoted || s.EmbedCalls() != 1 {
+		t.Fatalf("embedder removed: %+v, %d embedding requests", res, s.EmbedCalls())
+	}
+}

@@ -29,8 +29,19 @@
 //     command's polarity (turn on / off).
 //  5. The command is complete when every matchable term is covered and
 //     every value typed (and committed): the planner stops there, never
-//     overshooting. When nothing matches it scrolls once to reveal more,
-//     then gives up with a failure rather than wandering.
+//     overshooting. Navigation words (open, view, check, page, tab) guide
+//     but are never waited for; a command that only asks to see something
+//     is done once the last relevant step shows the rest of what it names.
+//     A confirmation that the last relevant step opened is accepted; a
+//     toggle realises the command's add / remove, on / off; a search
+//     command types its value into the search field, then opens the result
+//     carrying it when the command asks to ("… and open it").
+//     When nothing matches it scrolls once to reveal more, then gives up
+//     with a failure rather than wandering.
+//  6. Screens the graph records but no known path reaches are taken to be
+//     one scroll down a reachable screen of the same activity (not
+//     dialogs), at a discount: exploration rarely records every scroll
+//     position of a settings list.
 //
 // Confidence reports how clearly the chosen operation won, for a
 // composite planner that asks an LLM only when the graph planner is unsure

@@ -197,9 +197,9 @@ type runState struct {
 	resultOpened bool
 	// viewing: the command only asks to see something (no action verb but
 	// open / view / check)
-	viewing bool
-	configLike      bool    // the command changes an option (on/off/change/increase…)
-	seen            int     // history length already folded into coverage
+	viewing    bool
+	configLike bool // the command changes an option (on/off/change/increase…)
+	seen       int  // history length already folded into coverage
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {

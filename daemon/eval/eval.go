@@ -547,52 +547,37 @@ func HiddenKeys(d *droidtask.Dataset, task *droidtask.Task, rule LeaveOut) (map[
 	default:
 		return nil, fmt.Errorf("eval: unknown leave-out rule %q (recording, demo or none)", rule)
 	}
-	keyOf := func(t droidtask.Transition) (string, bool, error) {
+	// addKey puts transition t's EdgeKey into m (edges that cannot be
+	// placed have none)
+	addKey := func(m map[string]bool, t droidtask.Transition) error {
 		e, ok, err := d.ResolveEdge(task.App, t)
 		if err != nil || !ok {
-			return "", false, err
+			return err
 		}
 		ek := ""
 		if e.Element != nil {
 			ek = e.Element.Key()
 		}
-		return graphplan.EdgeKey(screen.Fingerprint(e.From), e.Action, ek, screen.Fingerprint(e.To)), true, nil
+		m[graphplan.EdgeKey(screen.Fingerprint(e.From), e.Action, ek, screen.Fingerprint(e.To))] = true
+		return nil
 	}
 	own, ownTags := map[string]bool{}, map[string]bool{}
 	for _, t := range d.OwnTransitions(task) {
 		for _, tag := range t.EventTags {
 			ownTags[tag] = true
 		}
-		k, ok, err := keyOf(t)
-		if err != nil {
+		if err := addKey(own, t); err != nil {
 			return nil, err
-		}
-		if ok {
-			own[k] = true
 		}
 	}
 	// keep what another recording also shows
 	others := map[string]bool{}
 	for _, t := range d.AppTransitions(task.App) {
-		if !t.Exploration() {
+		if !t.Exploration() || !slices.ContainsFunc(t.EventTags, func(tag string) bool { return !ownTags[tag] }) {
 			continue
 		}
-		shared := false
-		for _, tag := range t.EventTags {
-			if !ownTags[tag] {
-				shared = true
-				break
-			}
-		}
-		if !shared {
-			continue
-		}
-		k, ok, err := keyOf(t)
-		if err != nil {
+		if err := addKey(others, t); err != nil {
 			return nil, err
-		}
-		if ok {
-			others[k] = true
 		}
 	}
 	hidden := map[string]bool{}

@@ -35,7 +35,7 @@ test: setup ## everything CI runs: installs what is missing, then every suite
 test-go: ## go vet and all Go tests (race detector on the engine and store)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
-	$(GO) test -race -count=1 ./daemon/ ./daemon/api/ ./daemon/event/ ./daemon/inspect/ ./bridge/ ./knowledge/
+	$(GO) test -race -count=1 ./daemon/ ./daemon/api/ ./daemon/event/ ./daemon/semantic/ ./daemon/inspect/ ./bridge/ ./knowledge/
 
 .PHONY: test-eval
 test-eval: ## eval on the recorded apps: oracle (all tasks) and graph planner

@@ -34,13 +34,13 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 	}
 	edges := map[tkey]int{}
 	var order []tkey
-	screenOf := func(state string) (int64, *screen.Snapshot, error) {
+	screenOf := func(state string) (int64, error) {
 		s, err := d.State(app, state)
 		if err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		if id, ok := stateScreen[state]; ok {
-			return id, s, nil
+			return id, nil
 		}
 		fp := screen.Fingerprint(s)
 		id, ok := screenID[fp]
@@ -62,7 +62,7 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 			}
 		}
 		stateScreen[state] = id
-		return id, s, nil
+		return id, nil
 	}
 	for _, t := range d.AppTransitions(app) {
 		if !t.Exploration() {
@@ -77,11 +77,11 @@ func (d *Dataset) ExplorationGraph(app string) (*knowledge.Graph, ImportStats, e
 			st.Skipped++
 			continue
 		}
-		from, _, err := screenOf(t.From)
+		from, err := screenOf(t.From)
 		if err != nil {
 			return nil, st, err
 		}
-		to, _, err := screenOf(t.To)
+		to, err := screenOf(t.To)
 		if err != nil {
 			return nil, st, err
 		}

@@ -334,7 +334,6 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	p.fold(rs, st)
 	rs.reopenInDialog(st)
 	weights := g.weights(rs, st)
-	remaining := rs.remaining(weights)
 	pending := rs.pendingValues()
 	if c, ok := rs.openResult(st); ok {
 		return decision(c, 0.8), nil
@@ -345,8 +344,8 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	cands := p.screenCandidates(rs, st, weights)
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
-	// scoring covers toggles already in the wanted state: count again
-	remaining = rs.remaining(weights)
+	// after scoring: it covers toggles already in the wanted state
+	remaining := rs.remaining(weights)
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].score != cands[j].score {
 			return cands[i].score > cands[j].score
@@ -576,8 +575,14 @@ func (rs *runState) openResult(st *daemon.PlanState) (candidate, bool) {
 
 // isToggle reports whether a tapped element switches a state: checkable,
 // or labelled "toggle" (the platform's convention for such buttons).
-func isToggle(d screen.Descriptor, label string) bool {
-	return d.Checkable || strings.Contains(strings.ToLower(label), "toggle")
+func isToggle(d screen.Descriptor) bool {
+	return d.Checkable || strings.Contains(strings.ToLower(d.Label()+" "+d.Desc+" "+d.ResourceID), "toggle")
+}
+
+// targetTerms returns the terms of an acted-on element: its label,
+// content-desc and resource-id words.
+func targetTerms(d screen.Descriptor) []term {
+	return termsOf(d.Label() + " " + d.Desc + " " + d.ResourceID)
 }
 
 // isSetVerb reports whether t is, or is a word of, the add / delete / on /
@@ -604,7 +609,7 @@ func (rs *runState) lastStepCovered(st *daemon.PlanState) bool {
 		return false
 	}
 	tapped := map[term]bool{}
-	for _, t := range termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.ResourceID) {
+	for _, t := range targetTerms(h.Target) {
 		tapped[t] = true
 	}
 	for _, ct := range rs.terms {
@@ -641,12 +646,10 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 				}
 			}
 		case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
-			label := h.Target.Label() + " " + h.Target.Desc + " " + h.Target.ResourceID
-			lt := termsOf(label)
-			for _, t := range lt {
+			for _, t := range targetTerms(h.Target) {
 				rs.covered[t] = true
 			}
-			if isToggle(h.Target, label) {
+			if isToggle(h.Target) {
 				// a toggle is the add / remove, on / off the command asks
 				// for ("add Alice to favorites" → "Toggle favorite")
 				for _, ct := range rs.terms {
@@ -682,7 +685,7 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 	}
 	rs.reopened = n
 	tapped := map[term]bool{}
-	for _, t := range termsOf(last.Target.Label() + " " + last.Target.Desc + " " + last.Target.ResourceID) {
+	for _, t := range targetTerms(last.Target) {
 		tapped[t] = true
 	}
 	for i := range st.Elements {

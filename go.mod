@@ -14,5 +14,6 @@ require (
 	golang.org/x/mobile v0.0.0-20260908204917-8b95e45f8d3e // indirect
 	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/text v0.31.0 // indirect
 	golang.org/x/tools v0.50.0 // indirect
 )

@@ -2,7 +2,9 @@ package knowledge
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,10 +97,18 @@ func (s *Store) SaveFlow(ctx context.Context, f *Flow) error {
 		if err := checkFlow(op, g); err != nil {
 			return err
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO flows (app_id, package, name, intent, source, uses, successes, failures, pinned, created, updated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		tok, err := newToken()
+		if err != nil {
+			return err
+		}
+		g.Token = tok
+		g.Sensitive = g.Sensitive || stepsSensitive(g.Steps)
+		// the id is the highest ever given plus one (0003_flow_safety.sql)
+		err = tx.QueryRowContext(ctx, `INSERT INTO flows (id, app_id, package, name, intent, source, uses, successes, failures, pinned,
+			token, sensitive, allow_sensitive, created, updated)
+			VALUES ((SELECT hi + 1 FROM flow_id_hwm WHERE one = 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Uses, g.Successes, g.Failures, g.Pinned,
-			toMS(g.Created), toMS(g.Updated)).Scan(&g.ID)
+			g.Token, g.Sensitive, g.AllowSensitive, toMS(g.Created), toMS(g.Updated)).Scan(&g.ID)
 		if err != nil {
 			return nameConflict(op, g, err)
 		}
@@ -136,8 +146,8 @@ func nameConflict(op string, f *Flow, err error) error {
 // the step indexes.
 func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 	if len(f.Steps) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment, sensitive)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -149,7 +159,7 @@ func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 			if err != nil {
 				return fmt.Errorf("steps[%d].target: %w", i, err)
 			}
-			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment); err != nil {
+			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment, step.Sensitive); err != nil {
 				return fmt.Errorf("steps[%d]: %w", i, err)
 			}
 		}
@@ -204,8 +214,8 @@ func (s *Store) UpdateFlow(ctx context.Context, f *Flow) error {
 	g.Updated = now()
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var created int64
-		err := tx.QueryRowContext(ctx, `SELECT created, uses, successes, failures FROM flows WHERE id = ?`, g.ID).
-			Scan(&created, &g.Uses, &g.Successes, &g.Failures)
+		err := tx.QueryRowContext(ctx, `SELECT created, uses, successes, failures, token FROM flows WHERE id = ?`, g.ID).
+			Scan(&created, &g.Uses, &g.Successes, &g.Failures, &g.Token)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errf(op, ErrNotFound, "flow %d", g.ID)
 		} else if err != nil {
@@ -218,8 +228,10 @@ func (s *Store) UpdateFlow(ctx context.Context, f *Flow) error {
 		if err := checkFlow(op, g); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE flows SET app_id = ?, package = ?, name = ?, intent = ?, source = ?, pinned = ?, updated = ?
-			WHERE id = ?`, g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Pinned, toMS(g.Updated), g.ID)
+		g.Sensitive = stepsSensitive(g.Steps)
+		_, err = tx.ExecContext(ctx, `UPDATE flows SET app_id = ?, package = ?, name = ?, intent = ?, source = ?, pinned = ?,
+			sensitive = ?, allow_sensitive = ?, updated = ? WHERE id = ?`,
+			g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Pinned, g.Sensitive, g.AllowSensitive, toMS(g.Updated), g.ID)
 		if err != nil {
 			return nameConflict(op, g, err)
 		}
@@ -339,7 +351,8 @@ func (s *Store) Flows(ctx context.Context, filter FlowFilter) ([]Flow, error) {
 // loadFlows loads the flows matching where (a condition on flows' columns)
 // and their parts, in bulk.
 func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flow, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, app_id, package, name, intent, source, uses, successes, failures, pinned, created, updated
+	rows, err := tx.QueryContext(ctx, `SELECT id, app_id, package, name, intent, source, uses, successes, failures, pinned,
+		token, sensitive, allow_sensitive, created, updated
 		FROM flows WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, err
@@ -349,7 +362,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		var f Flow
 		var created, updated int64
 		if err := rows.Scan(&f.ID, &f.AppID, &f.Package, &f.Name, &f.Intent, &f.Source, &f.Uses, &f.Successes,
-			&f.Failures, &f.Pinned, &created, &updated); err != nil {
+			&f.Failures, &f.Pinned, &f.Token, &f.Sensitive, &f.AllowSensitive, &created, &updated); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -377,7 +390,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		return nil
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive
 		FROM flow_steps WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
 	if err != nil {
 		return nil, err
@@ -387,7 +400,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 	for rows.Next() {
 		var fid int64
 		var st Step
-		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment); err != nil {
+		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -442,4 +455,53 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		}
 	}
 	return fs, closeRows(rows)
+}
+
+// newToken returns 128 random bits as 32 hex digits.
+func newToken() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("flow token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// stepsSensitive reports whether any step is marked sensitive.
+func stepsSensitive(steps []Step) bool {
+	for _, s := range steps {
+		if s.Sensitive {
+			return true
+		}
+	}
+	return false
+}
+
+// FlowByToken returns the flow whose token is tok. ErrNotFound: no flow
+// has it (a deleted flow's token is never given again).
+func (s *Store) FlowByToken(ctx context.Context, tok string) (*Flow, error) {
+	const op = "FlowByToken"
+	if len(tok) != 32 {
+		return nil, errf(op, ErrNotFound, "no flow has this token")
+	}
+	var fs []Flow
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		fs, err = loadFlows(ctx, tx, "token = ?", []any{tok})
+		return err
+	})
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	if len(fs) == 0 {
+		return nil, errf(op, ErrNotFound, "no flow has this token")
+	}
+	return &fs[0], nil
+}
+
+// SetFlowAllowSensitive records the owner's standing answer for the
+// sensitive steps of flow id: allow means "don't ask again". ErrNotFound:
+// no such flow.
+func (s *Store) SetFlowAllowSensitive(ctx context.Context, id int64, allow bool) error {
+	return s.updateOne(ctx, "SetFlowAllowSensitive", fmt.Sprintf("flow %d", id),
+		`UPDATE flows SET allow_sensitive = ?, updated = ? WHERE id = ?`, allow, toMS(now()), id)
 }

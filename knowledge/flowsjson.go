@@ -30,10 +30,11 @@ func MarshalFlows(flows []Flow) ([]byte, error) {
 			return nil, &Error{Op: "MarshalFlows", Kind: ErrInvalid, Err: err}
 		}
 	}
-	if flows == nil {
-		flows = []Flow{}
+	out := make([]Flow, len(flows))
+	for i, f := range flows {
+		out[i] = exportable(f)
 	}
-	b, err := json.MarshalIndent(flowsDoc{Version: FlowsVersion, Flows: &flows}, "", "  ")
+	b, err := json.MarshalIndent(flowsDoc{Version: FlowsVersion, Flows: &out}, "", "  ")
 	if err != nil {
 		return nil, &Error{Op: "MarshalFlows", Err: err}
 	}
@@ -74,6 +75,9 @@ func ParseFlows(b []byte) ([]Flow, error) {
 	for i := range flows {
 		f := &flows[i]
 		f.ID, f.AppID = 0, 0
+		// consent and handles are this phone's: an imported flow asks
+		// before its sensitive steps and gets a token of its own
+		f.Token, f.AllowSensitive = "", false
 		for j := range f.Steps {
 			f.Steps[j].Index = j
 		}
@@ -155,4 +159,28 @@ func SlotRef(text string) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// exportable is f as it may leave the phone: without its token (a replay
+// handle), without the owner's "don't ask again" consent, and without the
+// example values of private slots (those typed into password fields).
+func exportable(f Flow) Flow {
+	f.Token, f.AllowSensitive = "", false
+	private := map[string]bool{}
+	for _, s := range f.Steps {
+		if name, ok := SlotRef(s.Text); ok && s.Target.Password {
+			private[name] = true
+		}
+	}
+	if len(private) > 0 {
+		slots := make([]Slot, len(f.Slots))
+		for i, sl := range f.Slots {
+			if private[sl.Name] {
+				sl.Example = ""
+			}
+			slots[i] = sl
+		}
+		f.Slots = slots
+	}
+	return f
 }

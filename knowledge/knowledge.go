@@ -116,6 +116,9 @@ type Step struct {
 	Text    string            `json:"text,omitempty"`
 	Expect  string            `json:"expect,omitempty"`
 	Comment string            `json:"comment,omitempty"` // what the step does, for people and prompts
+	// Sensitive: acting on the target deletes, sends, pays, calls or
+	// changes an account (daemon/safety); replay confirms it first.
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // Flow is a learned route: the shortest correct step sequence for a
@@ -135,7 +138,16 @@ type Flow struct {
 	Successes int       `json:"successes"`
 	Failures  int       `json:"failures"`
 	Pinned    bool      `json:"pinned,omitempty"`
-	Created   time.Time `json:"created"`
+	// Token is an unguessable handle (32 hex digits) set when the flow is
+	// saved and never reused: shortcuts and other outside callers replay
+	// by token, never by the small integer ID.
+	Token string `json:"token,omitempty"`
+	// Sensitive: a step deletes, sends, pays, calls or changes an account.
+	Sensitive bool `json:"sensitive,omitempty"`
+	// AllowSensitive: the owner said "don't ask again" for this flow's
+	// sensitive steps.
+	AllowSensitive bool      `json:"allow_sensitive,omitempty"`
+	Created        time.Time `json:"created"`
 	Updated   time.Time `json:"updated"`
 }
 

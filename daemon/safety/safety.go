@@ -1,0 +1,351 @@
+// Package safety owns Wayfinder's one sensitive-action policy: which
+// actions on a phone are consequential (they delete, send, pay, call or
+// change an account), whether the owner's command asks for them, and what
+// the engine must do about an action before it happens — act, ask the
+// owner, or refuse.
+//
+// Every action the engine performs passes Decide, whoever chose it (graph
+// planner, LLM planner, replay, repair, recovery) and whichever transport
+// started the run (CLI, websocket, bridge, shortcut). The package is pure:
+// it reads element descriptions and command text and must not touch the
+// device, the store or any model. Screen text is data here too: it can make
+// an element sensitive (a dialog saying "Delete 3 items?"), never less so.
+package safety
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Category is the kind of consequence an action has.
+type Category string
+
+// The categories. An action can have several ("Delete account").
+const (
+	Destroy Category = "delete"  // data is deleted, reset or uninstalled
+	Send    Category = "send"    // something leaves the phone: message, post, share, upload
+	Money   Category = "pay"     // money is spent or moved
+	Call    Category = "call"    // a call is placed
+	Account Category = "account" // sign-out, blocking, reporting, security settings
+)
+
+// Target is an element about to be acted on, in its context.
+type Target struct {
+	Action      string   // device action type: tap, long_press, ime_enter, ...
+	Label       string   // the element's text (or merged label)
+	ContentDesc string   // its content-desc
+	ResourceID  string   // its resource-id ("com.app:id/btn_delete")
+	Dialog      []string // when the element sits in a dialog: the dialog's other texts (title, message)
+}
+
+// Verdict says whether an action is sensitive, and why.
+type Verdict struct {
+	Sensitive  bool       `json:"sensitive"`
+	Categories []Category `json:"categories,omitempty"`
+	// Why quotes the words that made it sensitive: `label "Delete"`,
+	// `confirms dialog "Delete 3 items?"`.
+	Why string `json:"why,omitempty"`
+}
+
+// actsOn lists the action types that activate an element; typing text and
+// scrolling do not by themselves delete, send or pay.
+var actsOn = map[string]bool{"tap": true, "long_press": true, "ime_enter": true, "ensure_on": true, "ensure_off": true}
+
+// Classify tells whether acting on t is sensitive. It looks at the label,
+// the content-desc and the words of the resource-id, and, for an accepting
+// button of a dialog ("OK", "Yes", "Confirm" and their translations), at
+// what the dialog asks.
+func Classify(t Target) Verdict {
+	if !actsOn[t.Action] {
+		return Verdict{}
+	}
+	label := strings.TrimSpace(firstNonEmpty(t.Label, t.ContentDesc))
+	if label != "" && isOneOf(label, safeWords) {
+		return Verdict{}
+	}
+	cats := map[Category]bool{}
+	var why []string
+	for _, f := range []struct{ name, text string }{
+		{"label", t.Label}, {"content-desc", t.ContentDesc}, {"resource-id", idWords(t.ResourceID)},
+	} {
+		if c := actionCategories(f.text); len(c) > 0 {
+			for _, k := range c {
+				cats[k] = true
+			}
+			why = append(why, fmt.Sprintf("%s %q", f.name, clip(f.text)))
+		}
+	}
+	if len(t.Dialog) > 0 && label != "" && isOneOf(label, confirmWords) {
+		for _, d := range t.Dialog {
+			if c := actionCategories(d); len(c) > 0 {
+				for _, k := range c {
+					cats[k] = true
+				}
+				why = append(why, fmt.Sprintf("confirms dialog %q", clip(d)))
+				break
+			}
+		}
+	}
+	if len(cats) == 0 {
+		return Verdict{}
+	}
+	return Verdict{Sensitive: true, Categories: sorted(cats), Why: strings.Join(why, ", ")}
+}
+
+// Implied returns the categories the owner's command asks for: "delete the
+// note" asks to delete, "text Alice I'm late" to send, "call Mom" to call.
+func Implied(command string) []Category {
+	cats := map[Category]bool{}
+	for _, c := range actionCategories(command) {
+		cats[c] = true
+	}
+	for _, c := range categoriesOf(command, commandWords, true) {
+		cats[c] = true
+	}
+	return sorted(cats)
+}
+
+// Requested reports whether command asks for every consequence v has. A
+// sensitive action that the command does not ask for is refused whatever
+// chose it: screen text and model replies cannot widen what the owner
+// asked.
+func Requested(command string, v Verdict) bool {
+	if !v.Sensitive {
+		return true
+	}
+	have := map[Category]bool{}
+	for _, c := range Implied(command) {
+		have[c] = true
+	}
+	for _, c := range v.Categories {
+		if !have[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// Decision is what happens to an action.
+type Decision string
+
+// The decisions of Decide.
+const (
+	Act     Decision = "act"     // not sensitive, or the owner allowed it
+	Confirm Decision = "confirm" // sensitive and asked for: the owner confirms first
+	Refuse  Decision = "refuse"  // sensitive and not asked for: never performed
+)
+
+// Policy is the owner's standing answer for the run.
+type Policy struct {
+	// Unattended skips the confirmation of sensitive actions the command
+	// asks for (scripted runs, the simulated phone); refusals still apply.
+	Unattended bool
+	// Allowed: the owner said "don't ask again" for the flow being
+	// replayed.
+	Allowed bool
+	// Replay: the step comes from a saved flow the owner keeps (its
+	// sensitive steps were confirmed or allowed when it was learned), so a
+	// sensitive step is confirmed rather than refused when the command's
+	// words do not name it.
+	Replay bool
+}
+
+// Decide applies the policy to an action on t for command.
+func Decide(command string, t Target, p Policy) (Decision, Verdict) {
+	v := Classify(t)
+	switch {
+	case !v.Sensitive:
+		return Act, v
+	case !p.Replay && !Requested(command, v):
+		return Refuse, v
+	case p.Unattended || p.Allowed:
+		return Act, v
+	}
+	return Confirm, v
+}
+
+// ---- text ----
+
+// fold lower-cases s and removes diacritics ("Löschen" → "loschen").
+func fold(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, strings.ToLower(s))
+	if err != nil {
+		return strings.ToLower(s)
+	}
+	return out
+}
+
+// tokens splits folded text into words of letters and digits.
+func tokens(s string) []string {
+	return strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// idWords turns a resource-id into words: "com.app:id/btnDeleteAll" →
+// "btn delete all".
+func idWords(id string) string {
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		id = id[i+1:]
+	}
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range id {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			b.WriteRune(' ')
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteRune(' ')
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return b.String()
+}
+
+// isCJK reports whether an entry is compared as a substring.
+func isCJK(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
+		}
+	}
+	return false
+}
+
+// actionCategories returns the categories of the action words in text,
+// in any of the languages.
+func actionCategories(text string) []Category {
+	seen := map[Category]bool{}
+	for _, c := range append(categoriesOf(text, actionWords, true), categoriesOf(text, actionWordsIntl, false)...) {
+		seen[c] = true
+	}
+	return sorted(seen)
+}
+
+// categoriesOf returns the categories of the entries that occur in text;
+// inflect lets English entries match their inflected forms.
+func categoriesOf(text string, vocab map[Category][]string, inflect bool) []Category {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	toks := tokens(text)
+	raw := strings.ToLower(text)
+	var out []Category
+	for c, entries := range vocab {
+		for _, e := range entries {
+			if isCJK(e) {
+				if strings.Contains(raw, e) {
+					out = append(out, c)
+					break
+				}
+				continue
+			}
+			if containsPhrase(toks, tokens(e), inflect) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// containsPhrase reports whether phrase occurs in toks as consecutive
+// words, its words matching inflected forms, and not followed by a noun
+// that makes it the name of a place or list ("call log").
+func containsPhrase(toks, phrase []string, inflect bool) bool {
+	if len(phrase) == 0 {
+		return false
+	}
+next:
+	for i := 0; i+len(phrase) <= len(toks); i++ {
+		for j, w := range phrase {
+			if toks[i+j] != w && (!inflect || !inflectionOf(toks[i+j], w)) {
+				continue next
+			}
+		}
+		if end := i + len(phrase); end < len(toks) && isOneOfTokens(toks[end], navigationNouns) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// inflectionOf reports whether tok is w or an English inflection of it:
+// -s, -es, -ed, -d, -ing, -ion, with a final e dropped before -ing/-ion
+// ("deleting", "deletion").
+func inflectionOf(tok, w string) bool {
+	if tok == w {
+		return true
+	}
+	if len(w) < 3 || !strings.HasPrefix(tok, strings.TrimSuffix(w, "e")) {
+		return false
+	}
+	for _, suf := range []string{"s", "es", "ed", "d", "ing", "ion"} {
+		if tok == w+suf || (strings.HasSuffix(w, "e") && tok == w[:len(w)-1]+suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// isOneOf reports whether the whole of s is one of the entries.
+func isOneOf(s string, entries []string) bool {
+	f := strings.Join(tokens(s), " ")
+	raw := strings.TrimSpace(strings.ToLower(s))
+	for _, e := range entries {
+		if isCJK(e) {
+			if raw == e {
+				return true
+			}
+			continue
+		}
+		if f == strings.Join(tokens(e), " ") {
+			return true
+		}
+	}
+	return false
+}
+
+func isOneOfTokens(tok string, entries []string) bool {
+	for _, e := range entries {
+		if tok == e {
+			return true
+		}
+	}
+	return false
+}
+
+func sorted(m map[Category]bool) []Category {
+	out := make([]Category, 0, len(m))
+	for c := range m {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func clip(s string) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return string(r)
+}

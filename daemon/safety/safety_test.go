@@ -1,0 +1,107 @@
+package safety
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name string
+		t    Target
+		want []Category // nil: not sensitive
+	}{
+		{"transfer money", Target{Action: "tap", Label: "Transfer $500"}, []Category{Money}},
+		{"factory reset", Target{Action: "tap", Label: "Factory reset"}, []Category{Destroy}},
+		{"wipe data", Target{Action: "tap", Label: "Wipe data"}, []Category{Destroy}},
+		{"sign out", Target{Action: "tap", Label: "Sign out"}, []Category{Account}},
+		{"move to trash", Target{Action: "tap", Label: "Move to trash"}, []Category{Destroy}},
+		{"clear data", Target{Action: "tap", Label: "Clear data"}, []Category{Destroy}},
+		{"discard", Target{Action: "tap", Label: "Discard"}, []Category{Destroy}},
+		{"share", Target{Action: "tap", ContentDesc: "Share"}, []Category{Send}},
+		{"forward", Target{Action: "long_press", Label: "Forward"}, []Category{Send}},
+		{"checkout", Target{Action: "tap", Label: "Checkout"}, []Category{Money}},
+		{"inflection", Target{Action: "tap", Label: "Deleting…"}, []Category{Destroy}},
+		{"french", Target{Action: "tap", Label: "Supprimer"}, []Category{Destroy}},
+		{"german umlaut", Target{Action: "tap", Label: "Löschen"}, []Category{Destroy}},
+		{"spanish send", Target{Action: "tap", Label: "Enviar"}, []Category{Send}},
+		{"portuguese delete", Target{Action: "tap", Label: "Excluir"}, []Category{Destroy}},
+		{"chinese delete", Target{Action: "tap", Label: "删除"}, []Category{Destroy}},
+		{"japanese send", Target{Action: "tap", Label: "送信"}, []Category{Send}},
+		{"resource id words", Target{Action: "tap", ResourceID: "com.example:id/btnDeleteAll"}, []Category{Destroy}},
+		{"resource id underscores", Target{Action: "tap", ResourceID: "com.example:id/send_button"}, []Category{Send}},
+		{"delete account", Target{Action: "tap", Label: "Delete account"}, []Category{Account, Destroy}},
+		{"dialog ok", Target{Action: "tap", Label: "OK", Dialog: []string{"Delete 3 items?"}}, []Category{Destroy}},
+		{"dialog yes german", Target{Action: "tap", Label: "Ja", Dialog: []string{"Nachricht löschen?"}}, []Category{Destroy}},
+		{"dialog cancel", Target{Action: "tap", Label: "Cancel", Dialog: []string{"Delete 3 items?"}}, nil},
+		{"harmless dialog ok", Target{Action: "tap", Label: "OK", Dialog: []string{"Theme changed"}}, nil},
+		{"ok outside dialog", Target{Action: "tap", Label: "OK"}, nil},
+		{"call log is a place", Target{Action: "tap", Label: "Call log"}, nil},
+		{"payment methods is a place", Target{Action: "tap", Label: "Payment methods"}, nil},
+		{"settings", Target{Action: "tap", Label: "Settings"}, nil},
+		{"dark theme", Target{Action: "tap", Label: "Dark theme"}, nil},
+		{"save", Target{Action: "tap", Label: "Save"}, nil},
+		{"typing is not activating", Target{Action: "input", Label: "Delete"}, nil},
+		{"scroll", Target{Action: "scroll", Label: "Send"}, nil},
+		{"call button", Target{Action: "tap", ContentDesc: "Call"}, []Category{Call}},
+		{"send key", Target{Action: "ime_enter", Label: "Send message"}, []Category{Send}},
+		{"no label", Target{Action: "tap"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Classify(tt.t)
+			if v.Sensitive != (tt.want != nil) || !reflect.DeepEqual(v.Categories, tt.want) {
+				t.Fatalf("Classify(%+v) = %+v, want categories %v", tt.t, v, tt.want)
+			}
+			if v.Sensitive && v.Why == "" {
+				t.Fatalf("a sensitive verdict must say why: %+v", v)
+			}
+		})
+	}
+}
+
+func TestRequestedAndDecide(t *testing.T) {
+	del := Target{Action: "tap", Label: "Delete"}
+	delAccount := Target{Action: "tap", Label: "Delete account"}
+	send := Target{Action: "tap", ContentDesc: "Send"}
+	tests := []struct {
+		name    string
+		command string
+		t       Target
+		p       Policy
+		want    Decision
+	}{
+		{"asked delete confirms", "delete the shopping note", del, Policy{}, Confirm},
+		{"inflected command", "deleting my old alarms please", del, Policy{}, Confirm},
+		{"synonym command", "get rid of the grocery note", del, Policy{}, Confirm},
+		{"unasked delete refused", "show the diary note", del, Policy{}, Refuse},
+		{"unasked even unattended", "show the diary note", del, Policy{Unattended: true}, Refuse},
+		{"delete note does not ask to delete the account", "delete the diary note", delAccount, Policy{}, Refuse},
+		{"text asks to send", "text Alice I'm late", send, Policy{}, Confirm},
+		{"unattended acts", "text Alice I'm late", send, Policy{Unattended: true}, Act},
+		{"allowed flow acts", "delete the shopping note", del, Policy{Allowed: true}, Act},
+		{"replay confirms what its intent does not name", "tidy up", del, Policy{Replay: true}, Confirm},
+		{"harmless acts", "show the diary note", Target{Action: "tap", Label: "Diary"}, Policy{}, Act},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, v := Decide(tt.command, tt.t, tt.p)
+			if got != tt.want {
+				t.Fatalf("Decide(%q, %+v, %+v) = %s (%+v), want %s", tt.command, tt.t, tt.p, got, v, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"Delete", "删除", "OK", "com.x:id/btnSend", "Löschen?", "\xff\xfe"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, label, dialog string) {
+		v := Classify(Target{Action: "tap", Label: label, ResourceID: label, Dialog: []string{dialog}})
+		if v.Sensitive != (len(v.Categories) > 0) {
+			t.Fatalf("inconsistent verdict %+v", v)
+		}
+		Implied(label)
+	})
+}

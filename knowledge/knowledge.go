@@ -125,19 +125,19 @@ type Step struct {
 // command, with its intent template ("send {message} to {contact}") and
 // slots. Commands are the utterances that ran it (task knowledge).
 type Flow struct {
-	ID        int64     `json:"id"`
-	AppID     int64     `json:"app_id"`
-	Package   string    `json:"package"`
-	Name      string    `json:"name"`
-	Intent    string    `json:"intent"`
-	Commands  []string  `json:"commands,omitempty"`
-	Slots     []Slot    `json:"slots,omitempty"`
-	Steps     []Step    `json:"steps"`
-	Source    string    `json:"source"`
-	Uses      int       `json:"uses"`
-	Successes int       `json:"successes"`
-	Failures  int       `json:"failures"`
-	Pinned    bool      `json:"pinned,omitempty"`
+	ID        int64    `json:"id"`
+	AppID     int64    `json:"app_id"`
+	Package   string   `json:"package"`
+	Name      string   `json:"name"`
+	Intent    string   `json:"intent"`
+	Commands  []string `json:"commands,omitempty"`
+	Slots     []Slot   `json:"slots,omitempty"`
+	Steps     []Step   `json:"steps"`
+	Source    string   `json:"source"`
+	Uses      int      `json:"uses"`
+	Successes int      `json:"successes"`
+	Failures  int      `json:"failures"`
+	Pinned    bool     `json:"pinned,omitempty"`
 	// Token is an unguessable handle (32 hex digits) set when the flow is
 	// saved and never reused: shortcuts and other outside callers replay
 	// by token, never by the small integer ID.
@@ -148,7 +148,7 @@ type Flow struct {
 	// sensitive steps.
 	AllowSensitive bool      `json:"allow_sensitive,omitempty"`
 	Created        time.Time `json:"created"`
-	Updated   time.Time `json:"updated"`
+	Updated        time.Time `json:"updated"`
 }
 
 // Validate checks a flow before it is saved.

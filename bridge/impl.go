@@ -77,6 +77,7 @@ func newDaemonImpl(dataDir, configJSON string, dev Device) (*daemonImpl, error) 
 	if _, ok := present["confirm_sensitive"]; !ok {
 		cfg.ConfirmSensitive = true // docs/bridge-api.md: default true
 	}
+	cfg.Unattended = !cfg.ConfirmSensitive
 	if cfg.CallTimeoutMS <= 0 {
 		cfg.CallTimeoutMS = 10 * 60 * 1000
 	}

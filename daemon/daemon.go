@@ -43,9 +43,12 @@ type Config struct {
 	SettleTimeout time.Duration
 	// NoLearn disables saving flows (evaluation of matching only).
 	NoLearn bool
-	// ConfirmSensitive asks the Asker before sensitive actions (send,
-	// delete, pay, call); without an Asker such steps stop the run.
-	ConfirmSensitive bool
+	// Unattended acts on sensitive actions the command asks for (delete,
+	// send, pay, call, account changes; daemon/safety) without asking the
+	// owner: scripted runs and the simulated phone. The zero value asks,
+	// and with nobody to ask such an action does not happen. Sensitive
+	// actions the command does not ask for are refused either way.
+	Unattended bool
 	// Embedder, when set, lets embeddings promote a saved flow that the
 	// lexical matcher scored just below ReplayThreshold (daemon/semantic
 	// says exactly when); vectors are cached in the store. Nil: lexical
@@ -126,11 +129,12 @@ func (e *Engine) SetPlanner(p Planner) {
 }
 
 // Configure changes the per-run policies: sensitive-action confirmation
-// and the step limit (0 keeps the default). It applies from the next run.
+// (false means Unattended) and the step limit (0 keeps the default). It
+// applies from the next run.
 func (e *Engine) Configure(confirmSensitive bool, stepLimit int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.cfg.ConfirmSensitive = confirmSensitive
+	e.cfg.Unattended = !confirmSensitive
 	if stepLimit > 0 {
 		e.cfg.StepLimit = stepLimit
 	}
@@ -248,6 +252,8 @@ type run struct {
 	app      knowledge.App
 	appLabel string
 	slots    map[string]string
+	flow     *knowledge.Flow // the flow being replayed, if any
+	refused  int             // actions the sensitive-action policy refused
 	steps    []StepRecord
 	penalty  map[string]float64
 	guides   []string
@@ -423,6 +429,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		}
 	}
 	if flow != nil {
+		r.flow = flow
 		r.res.Strategy = "replay"
 		done, failedAt, err := r.replay(ctx, flow)
 		if err != nil {

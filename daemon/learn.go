@@ -64,7 +64,7 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 	out := make([]knowledge.Step, 0, len(path))
 	for i, s := range path {
 		st := knowledge.Step{Index: first + i, Screen: s.Screen, Action: s.Action, Target: s.Target, Text: s.Text, Expect: s.After,
-			Comment: describeStep(knowledge.Step{Action: s.Action, Target: s.Target, Text: s.Text})}
+			Comment: describeStep(knowledge.Step{Action: s.Action, Target: s.Target, Text: s.Text}), Sensitive: s.Sensitive}
 		if s.Action == device.Scroll {
 			st.Text = ""
 		}
@@ -85,6 +85,12 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 // slots, and each step keeps its expected screens.
 func (r *run) learn(ctx context.Context) error {
 	if r.res.Outcome != knowledge.OutcomeSuccess {
+		return nil
+	}
+	if r.refused > 0 {
+		// the planner reached for something the command did not ask for
+		// (an injected instruction, a wrong guess): not a route to keep
+		r.emit(event.Log, event.LogInfo{Level: "warn", Text: "not learned: the run tried an action the safety policy refused"})
 		return nil
 	}
 	path := shortestPath(r.steps)

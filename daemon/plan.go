@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -12,6 +11,21 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
+
+// maxRefusals is how many actions the sensitive-action policy refuses in
+// one run before the run stops: a planner that keeps reaching for what
+// the command did not ask for (an injected instruction, say) is not
+// trusted to finish it.
+const maxRefusals = 3
+
+// targetOf describes the element el of s (the zero descriptor for a
+// global action).
+func targetOf(s *screen.Snapshot, el *screen.Element) screen.Descriptor {
+	if el == nil {
+		return screen.Descriptor{}
+	}
+	return screen.Describe(s, el.NodeID)
+}
 
 // plan runs the planner step by step until it says done, the checker says
 // complete, or the step limit is reached. Steps the correctness check
@@ -63,14 +77,21 @@ func (r *run) plan(ctx context.Context) error {
 		if err != nil {
 			return &PlannerError{Planner: r.planner.Name(), Err: err}
 		}
-		if err := r.confirmSensitive(ctx, a); err != nil {
-			return err
-		}
 		var rec StepRecord
 		if d.Action == ActEnsureOn || d.Action == ActEnsureOff {
 			rec, err = r.ensure(ctx, s, fp, a, el, d, time.Since(t0))
 		} else {
 			rec, err = r.act(ctx, s, fp, a, el, d, time.Since(t0))
+		}
+		if isRefused(err) {
+			// not performed: the planner must choose otherwise
+			planned++
+			r.penalty[OperationKey(fp, d.Action, targetOf(s, el))] += maxRefusals
+			if r.refused >= maxRefusals {
+				return err
+			}
+			r.guides = append(r.guides, "Refused by the safety policy, choose something else: "+err.Error())
+			continue
 		}
 		if err != nil {
 			return err
@@ -128,6 +149,11 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 	if el != nil {
 		idx = el.Index
 	}
+	v, err := r.guard(ctx, s, a, el, d.Mode)
+	if err != nil {
+		return rec, err
+	}
+	rec.Sensitive = v.Sensitive
 	info := event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: a.Type, Element: idx, Label: rec.Label,
 		Text: redactTyped(s, el, a.Text), Reason: d.Reason, Tokens: d.Tokens}
 	r.emit(event.Chosen, info) // before acting: watchers see the choice while the phone acts
@@ -251,30 +277,6 @@ func (r *run) backtrack(ctx context.Context, rec StepRecord, v Verdict) error {
 	return nil
 }
 
-// sensitiveWords mark actions whose effect leaves the phone or cannot be
-// undone; with ConfirmSensitive the user confirms them first.
-var sensitiveWords = []string{"send", "delete", "remove", "pay", "purchase", "buy", "call", "erase", "format", "uninstall", "post", "publish"}
-
-func (r *run) confirmSensitive(ctx context.Context, a device.Action) error {
-	if !r.cfg.ConfirmSensitive || (a.Type != device.Tap && a.Type != device.LongPress) {
-		return nil
-	}
-	label := strings.ToLower(a.Label)
-	for _, w := range sensitiveWords {
-		if hasWord(label, w) {
-			ans, err := r.ask(ctx, fmt.Sprintf("Wayfinder is about to tap %q. Go ahead?", a.Label), []string{"yes", "no"})
-			if err != nil {
-				return err
-			}
-			if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y") {
-				return fmt.Errorf("stopped: the user declined to %s", a)
-			}
-			return nil
-		}
-	}
-	return nil
-}
-
 // ask puts a question to the user through the Asker.
 func (r *run) ask(ctx context.Context, q string, options []string) (string, error) {
 	r.e.mu.Lock()
@@ -289,15 +291,4 @@ func (r *run) ask(ctx context.Context, q string, options []string) (string, erro
 		return "", fmt.Errorf("asking the user: %w", err)
 	}
 	return ans, nil
-}
-
-// hasWord reports whether w occurs in s as a whole word (or word prefix
-// of an inflection: "delete" in "deleted").
-func hasWord(s, w string) bool {
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
-		if f == w || (strings.HasPrefix(f, w) && len(f) <= len(w)+3) {
-			return true
-		}
-	}
-	return false
 }

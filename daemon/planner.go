@@ -53,6 +53,9 @@ type StepRecord struct {
 	Message     string            `json:"message,omitempty"`
 	Backtracked bool              `json:"backtracked,omitempty"` // undone: not part of the learned path
 	Undo        bool              `json:"undo,omitempty"`        // this step undid an earlier one
+	// Sensitive: the step deleted, sent, paid, called or changed an
+	// account (daemon/safety), after the policy allowed it.
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // PlanState is everything a planner may look at to choose the next step.

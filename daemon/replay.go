@@ -303,6 +303,9 @@ func (r *run) recover(ctx context.Context, s *screen.Snapshot, attempt int) (boo
 				if elems[i].Kind == screen.KindButton && strings.EqualFold(strings.TrimSpace(elems[i].Label), w) {
 					a := device.Action{Type: device.Tap, Node: elems[i].NodeID, Bounds: elems[i].Bounds, Label: elems[i].Label}
 					_, err := r.act(ctx, s, fp, a, &elems[i], Decision{Reason: "recovery: dismiss an unexpected dialog", Mode: "recovery"}, 0)
+					if isRefused(err) {
+						return false, nil // the dialog asks to confirm something consequential
+					}
 					return err == nil, err
 				}
 			}
@@ -322,7 +325,7 @@ func IsDialog(s *screen.Snapshot) bool { return screen.IsDialog(s) }
 // planner took (steps[kept:] of the run, backtracked ones dropped), and
 // saves it.
 func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept int) error {
-	if r.res.Outcome != "success" || r.cfg.NoLearn {
+	if r.res.Outcome != "success" || r.cfg.NoLearn || r.refused > 0 {
 		return nil
 	}
 	fresh := r.flowSteps(r.steps[kept:], len(f.Steps[:failedAt]))

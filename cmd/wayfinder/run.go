@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -18,6 +19,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "knowledge store file (default "+defaultDB()+")")
 	state := fs.String("state", "", "start on this recorded state")
 	noImport := fs.Bool("no-import", false, "do not import the app's exploration graph first")
+	noConfirm := noConfirmFlag(fs)
 	lf := llmFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -61,6 +63,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	ecfg.Unattended = *noConfirm
 	eng := daemon.New(phone, st, planner, nil, ecfg)
 	eng.SetAsker(terminalAsker{})
 	sub := eng.Bus().Subscribe(1024)
@@ -85,4 +88,10 @@ func (terminalAsker) Ask(ctx context.Context, q string, options []string) (strin
 	fmt.Printf("? %s %v ", q, options)
 	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
 	return strings.TrimSpace(line), err
+}
+
+// noConfirmFlag is the explicit opt-out of sensitive-action confirmation
+// for scripted runs.
+func noConfirmFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("no-confirm", false, "scripted run: act on sensitive actions the command asks for (delete, send, pay, call) without asking; those it does not ask for are refused anyway")
 }

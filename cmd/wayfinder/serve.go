@@ -35,6 +35,7 @@ func cmdServe(ctx context.Context, args []string) error {
 	dataDir := fs.String("data-dir", "", "where the inspector token lives (default beside the store)")
 	stepDelay := fs.Duration("step-delay", 0, "every device action takes at least this long (e.g. 400ms)")
 	resetEachRun := fs.Bool("reset-each-run", false, "put the phone on the app's start screen before each run")
+	noConfirm := noConfirmFlag(fs)
 	lf := llmFlags(fs)
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -86,7 +87,8 @@ func cmdServe(ctx context.Context, args []string) error {
 		ec, err := lf.engineConfig()
 		return ec.Embedder, err
 	}
-	a, err := api.New(ctx, eng, st, planner, api.Settings{Planner: *lf.kind, BaseURL: cfg.BaseURL, Model: cfg.Model, EmbedModel: cfg.EmbedModel},
+	a, err := api.New(ctx, eng, st, planner, api.Settings{Planner: *lf.kind, BaseURL: cfg.BaseURL, Model: cfg.Model, EmbedModel: cfg.EmbedModel,
+		Unattended: *noConfirm},
 		api.WithEmbedder(embedder))
 	if err != nil {
 		return err

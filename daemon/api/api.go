@@ -30,13 +30,20 @@ import (
 // Settings are the user's settings. APIKey is never returned by
 // settings.get and never written to the store.
 type Settings struct {
-	BaseURL          string `json:"base_url"`
-	Model            string `json:"model"`
-	EmbedModel       string `json:"embed_model,omitempty"` // "" = no embeddings in flow matching
-	APIKey           string `json:"api_key,omitempty"`
-	Planner          string `json:"planner"` // auto | graph | llm
-	ConfirmSensitive bool   `json:"confirm_sensitive"`
-	StepLimit        int    `json:"max_steps"`
+	BaseURL    string `json:"base_url"`
+	Model      string `json:"model"`
+	EmbedModel string `json:"embed_model,omitempty"` // "" = no embeddings in flow matching
+	APIKey     string `json:"api_key,omitempty"`
+	Planner    string `json:"planner"` // auto | graph | llm
+	// ConfirmSensitive: the owner confirms sensitive actions the command
+	// asks for (daemon/safety). On unless the owner turned it off
+	// (settings.set) or the host started the API Unattended.
+	ConfirmSensitive bool `json:"confirm_sensitive"`
+	StepLimit        int  `json:"max_steps"`
+	// Unattended is the host's explicit opt-out for scripted runs
+	// (wayfinder serve --no-confirm): the initial ConfirmSensitive is its
+	// negation. Never on the wire.
+	Unattended bool `json:"-"`
 	// DebugAddr is where the debugging websocket listens ("" off); the
 	// host starts it (bridge, serve), the API only reports it.
 	DebugAddr string `json:"debug_addr,omitempty"`
@@ -117,6 +124,7 @@ func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planne
 	if v, ok := stored["planner"]; ok && s.Planner == "" {
 		s.Planner = v
 	}
+	s.ConfirmSensitive = !s.Unattended // safe by default
 	if v, ok := stored["confirm_sensitive"]; ok {
 		s.ConfirmSensitive = v == "true"
 	}

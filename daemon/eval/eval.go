@@ -261,7 +261,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		dev := &recorder{Phone: phone}
-		eng := daemon.New(dev, cfg.Store, nil, nil, cfg.Engine)
+		ecfg := cfg.Engine
+		// a simulated phone and nobody to ask: sensitive actions the task
+		// asks for proceed; those it does not ask for are still refused
+		ecfg.Unattended = true
+		eng := daemon.New(dev, cfg.Store, nil, nil, ecfg)
 		ar := AppReport{App: app}
 		var appGT, appMatched int
 		tasks := cfg.Data.AppTasks(app)

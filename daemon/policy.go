@@ -1,0 +1,126 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/safety"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// Answers the owner can give to a sensitive-action question.
+const (
+	AnswerYes    = "yes"
+	AnswerNo     = "no"
+	AnswerAlways = "always for this flow"
+)
+
+// RefusedError is an action the sensitive-action policy refused: it would
+// delete, send, pay, call or change an account, and the command does not
+// ask for that. The action was not performed.
+type RefusedError struct {
+	Action  device.Action
+	Verdict safety.Verdict
+	Mode    string // who chose it: graph | llm | recovery | ...
+}
+
+func (e *RefusedError) Error() string {
+	cats := make([]string, len(e.Verdict.Categories))
+	for i, c := range e.Verdict.Categories {
+		cats[i] = string(c)
+	}
+	return fmt.Sprintf("refused to %s %q: it would %s (%s), and the command does not ask for that",
+		e.Action.Type, e.Action.Label, strings.Join(cats, "/"), e.Verdict.Why)
+}
+
+// DeclinedError is a sensitive action the owner declined, or that nobody
+// was there to confirm. The action was not performed and the run stops.
+type DeclinedError struct {
+	Action device.Action
+	Why    string // "declined by the owner" | "nobody to confirm it"
+}
+
+func (e *DeclinedError) Error() string {
+	return fmt.Sprintf("stopped before %s %q, a sensitive action: %s", e.Action.Type, e.Action.Label, e.Why)
+}
+
+// target describes the element a is about to act on for the policy: its
+// label, content-desc, resource-id and, in a dialog, the dialog's texts.
+func target(s *screen.Snapshot, a device.Action, el *screen.Element) safety.Target {
+	t := safety.Target{Action: a.Type, Label: a.Label}
+	if el == nil || s == nil {
+		return t
+	}
+	if t.Label == "" {
+		t.Label = el.Label
+	}
+	n := s.Node(el.NodeID)
+	if n == nil {
+		return t
+	}
+	t.ContentDesc, t.ResourceID = n.ContentDesc, n.ResourceID
+	if screen.IsDialog(s) {
+		for _, o := range screen.Elements(s) {
+			if o.Kind == screen.KindText && o.Label != "" && s.Node(o.NodeID) != nil && s.Node(o.NodeID).Window == n.Window {
+				t.Dialog = append(t.Dialog, o.Label)
+			}
+		}
+	}
+	return t
+}
+
+// guard applies the one sensitive-action policy (daemon/safety) to a
+// before it is performed, whoever chose it. It returns the verdict, a
+// *RefusedError for a sensitive action the command does not ask for, a
+// *DeclinedError when the owner declined or nobody could confirm, or the
+// context's error.
+func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element, mode string) (safety.Verdict, error) {
+	command := r.res.Command
+	p := safety.Policy{Unattended: r.cfg.Unattended, Replay: mode == "replay"}
+	if p.Replay && r.flow != nil {
+		p.Allowed = r.flow.AllowSensitive
+	}
+	dec, v := safety.Decide(command, target(s, a, el), p)
+	switch dec {
+	case safety.Act:
+		return v, nil
+	case safety.Refuse:
+		r.refused++
+		err := &RefusedError{Action: a, Verdict: v, Mode: mode}
+		r.emit(event.Log, event.LogInfo{Level: "warn", Text: err.Error()})
+		return v, err
+	}
+	options := []string{AnswerYes, AnswerNo}
+	if p.Replay && r.flow != nil {
+		options = append(options, AnswerAlways)
+	}
+	q := fmt.Sprintf("Wayfinder is about to %s %q (%s). Go ahead?", strings.ReplaceAll(a.Type, "_", " "), a.Label, v.Why)
+	ans, err := r.ask(ctx, q, options)
+	if err != nil {
+		if ctx.Err() != nil {
+			return v, ctx.Err()
+		}
+		return v, &DeclinedError{Action: a, Why: "nobody to confirm it"}
+	}
+	switch ans = strings.ToLower(strings.TrimSpace(ans)); {
+	case ans == AnswerAlways && r.flow != nil:
+		if err := r.e.store.SetFlowAllowSensitive(ctx, r.flow.ID, true); err != nil {
+			return v, machineErr{err}
+		}
+		r.flow.AllowSensitive = true
+		return v, nil
+	case ans == AnswerYes || ans == "y":
+		return v, nil
+	}
+	return v, &DeclinedError{Action: a, Why: "declined by the owner"}
+}
+
+// isRefused reports whether err is a refusal by the policy.
+func isRefused(err error) bool {
+	var re *RefusedError
+	return errors.As(err, &re)
+}

@@ -60,6 +60,10 @@ type CommandCase struct {
 	Command       string   `json:"command"`
 	ExpectTyped   []string `json:"expect_typed,omitempty"`
 	ExpectNoMatch bool     `json:"expect_no_match,omitempty"`
+	// ExpectPicked lists, in order, the labels of list or dialog options
+	// the replay must tap for the choices the command fixes ("set snooze
+	// to 10 minutes" taps "10 minutes"). It is parsed but not yet scored.
+	ExpectPicked []string `json:"expect_picked,omitempty"`
 }
 
 // ReadCommands reads a JSON-lines commands file; errors name the line.

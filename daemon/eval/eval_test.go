@@ -14,9 +14,9 @@ import (
 )
 
 func TestParseCommands(t *testing.T) {
-	good := "# comment\n\n{\"app\":\"a\",\"command\":\"do x\",\"expect_typed\":[\"x\"]}\n{\"app\":\"a\",\"command\":\"y\",\"expect_no_match\":true}\n"
+	good := "# comment\n\n{\"app\":\"a\",\"command\":\"do x\",\"expect_typed\":[\"x\"],\"expect_picked\":[\"10 minutes\"]}\n{\"app\":\"a\",\"command\":\"y\",\"expect_no_match\":true}\n"
 	cs, err := ParseCommands([]byte(good), "f")
-	if err != nil || len(cs) != 2 || cs[0].ExpectTyped[0] != "x" || !cs[1].ExpectNoMatch {
+	if err != nil || len(cs) != 2 || cs[0].ExpectTyped[0] != "x" || cs[0].ExpectPicked[0] != "10 minutes" || !cs[1].ExpectNoMatch {
 		t.Fatalf("%+v %v", cs, err)
 	}
 	for _, bad := range []string{`{"app":"a"}`, `{"command":"c"}`, `{"app":"a","command":"c","colour":1}`, `not json`} {

@@ -34,10 +34,17 @@ var promptTypes = map[string]reflect.Type{
 
 var templateFuncs = template.FuncMap{
 	"inc": func(i int) int { return i + 1 },
-	"quote": func(s string) string {
-		return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
-	},
+	"quote": func(s string) string { return `"` + dataEscaper.Replace(strings.ReplaceAll(s, `"`, `\"`)) + `"` },
+	// data escapes app-supplied text (screen renderings, labels) for a
+	// <screen> block: it cannot close the block or open another one.
+	"data": func(s string) string { return dataEscaper.Replace(s) },
 }
+
+// dataEscaper keeps screen text inside its delimited block: angle
+// brackets become \u003c / \u003e (inside quoted labels these are Go
+// escapes; screen.Render quotes every label), and backquotes, which some
+// models read as code fences, become \u0060.
+var dataEscaper = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "`", `\u0060`)
 
 var loadTemplates = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("prompts").Funcs(templateFuncs).Option("missingkey=error").ParseFS(promptFS, "prompts/*.tmpl")

@@ -86,7 +86,7 @@ func TestScriptedLLMSolvesTaskWithBacktrack(t *testing.T) {
 	r.srv.SetFunc(func(req openai.ChatCompletionRequest) string {
 		p := lastUser(req)
 		if strings.Contains(p, "Judge the situation") {
-			screenNow := p[strings.Index(p, "Screen now:"):]
+			screenNow := p[strings.Index(p, "Screen now ("):]
 			switch {
 			case strings.Contains(screenNow, "Notebook 1.0"):
 				return reply(map[string]any{"reason": "About cannot change the theme", "completed": false, "correct": false, "penalty": 6})

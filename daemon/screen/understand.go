@@ -103,7 +103,10 @@ type Element struct {
 	Selected bool   `json:"selected,omitempty"`
 	Focused  bool   `json:"focused,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
-	Bounds   Rect   `json:"bounds"`
+	// Password: a password field; what is typed here is secret (never
+	// stored, streamed, logged or sent in a prompt).
+	Password bool `json:"password,omitempty"`
+	Bounds   Rect `json:"bounds"`
 }
 
 // Elements lists the screen's elements in reading order (windows top first,
@@ -132,7 +135,7 @@ func computeElements(s *Snapshot, keep []bool) []Element {
 			switch {
 			case n.Interactive():
 				e := Element{NodeID: n.ID, Kind: kindOf(n), Hint: strings.TrimSpace(n.Hint), Resource: n.ResourceName(),
-					Checked: n.Checked, Selected: n.Selected, Focused: n.Focused, Disabled: !n.Enabled, Bounds: n.Bounds}
+					Checked: n.Checked, Selected: n.Selected, Focused: n.Focused, Disabled: !n.Enabled, Password: n.Password, Bounds: n.Bounds}
 				if n.Editable {
 					e.Value = strings.TrimSpace(n.Text)
 					near, ok := nearby[n.Parent]
@@ -259,7 +262,7 @@ func Render(elems []Element) string {
 			on   bool
 			name string
 		}{{e.Kind == KindCheckbox && e.Checked, "checked"}, {e.Kind == KindCheckbox && !e.Checked, "unchecked"},
-			{e.Selected, "selected"}, {e.Focused, "focused"}, {e.Disabled, "disabled"}} {
+			{e.Password, "password"}, {e.Selected, "selected"}, {e.Focused, "focused"}, {e.Disabled, "disabled"}} {
 			if f.on {
 				b.WriteString(" ")
 				b.WriteString(f.name)

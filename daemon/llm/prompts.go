@@ -33,7 +33,7 @@ var promptTypes = map[string]reflect.Type{
 }
 
 var templateFuncs = template.FuncMap{
-	"inc": func(i int) int { return i + 1 },
+	"inc":   func(i int) int { return i + 1 },
 	"quote": func(s string) string { return `"` + dataEscaper.Replace(strings.ReplaceAll(s, `"`, `\"`)) + `"` },
 	// data escapes app-supplied text (screen renderings, labels) for a
 	// <screen> block: it cannot close the block or open another one.

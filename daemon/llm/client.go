@@ -390,6 +390,9 @@ func (c *Client) send(ctx context.Context, op string, retries *int, attempt func
 			continue
 		}
 		what := "network error"
+		if errors.Is(err, ErrReplyTooLarge) {
+			what = "reply too large"
+		}
 		if status != 0 {
 			what = "status " + strconv.Itoa(status)
 		}
@@ -530,9 +533,45 @@ func (d captureDoer) Do(req *http.Request) (*http.Response, error) {
 		if c, ok := req.Context().Value(captureKey{}).(*capturedHeader); ok {
 			c.h = resp.Header.Clone()
 		}
+		resp.Body = &cappedBody{rc: resp.Body, left: MaxReplyBytes}
 	}
 	return resp, err
 }
+
+// MaxReplyBytes caps the bytes read of one endpoint response (256 KiB):
+// a chat reply is a few hundred bytes of JSON and an embedding batch tens
+// of kilobytes, so anything larger is a fault or an attack and is cut off
+// with ErrReplyTooLarge instead of being held in memory.
+const MaxReplyBytes = 256 << 10
+
+// ErrReplyTooLarge: the endpoint sent more than MaxReplyBytes.
+var ErrReplyTooLarge = fmt.Errorf("llm: reply larger than %d bytes", MaxReplyBytes)
+
+// cappedBody reads at most left bytes of rc, then fails with
+// ErrReplyTooLarge.
+type cappedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// one byte more tells a body of exactly the cap from a longer one
+		var one [1]byte
+		if n, _ := b.rc.Read(one[:]); n > 0 {
+			return 0, ErrReplyTooLarge
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
 
 // retryAfter parses Retry-After (delay-seconds or an HTTP date, RFC 9110
 // §10.2.3) or the non-standard retry-after-ms some OpenAI-compatible

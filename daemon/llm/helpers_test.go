@@ -16,7 +16,9 @@ const testKey = "sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 func newClient(t testing.TB, s *llmtest.Server, mutate ...func(*llm.Config)) *llm.Client {
 	t.Helper()
 	cfg := llm.DefaultConfig()
-	cfg.BaseURL = s.URL()
+	if s != nil {
+		cfg.BaseURL = s.URL()
+	}
 	cfg.Model = "test-model"
 	cfg.APIKey = testKey
 	cfg.Timeout = 2 * time.Second

@@ -74,7 +74,7 @@ func Classify(t Target) Verdict {
 	for _, f := range []struct{ name, text string }{
 		{"label", t.Label}, {"content-desc", t.ContentDesc}, {"resource-id", idWords(t.ResourceID)},
 	} {
-		if c := actionCategories(f.text); len(c) > 0 {
+		if c := actionCategories(actionPart(f.text)); len(c) > 0 {
 			for _, k := range c {
 				cats[k] = true
 			}
@@ -218,6 +218,24 @@ func isCJK(s string) bool {
 		}
 	}
 	return false
+}
+
+// maxActionTokens bounds the words of an element's text that can name
+// its action: buttons and menu items say what they do first ("Delete all
+// events", "Permanently delete"); a sensitive word further into a long
+// text describes something ("Update the file itself (the note gets
+// deleted if ...)").
+const maxActionTokens = 4
+
+// actionPart is the part of an element's own text that names its action:
+// its first maxActionTokens words (CJK text, which has no spaces, is kept
+// whole).
+func actionPart(s string) string {
+	f := strings.Fields(s)
+	if len(f) <= maxActionTokens {
+		return s
+	}
+	return strings.Join(f[:maxActionTokens], " ")
 }
 
 // actionCategories returns the categories of the action words in text,

@@ -46,6 +46,8 @@ func TestClassify(t *testing.T) {
 		{"call button", Target{Action: "tap", ContentDesc: "Call"}, []Category{Call}},
 		{"send key", Target{Action: "ime_enter", Label: "Send message"}, []Category{Send}},
 		{"no label", Target{Action: "tap"}, nil},
+		{"description mentions deletion", Target{Action: "tap", Label: "Keep the file in sync with the note (the note is deleted when the file is deleted)"}, nil},
+		{"permanently delete", Target{Action: "tap", Label: "Permanently delete"}, []Category{Destroy}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,7 +17,7 @@ var actionWords = map[Category][]string{
 		"delete", "remove", "erase", "trash", "move to trash", "move to bin", "discard", "wipe", "uninstall",
 		"format card", "format sd card", "format storage", "factory reset", "reset", "reset all", "clear data",
 		"clear storage", "clear all", "clear history", "clear cache", "clear call log", "clear conversation",
-		"empty trash", "empty bin", "empty recycle bin", "purge", "destroy", "overwrite", "revoke", "forget",
+		"empty trash", "empty bin", "empty recycle bin", "purge", "destroy", "revoke", "forget",
 		"unpair", "unsubscribe", "cancel subscription",
 	},
 	Send: {

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Event types, in the order a run emits them.
@@ -230,6 +231,7 @@ func (b *Bus) Publish(runID, typ string, data any) Event {
 	if data == nil {
 		raw = nil
 	}
+	raw = capData(raw)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.seq++
@@ -245,6 +247,32 @@ func (b *Bus) Publish(runID, typ string, data any) Event {
 		s.c <- ev
 	}
 	return ev
+}
+
+// MaxDataBytes caps the JSON data of one event (64 KiB): a screen or a
+// prompt is a few kilobytes, so a larger payload (a runaway model reply,
+// a hostile screen) is replaced by a Truncated marker before any
+// subscriber, history or websocket client holds it.
+const MaxDataBytes = 64 << 10
+
+// Truncated is the data of an event whose payload exceeded MaxDataBytes.
+type Truncated struct {
+	Truncated bool   `json:"truncated"` // always true
+	Bytes     int    `json:"bytes"`     // size of the payload that was cut
+	Preview   string `json:"preview"`   // its first 1 KiB, as text
+}
+
+// capData returns raw, or a Truncated marker when raw is too large.
+func capData(raw json.RawMessage) json.RawMessage {
+	if len(raw) <= MaxDataBytes {
+		return raw
+	}
+	preview := []rune(string(raw[:1024]))
+	if len(preview) > 0 && preview[len(preview)-1] == utf8.RuneError {
+		preview = preview[:len(preview)-1]
+	}
+	out, _ := json.Marshal(Truncated{Truncated: true, Bytes: len(raw), Preview: string(preview) + "…"})
+	return out
 }
 
 // Subscribers returns the number of live subscriptions.

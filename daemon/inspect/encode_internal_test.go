@@ -5,6 +5,7 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
@@ -44,5 +45,25 @@ func TestEncCacheDropped(t *testing.T) {
 	}
 	if a := c.encode(ev); !bytes.Contains(a, []byte(`"log"`)) {
 		t.Fatalf("cache lost the event: %s", a)
+	}
+}
+
+// TestSecurityHistoryBytes (issue 10, item 4): the history keeps at most
+// historyBytes of event data, however many large events arrive.
+func TestSecurityHistoryBytes(t *testing.T) {
+	h := &history{wake: make(chan struct{})}
+	big := json.RawMessage(`"` + strings.Repeat("x", event.MaxDataBytes-2) + `"`)
+	for i := 0; i < 1000; i++ {
+		h.add(event.Event{Seq: int64(i + 1), Data: big})
+		if h.size > historyBytes {
+			t.Fatalf("after %d events the history holds %d bytes, over %d", i+1, h.size, historyBytes)
+		}
+	}
+	sum := 0
+	for _, ev := range h.evs {
+		sum += len(ev.Data)
+	}
+	if sum != h.size || len(h.evs) == 0 || h.evs[len(h.evs)-1].Seq != 1000 {
+		t.Fatalf("size %d, sum %d, %d events, last %d", h.size, sum, len(h.evs), h.evs[len(h.evs)-1].Seq)
 	}
 }

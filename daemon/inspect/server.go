@@ -41,6 +41,11 @@ const (
 	gapWait      = 500 * time.Millisecond
 	// maxInflight bounds one client's commands in progress.
 	maxInflight = 4
+	// maxClients bounds the websocket clients at once: a debugging
+	// inspector has one or two; each holds a Bus buffer and a Hello of up
+	// to historyBytes, so hundreds of reconnecting clients must not be
+	// able to exhaust memory.
+	maxClients = 16
 )
 
 // Server is the inspector's HTTP and websocket server. Create it with New;
@@ -392,13 +397,27 @@ type history struct {
 	mu   sync.Mutex
 	sub  *event.Sub // the recorder's subscription
 	evs  []event.Event
+	size int           // bytes of the events' data
 	wake chan struct{} // closed and replaced on every add
 }
+
+// historyBytes bounds the data the history keeps (8 MiB): with events
+// capped at event.MaxDataBytes it holds at least 128 of the largest.
+const historyBytes = 8 << 20
 
 func (h *history) add(ev event.Event) {
 	h.mu.Lock()
 	h.evs = append(h.evs, ev)
+	h.size += len(ev.Data)
+	drop := 0
+	for ; h.size > historyBytes && drop < len(h.evs)-1; drop++ {
+		h.size -= len(h.evs[drop].Data)
+	}
+	h.evs = h.evs[drop:]
 	if len(h.evs) >= 2*historyKeep {
+		for _, old := range h.evs[:len(h.evs)-historyKeep] {
+			h.size -= len(old.Data)
+		}
 		h.evs = append([]event.Event(nil), h.evs[len(h.evs)-historyKeep:]...)
 	}
 	close(h.wake)
@@ -587,6 +606,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if s.closed {
 		s.mu.Unlock()
 		http.Error(w, "server closed", http.StatusServiceUnavailable)
+		return
+	}
+	if s.conns >= maxClients {
+		s.mu.Unlock()
+		s.logf("inspect: refused websocket from %s: %d clients already connected", r.RemoteAddr, maxClients)
+		http.Error(w, "too many inspector clients", http.StatusServiceUnavailable)
 		return
 	}
 	s.wg.Add(1) // under mu, so never after Close started waiting

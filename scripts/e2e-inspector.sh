@@ -6,7 +6,8 @@
 # scripts/e2e/package.json); then, for each mode, starts an inspector server
 # and drives the page in headless chromium (scripts/e2e/inspector.test.mjs).
 # Modes, in this order:
-#   scripted  the scripted demo controller (daemon/inspect/internal/e2eserver)
+#   scripted  the scripted demo controller (daemon/inspect/internal/e2eserver, playing
+#             daemon/sim/demo/scripted: the demo phone with a scripted LLM)
 #   real      the real engine: `wayfinder serve` on the built-in demo phone,
 #             a fresh store, --step-delay 400ms --reset-each-run, no LLM
 # Prints each mode's checks, then the combined "N passed, M failed", and

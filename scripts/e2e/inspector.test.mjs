@@ -5,7 +5,7 @@
 //
 // scripts/e2e-inspector.sh starts the server and sets E2E_URL. The checks
 // assume the server's Controller runs a command the way the scripted demo
-// (daemon/inspect/internal/demo) or the real daemon does: snapshot,
+// (daemon/sim/demo/scripted) or the real daemon does: snapshot,
 // action and run_finished events, and a saved flow after the first run.
 // Prints one line per check and "N passed, M failed"; exits 1 on failure.
 //

@@ -1,15 +1,19 @@
 // Package demo is the built-in demo phone: a small notes app, written here
 // (not recorded), in the DroidTask/DroidBot format, so `make demo` and
 // `wayfinder demo` run the main job without ../shared and without a key.
-// The package owns only this data; the simulator (daemon/sim) plays it.
+// The package owns only this data; the simulator (daemon/sim) plays it, and
+// the scripted inspector controller (daemon/sim/demo/scripted) shows it.
 package demo
 
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 	"testing/fstest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
 // App is the demo app's name in the data set; Package its package.
@@ -36,9 +40,18 @@ func toolbar(title string, up bool, extra ...view) view {
 	return view{class: "android.view.ViewGroup", rid: rid("toolbar"), b: [4]int{0, 60, 1080, 230}, kids: append(kids, extra...)}
 }
 
-func home() view {
+// notes are the titles the home screen lists.
+var notes = []string{"Shopping list", "Trip ideas", "Books to read"}
+
+// Notes returns the titles of the notes the recorded home screen lists.
+func Notes() []string { return slices.Clone(notes) }
+
+func home(titles []string) view {
 	rows := []view{}
-	for i, t := range []string{"Shopping list", "Trip ideas", "Books to read"} {
+	for i, t := range titles {
+		if i == 8 {
+			break // the list's visible rows
+		}
 		top := 260 + i*200
 		rows = append(rows, view{class: "android.widget.LinearLayout", rid: rid("note_row"), b: [4]int{0, top, 1080, top + 190}, click: true,
 			kids: []view{{class: "android.widget.TextView", rid: rid("note_title"), text: t, b: [4]int{40, top + 30, 1040, top + 160}}}})
@@ -90,18 +103,18 @@ func fontDialog() view {
 		{class: "android.widget.Button", rid: rid("button2"), text: "Cancel", b: [4]int{600, 1300, 980, 1400}, click: true}}}
 }
 
-func newNote() view {
+func newNote(title string) view {
 	return view{class: "android.widget.FrameLayout", b: [4]int{80, 800, 1000, 1400}, kids: []view{
 		{class: "android.widget.TextView", rid: rid("dialog_title"), text: "New note", b: [4]int{120, 820, 960, 920}},
-		{class: "android.widget.EditText", rid: rid("new_note_title"), text: "Title", b: [4]int{120, 940, 960, 1080}, click: true, edit: true},
+		{class: "android.widget.EditText", rid: rid("new_note_title"), text: title, b: [4]int{120, 940, 960, 1080}, click: true, edit: true},
 		{class: "android.widget.LinearLayout", b: [4]int{120, 1200, 960, 1360}, kids: []view{
 			{class: "android.widget.Button", rid: rid("button2"), text: "Cancel", b: [4]int{120, 1220, 520, 1340}, click: true},
 			{class: "android.widget.Button", rid: rid("button1"), text: "Create", b: [4]int{560, 1220, 960, 1340}, click: true}}}}}
 }
 
-func editor() view {
+func editor(title string) view {
 	return view{class: "android.widget.FrameLayout", b: [4]int{0, 0, 1080, 2280}, kids: []view{
-		toolbar("Note", true, view{class: "android.widget.ImageButton", rid: rid("save_note"), desc: "Save", b: [4]int{920, 80, 1060, 210}, click: true}),
+		toolbar(title, true, view{class: "android.widget.ImageButton", rid: rid("save_note"), desc: "Save", b: [4]int{920, 80, 1060, 210}, click: true}),
 		{class: "android.widget.EditText", rid: rid("note_body"), text: "Start writing", b: [4]int{0, 240, 1080, 2280}, click: true, edit: true, scroll: true}}}
 }
 
@@ -111,8 +124,16 @@ func about() view {
 		{class: "android.widget.TextView", rid: rid("about_version"), text: "Notebook 1.0", b: [4]int{40, 300, 1040, 400}}}}
 }
 
+// Variant changes what a screen of the demo app shows, for a scripted
+// phone whose notes change (daemon/sim/demo/scripted); the zero value is
+// the recorded app.
+type Variant struct {
+	Notes []string // "home": the note titles listed (nil: the recorded ones)
+	Title string   // "new_note": the text in the title field; "editor": the toolbar title
+}
+
 // screens of the demo app: state id -> (activity, root view).
-func screens() map[string]struct {
+func screens(v Variant) map[string]struct {
 	activity string
 	root     view
 } {
@@ -121,15 +142,25 @@ func screens() map[string]struct {
 		root     view
 	}
 	main, set, ed := Package+"/.MainActivity", Package+"/.SettingsActivity", Package+"/.EditorActivity"
+	titles, field, heading := v.Notes, v.Title, v.Title
+	if titles == nil {
+		titles = notes
+	}
+	if field == "" {
+		field = "Title"
+	}
+	if heading == "" {
+		heading = "Note"
+	}
 	return map[string]sc{
-		"home":           {main, home()},
+		"home":           {main, home(titles)},
 		"menu":           {main, menu()},
 		"settings":       {set, settings(false, "Medium")},
 		"settings_dark":  {set, settings(true, "Medium")},
 		"settings_large": {set, settings(false, "Large")},
 		"font_dialog":    {set, fontDialog()},
-		"new_note":       {main, newNote()},
-		"editor":         {ed, editor()},
+		"new_note":       {main, newNote(field)},
+		"editor":         {ed, editor(heading)},
 		"about":          {Package + "/.AboutActivity", about()},
 	}
 }
@@ -201,19 +232,51 @@ func find(views []map[string]any, name string) (int, error) {
 	return 0, fmt.Errorf("demo: no view %q", name)
 }
 
+// state returns the DroidBot state file of screen id and its flat view
+// list.
+func state(id, activity string, root view) ([]byte, []map[string]any, error) {
+	var vs []map[string]any
+	flatten(root, -1, &vs)
+	b, err := json.Marshal(map[string]any{"tag": "demo", "state_str": id, "foreground_activity": activity,
+		"activity_stack": []string{activity}, "width": 1080, "height": 2280, "views": vs})
+	return b, vs, err
+}
+
+// States lists the demo app's state ids, sorted.
+func States() []string {
+	var ids []string
+	for id := range screens(Variant{}) {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Snapshot returns screen id of the demo app as the simulator shows it
+// (parsed from its DroidBot capture), changed by v. The error names an
+// unknown id.
+func Snapshot(id string, v Variant) (*screen.Snapshot, error) {
+	sc, ok := screens(v)[id]
+	if !ok {
+		return nil, fmt.Errorf("demo: no screen %q", id)
+	}
+	b, _, err := state(id, sc.activity, sc.root)
+	if err != nil {
+		return nil, err
+	}
+	return screen.ParseDroidBot(b)
+}
+
 // FS returns the demo app as a DroidTask-format file tree.
 func FS() (fstest.MapFS, error) {
 	fsys := fstest.MapFS{}
 	views := map[string][]map[string]any{}
-	for id, sc := range screens() {
-		var vs []map[string]any
-		flatten(sc.root, -1, &vs)
-		views[id] = vs
-		b, err := json.Marshal(map[string]any{"tag": "demo", "state_str": id, "foreground_activity": sc.activity,
-			"activity_stack": []string{sc.activity}, "width": 1080, "height": 2280, "views": vs})
+	for id, sc := range screens(Variant{}) {
+		b, vs, err := state(id, sc.activity, sc.root)
 		if err != nil {
 			return nil, err
 		}
+		views[id] = vs
 		fsys["apps/"+App+"/states/"+id+".json"] = &fstest.MapFile{Data: b}
 	}
 	var lines []byte

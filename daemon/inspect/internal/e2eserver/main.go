@@ -1,5 +1,5 @@
 // Command e2eserver serves the inspector on a loopback port with the
-// scripted demo controller (internal/demo), for the browser end-to-end test
+// scripted demo controller (daemon/sim/demo/scripted), for the browser end-to-end test
 // scripts/e2e-inspector.sh. Its first stdout line is the page URL with the
 // token; it serves until SIGINT or SIGTERM.
 //
@@ -20,7 +20,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/inspect"
-	"github.com/wayfinder-agent/wayfinder/daemon/inspect/internal/demo"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo/scripted"
 )
 
 func main() {
@@ -52,7 +52,10 @@ func run(addr string, delay time.Duration, dataDir string) error {
 		token = hex.EncodeToString(b[:])
 	}
 	bus := event.NewBus()
-	ctrl := demo.New(bus, delay)
+	ctrl, err := scripted.New(bus, delay)
+	if err != nil {
+		return err
+	}
 	srv, err := inspect.New(ctrl, bus, inspect.Options{Addr: addr, Token: token, Logf: log.Printf})
 	if err != nil {
 		return err

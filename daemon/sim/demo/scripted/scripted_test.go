@@ -1,4 +1,4 @@
-package demo
+package scripted
 
 import (
 	"context"
@@ -37,7 +37,10 @@ func collect(t *testing.T, bus *event.Bus, c *Controller, start func() (string, 
 
 func TestLearnThenReplay(t *testing.T) {
 	bus := event.NewBus()
-	c := New(bus, 0)
+	c, err := New(bus, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	types, res := collect(t, bus, c, func() (string, error) { return c.Run(ctx, "create a note titled Milk") })
 	want := "run_started app_chosen flow_matched snapshot prompt llm_reply action snapshot prompt llm_reply action snapshot action snapshot prompt llm_reply log flow_saved run_finished"
@@ -57,7 +60,22 @@ func TestLearnThenReplay(t *testing.T) {
 	}
 	snap, _ := c.Snapshot(ctx)
 	if els := snap.Nodes; len(els) == 0 || !strings.Contains(func() string { b, _ := json.Marshal(snap); return string(b) }(), "Bread") {
-		t.Error("the current screen does not list the new note")
+		t.Error("the current screen does not show the new note")
+	}
+	g, err := c.Graph(ctx)
+	if err != nil || len(g.Screens) < 5 {
+		t.Fatalf("graph: %v, %+v", err, g)
+	}
+	more := 0
+	for i, tr := range g.Transitions {
+		more += tr.Count - c.graph.Transitions[i].Count
+	}
+	if more != 4 { // two runs, each home -> dialog -> editor
+		t.Errorf("the runs raised transition counts by %d, want 4", more)
+	}
+	_, res = collect(t, bus, c, func() (string, error) { return c.Replay(ctx, 1, nil) })
+	if res.Outcome != "success" || res.Mode != "replay" || res.Steps != 3 {
+		t.Fatalf("replay of the saved dark-mode flow: %+v", res)
 	}
 	if _, err := c.Replay(ctx, 99, nil); err == nil {
 		t.Error("replay of an unknown flow: want an error")

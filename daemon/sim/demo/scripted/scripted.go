@@ -1,18 +1,20 @@
-// Package demo is a scripted inspect.Controller for the inspector's tests,
-// its benchmark and its browser end-to-end test: a made-up notes app whose
-// runs publish the event sequence a real run would (run_started, app_chosen,
-// flow_matched, then per step snapshot, prompt, llm_reply and action, then
-// flow_saved and run_finished) on an event.Bus, paced by Controller.Delay.
-// The first run of a command is planned by the "LLM"; later runs of a
-// similar command replay the flow it saved. Nothing here touches a device,
-// a store or a network.
-package demo
+// Package scripted is a scripted inspect.Controller for the inspector's
+// browser end-to-end test: the built-in demo phone's notes app
+// (daemon/sim/demo) whose runs publish the event sequence a real run would
+// (run_started, app_chosen, flow_matched, then per step snapshot, prompt,
+// llm_reply and action, then flow_saved and run_finished) on an
+// event.Bus, paced by Controller.Delay. The first run of a command is
+// planned by a scripted "LLM" (so the inspector's prompt and reply panes
+// fill without a model); later runs of a similar command replay the flow
+// it saved. Nothing here touches a device, a store or a network.
+package scripted
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,17 +22,25 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/inspect"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-// App is the demo app's package.
-const App = "com.example.notes"
-
-// Screen size of the demo phone, px.
+// App is the demo app's package; label its name.
 const (
-	Width  = 1080
-	Height = 2400
+	App      = demo.Package
+	appLabel = "Notebook"
 )
+
+// routes: the demo app's screens a saved flow passes through, one per
+// step ("+title": with the flow's value typed), and the screen it ends on.
+var routes = map[string]struct {
+	steps []string
+	end   string
+}{
+	"create note": {[]string{"home", "new_note", "new_note+title"}, "editor+title"},
+	"dark mode":   {[]string{"home", "menu", "settings"}, "settings_dark"},
+}
 
 // Controller is the scripted controller. Set Bus; Delay is the pause
 // between two events of a run (0: none). Safe for concurrent use.
@@ -44,23 +54,70 @@ type Controller struct {
 	cur    *screen.Snapshot
 	notes  []string
 	flows  []knowledge.Flow
-	counts map[[2]int64]int // transition use counts
+	counts map[[2]string]int // transition use counts by screen fingerprints
+	graph  *knowledge.Graph
 	wg     sync.WaitGroup
 }
 
-// New returns a controller publishing to bus.
-func New(bus *event.Bus, delay time.Duration) *Controller {
+// New returns a controller publishing to bus, showing the demo app's home
+// screen. The error is the demo app's data failing to build.
+func New(bus *event.Bus, delay time.Duration) (*Controller, error) {
 	c := &Controller{Bus: bus, Delay: delay, runs: map[string]context.CancelFunc{},
-		notes: []string{"Groceries", "Meeting notes", "Ideas for the weekend"}, counts: map[[2]int64]int{}}
-	c.cur = listScreen(c.notes)
+		notes: demo.Notes(), counts: map[[2]string]int{}}
+	data, err := demo.Load()
+	if err != nil {
+		return nil, err
+	}
+	if c.graph, _, err = data.ExplorationGraph(demo.App); err != nil {
+		return nil, err
+	}
+	if c.cur, err = c.screen("home", ""); err != nil {
+		return nil, err
+	}
 	now := time.Now()
-	c.flows = []knowledge.Flow{{ID: 1, AppID: 1, Package: App, Name: "search notes", Intent: "search notes for {query}",
-		Commands: []string{"search my notes for milk"}, Slots: []knowledge.Slot{{Name: "query", Example: "milk"}},
+	c.flows = []knowledge.Flow{{ID: 1, AppID: 1, Package: App, Name: "dark mode", Intent: "turn on dark mode",
+		Commands: []string{"turn on dark mode", "switch to the dark theme"},
 		Steps: []knowledge.Step{
-			{Index: 0, Action: "tap", Target: screen.Descriptor{Desc: "Search"}, Comment: "open search"},
-			{Index: 1, Action: "input", Target: screen.Descriptor{Hint: "Search notes", Editable: true}, Text: "{query}", Comment: "type the query"},
+			{Index: 0, Action: "tap", Target: screen.Descriptor{Desc: "More options"}, Comment: "open the menu"},
+			{Index: 1, Action: "tap", Target: screen.Descriptor{Text: "Settings"}, Comment: "open settings"},
+			{Index: 2, Action: "tap", Target: screen.Descriptor{Text: "Dark mode"}, Comment: "switch dark mode on"},
 		}, Source: knowledge.SourceLearned, Uses: 4, Successes: 4, Created: now, Updated: now}}
-	return c
+	return c, nil
+}
+
+// screen returns the demo app's screen id ("+title": with title typed or
+// shown) listing the controller's notes.
+func (c *Controller) screen(id, title string) (*screen.Snapshot, error) {
+	id, typed := strings.CutSuffix(id, "+title")
+	v := demo.Variant{Notes: c.notesCopy()}
+	if typed {
+		v.Title = title
+	}
+	return demo.Snapshot(id, v)
+}
+
+// shown is a screen a run shows: the snapshot, and the fingerprint of the
+// recorded screen it varies (the graph's node).
+type shown struct {
+	snap  *screen.Snapshot
+	print string
+}
+
+// screens returns the screens ids with title.
+func (c *Controller) screens(title string, ids ...string) ([]shown, error) {
+	out := make([]shown, len(ids))
+	for i, id := range ids {
+		s, err := c.screen(id, title)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := demo.Snapshot(strings.TrimSuffix(id, "+title"), demo.Variant{})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = shown{s, screen.Fingerprint(rec)}
+	}
+	return out, nil
 }
 
 // Wait blocks until every run started so far has finished.
@@ -102,9 +159,6 @@ func (c *Controller) Replay(ctx context.Context, flowID int64, slots map[string]
 		return "", fmt.Errorf("demo: flow %d: %w", flowID, knowledge.ErrNotFound)
 	}
 	title := slots["title"]
-	if title == "" {
-		title = slots["query"]
-	}
 	if title == "" && len(flow.Slots) > 0 {
 		title = flow.Slots[0].Example
 	}
@@ -138,33 +192,22 @@ func (c *Controller) Flows(ctx context.Context) ([]knowledge.Flow, error) {
 	return append([]knowledge.Flow(nil), c.flows...), nil
 }
 
-// Graph returns the demo app's UI transition graph.
+// Graph returns the demo app's explored UI transition graph, each
+// transition's count raised by the runs that took it.
 func (c *Controller) Graph(ctx context.Context) (*knowledge.Graph, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	list, editor, search := listScreen(c.notes), editorScreen("", ""), searchScreen()
-	g := &knowledge.Graph{App: knowledge.App{ID: 1, Package: App, Label: "Notes"},
-		Screens: []knowledge.Screen{
-			{ID: 1, AppID: 1, Fingerprint: screen.Fingerprint(list), Activity: list.Activity, Description: "list of notes", Visits: 12 + c.n},
-			{ID: 2, AppID: 1, Fingerprint: screen.Fingerprint(editor), Activity: editor.Activity, Description: "note editor", Visits: 7 + c.n},
-			{ID: 3, AppID: 1, Fingerprint: screen.Fingerprint(search), Activity: search.Activity, Description: "search notes", Visits: 4},
-		},
-		Elements: []knowledge.Element{
-			{ID: 1, ScreenID: 1, Label: "New note"}, {ID: 2, ScreenID: 1, Label: "Search"},
-			{ID: 3, ScreenID: 1, Label: "note row"}, {ID: 4, ScreenID: 2, Label: "Save"},
-			{ID: 5, ScreenID: 2, Label: "Navigate up"},
-		}}
-	edges := []knowledge.Transition{
-		{From: 1, To: 2, Action: "tap", ElementID: 1, Count: 5}, {From: 1, To: 3, Action: "tap", ElementID: 2, Count: 4},
-		{From: 1, To: 2, Action: "tap", ElementID: 3, Count: 3}, {From: 2, To: 1, Action: "tap", ElementID: 4, Count: 5},
-		{From: 2, To: 1, Action: "tap", ElementID: 5, Count: 2, Failures: 1}, {From: 3, To: 1, Action: "back", Count: 4},
+	g := *c.graph
+	prints := map[int64]string{}
+	for _, s := range g.Screens {
+		prints[s.ID] = s.Fingerprint
 	}
-	for i := range edges {
-		edges[i].ID, edges[i].AppID, edges[i].Source = int64(i+1), 1, knowledge.SourceLearned
-		edges[i].Count += c.counts[[2]int64{edges[i].From, edges[i].To}]
+	g.Transitions = append([]knowledge.Transition(nil), c.graph.Transitions...)
+	for i := range g.Transitions {
+		t := &g.Transitions[i]
+		t.Count += c.counts[[2]string{prints[t.From], prints[t.To]}]
 	}
-	g.Transitions = edges
-	return g, nil
+	return &g, nil
 }
 
 func (c *Controller) start(script func(ctx context.Context, id string)) (string, error) {
@@ -199,6 +242,7 @@ type run struct {
 	llmCalls int
 	hits     int
 	ms       int64
+	prev     string // fingerprint of the recorded screen shown last
 }
 
 func (r *run) pub(typ string, data any) bool {
@@ -220,12 +264,22 @@ func (r *run) cancelled() {
 		Mode: "llm", Steps: r.step, LLMCalls: r.llmCalls, Tokens: r.tokens, MS: time.Since(r.start).Milliseconds(), CacheHits: r.hits})
 }
 
-// show makes snap the current screen and publishes it as step r.step.
-func (r *run) show(snap *screen.Snapshot) (event.ScreenInfo, bool) {
+// failed ends the run with err (the demo app's screens failing to build).
+func (r *run) failed(err error) {
+	r.c.Bus.Publish(r.id, event.RunFinished, event.RunResult{Outcome: knowledge.OutcomeFailure, Error: err.Error(),
+		Mode: "llm", Steps: r.step, MS: time.Since(r.start).Milliseconds()})
+}
+
+// show makes sh the current screen and publishes it as step r.step.
+func (r *run) show(sh shown) (event.ScreenInfo, bool) {
+	info := inspect.ScreenInfoOf(sh.snap, r.step)
 	r.c.mu.Lock()
-	r.c.cur = snap
+	r.c.cur = sh.snap
+	if r.prev != "" && r.prev != sh.print {
+		r.c.counts[[2]string{r.prev, sh.print}]++
+	}
+	r.prev = sh.print
 	r.c.mu.Unlock()
-	info := inspect.ScreenInfoOf(snap, r.step)
 	info.CaptureMS = 38 + int64(r.step*7%23)
 	return info, r.pub(event.Snapshot, info)
 }
@@ -271,48 +325,49 @@ func (c *Controller) learn(ctx context.Context, id, command string) {
 		Reason  string `json:"reason"`
 	}
 	ok := r.pub(event.RunStarted, event.RunInfo{Command: command, Planner: "llm"}) &&
-		r.pub(event.AppChosen, event.AppInfo{Package: App, Label: "Notes", Score: 0.91, Reason: "the command is about a note"}) &&
+		r.pub(event.AppChosen, event.AppInfo{Package: App, Label: appLabel, Score: 0.91, Reason: "the command is about a note"}) &&
 		r.pub(event.FlowMatched, event.FlowMatch{Score: 0.18, Threshold: 0.8})
 	if !ok {
 		r.cancelled()
 		return
 	}
+	snaps, err := c.screens(title, "home", "new_note", "new_note+title", "editor+title")
+	if err != nil {
+		r.failed(err)
+		return
+	}
 	// step 1: open a new note
 	r.step = 1
-	list := listScreen(c.notesCopy())
-	info, ok := r.show(list)
-	fab := indexOf(info, "New note")
-	ok = ok && r.ask("next_action", command, list, choice{"tap", fab, "", "Creating a note starts with the New note button."}, 812, 41, 640) &&
-		r.act(info, "llm", "tap", "New note", "", "Creating a note starts with the New note button.", 702, 853)
+	info, ok := r.show(snaps[0])
+	fab := indexOf(info, "Create a new note")
+	why := "Creating a note starts with the Create a new note button."
+	ok = ok && r.ask("next_action", command, snaps[0].snap, choice{"tap", fab, "", why}, 812, 41, 640) &&
+		r.act(info, "llm", "tap", "Create a new note", "", why, 702, 853)
 	// step 2: type the title
 	r.step = 2
-	editor := editorScreen("", "")
 	if ok {
-		info, ok = r.show(editor)
+		info, ok = r.show(snaps[1])
 	}
 	field := indexOf(info, "Title")
-	ok = ok && r.ask("next_action", command, editor, choice{"input", field, title, "The title field is empty; type the title."}, 774, 47, 588) &&
-		r.act(info, "llm", "input", "Title", title, "The title field is empty; type the title.", 655, 821)
-	// step 3: save, from the known route editor -> list
+	why = "The title field is empty; type the title."
+	ok = ok && r.ask("next_action", command, snaps[1].snap, choice{"input", field, title, why}, 774, 47, 588) &&
+		r.act(info, "llm", "input", "Title", title, why, 655, 821)
+	// step 3: create it, by the known route dialog -> editor
 	r.step = 3
-	filled := editorScreen(title, "")
 	if ok {
-		info, ok = r.show(filled)
+		info, ok = r.show(snaps[2])
 	}
-	ok = ok && r.act(info, "graph", "tap", "Save", "", "known route: Save returns to the list (seen 5 times)", 84, 0)
+	ok = ok && r.act(info, "graph", "tap", "Create", "", "known route: Create opens the new note (seen in exploration)", 84, 0)
 	// step 4: check the goal
 	r.step = 4
 	c.mu.Lock()
 	c.notes = append([]string{title}, c.notes...)
-	c.counts[[2]int64{1, 2}]++
-	c.counts[[2]int64{2, 1}]++
 	c.mu.Unlock()
-	done := listScreen(c.notesCopy())
 	if ok {
-		_, ok = r.show(done)
+		_, ok = r.show(snaps[3])
 	}
-	ok = ok && r.ask("check", command, done, map[string]any{"done": true, "reason": "the new note is first in the list"}, 690, 22, 410) &&
-		r.pub(event.Log, event.LogInfo{Level: "info", Text: "goal reached: the note is in the list"})
+	ok = ok && r.ask("check", command, snaps[3].snap, map[string]any{"done": true, "reason": "the new note is open in the editor"}, 690, 22, 410) &&
+		r.pub(event.Log, event.LogInfo{Level: "info", Text: "goal reached: the note is created"})
 	if !ok {
 		r.cancelled()
 		return
@@ -338,9 +393,9 @@ func (c *Controller) learn(ctx context.Context, id, command string) {
 	c.flows = append(c.flows, knowledge.Flow{ID: fid, AppID: 1, Package: App, Name: "create note", Intent: "create a note titled {title}",
 		Commands: []string{command}, Slots: []knowledge.Slot{{Name: "title", Example: title}},
 		Steps: []knowledge.Step{
-			{Index: 0, Action: "tap", Target: screen.Descriptor{Desc: "New note"}, Comment: "open a new note"},
-			{Index: 1, Action: "input", Target: screen.Descriptor{Hint: "Title", Editable: true}, Text: "{title}", Comment: "type the title"},
-			{Index: 2, Action: "tap", Target: screen.Descriptor{Text: "Save"}, Comment: "save the note"},
+			{Index: 0, Action: "tap", Target: screen.Descriptor{Desc: "Create a new note"}, Comment: "open a new note"},
+			{Index: 1, Action: "input", Target: screen.Descriptor{Text: "Title", Editable: true}, Text: "{title}", Comment: "type the title"},
+			{Index: 2, Action: "tap", Target: screen.Descriptor{Text: "Create"}, Comment: "create the note"},
 		}, Source: knowledge.SourceLearned, Uses: 1, Successes: 1, Created: now, Updated: now})
 	c.mu.Unlock()
 	r.pub(event.FlowSaved, event.FlowInfo{FlowID: fid, Name: "create note", Intent: "create a note titled {title}", Steps: 3, Slots: []string{"title"}})
@@ -352,18 +407,20 @@ func (c *Controller) replay(ctx context.Context, id, command string, f knowledge
 	r := &run{c: c, ctx: ctx, id: id, start: time.Now()}
 	slot := firstSlot(&f)
 	ok := r.pub(event.RunStarted, event.RunInfo{Command: command, Planner: "graph"}) &&
-		r.pub(event.AppChosen, event.AppInfo{Package: App, Label: "Notes", Score: 0.95, Reason: "saved flow's app"}) &&
+		r.pub(event.AppChosen, event.AppInfo{Package: App, Label: appLabel, Score: 0.95, Reason: "saved flow's app"}) &&
 		r.pub(event.FlowMatched, event.FlowMatch{FlowID: f.ID, Name: f.Name, Score: score, Threshold: 0.8, Slots: map[string]string{slot: value}, Replay: true})
-	screens := []*screen.Snapshot{listScreen(c.notesCopy()), editorScreen("", ""), editorScreen(value, "")}
-	if f.Name != "create note" {
-		screens = []*screen.Snapshot{listScreen(c.notesCopy()), searchScreen()}
+	route := routes[f.Name]
+	snaps, err := c.screens(value, slices.Concat(route.steps, []string{route.end})...)
+	if err != nil || len(route.steps) == 0 {
+		r.failed(fmt.Errorf("demo: flow %q: no scripted route (%v)", f.Name, err))
+		return
 	}
 	for i, st := range f.Steps {
 		if !ok {
 			break
 		}
 		r.step = i + 1
-		snap := screens[min(i, len(screens)-1)]
+		snap := snaps[min(i, len(snaps)-2)]
 		var info event.ScreenInfo
 		info, ok = r.show(snap)
 		label, text := st.Target.Label(), ""
@@ -382,7 +439,7 @@ func (c *Controller) replay(ctx context.Context, id, command string, f knowledge
 		c.mu.Unlock()
 	}
 	r.step++
-	r.show(listScreen(c.notesCopy()))
+	r.show(snaps[len(snaps)-1])
 	c.mu.Lock()
 	for i := range c.flows {
 		if c.flows[i].ID == f.ID {

@@ -1,0 +1,205 @@
+// Completion: what the steps taken so far have covered, and when the
+// command is done (every term covered, values typed and committed, the
+// screen asked for shown).
+
+package graphplan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+func confidence(remaining float64, rs *runState) float64 {
+	if remaining < 1e-9 {
+		return 0.9
+	}
+	return 0.5
+}
+
+func (rs *runState) pendingValues() int {
+	n := 0
+	for _, v := range rs.values {
+		if !v.done {
+			n++
+		}
+	}
+	return n
+}
+
+// coveredAny reports whether some term of the command (not merely of the
+// labels tapped on the way) is covered, or a value typed.
+func (rs *runState) coveredAny() bool {
+	if rs.typed > 0 {
+		return true
+	}
+	for _, v := range rs.values {
+		if v.done {
+			return true
+		}
+	}
+	for _, ct := range rs.terms {
+		if rs.covered[ct.t] && !ct.nav {
+			return true
+		}
+	}
+	return false
+}
+
+// viewingCommand reports whether cmd is one clause that starts with a
+// verb of looking (open / view / check / show / go to: the generic
+// vocabulary's "open" concept), e.g. "view favorite contacts".
+func viewingCommand(cmd string) bool {
+	lc := strings.ToLower(cmd)
+	if strings.Contains(lc, " and ") || strings.ContainsAny(lc, ",;") {
+		return false
+	}
+	words := strings.Fields(lc)
+	if len(words) > 2 {
+		words = words[:2]
+	}
+	u := intent.Understand(strings.Join(words, " "))
+	return len(u.Verbs) > 0 && u.Verbs[0] == "open"
+}
+
+// inView reports, for a command that only asks to see something, whether
+// the last step did part of it and everything else it names is on the
+// screen now ("view favorite contacts" after tapping Favorites, which
+// lists contacts): going on would leave the screen asked for.
+func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
+	if !rs.viewing || !rs.lastStepCovered(st) {
+		return false
+	}
+	shown := map[term]bool{}
+	for i := range st.Elements {
+		for _, t := range elementTerms(&st.Elements[i], "") {
+			shown[t] = true
+		}
+	}
+	for _, ct := range rs.terms {
+		if !ct.nav && w[ct.t] > 0 && !rs.covered[ct.t] && !shown[ct.t] {
+			return false
+		}
+	}
+	return true
+}
+
+// openResult taps the search result that carries the searched value when
+// the command asks to do something with it ("search 'X' and open it"):
+// the tap is that action, so the command's words after the value are
+// covered by it.
+func (rs *runState) openResult(st *daemon.PlanState) (candidate, bool) {
+	if rs.searched == "" || len(rs.afterSearch) == 0 || rs.resultOpened {
+		return candidate{}, false
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind == screen.KindInput || e.Disabled || isSearchField(e) || !containsFold(e.Label, rs.searched) {
+			continue
+		}
+		if penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) > 0 {
+			continue
+		}
+		rs.resultOpened = true
+		for _, t := range rs.afterSearch {
+			rs.covered[t] = true
+		}
+		return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("open the search result %q", e.Label)}, true
+	}
+	return candidate{}, false
+}
+
+// isToggle reports whether a tapped element switches a state: checkable,
+// or labelled "toggle" (the platform's convention for such buttons).
+func isToggle(d screen.Descriptor) bool {
+	return d.Checkable || strings.Contains(strings.ToLower(d.Label()+" "+d.Desc+" "+d.ResourceID), "toggle")
+}
+
+// isSetVerb reports whether t is, or is a word of, the add / delete / on /
+// off concepts.
+func isSetVerb(t term) bool {
+	for _, c := range termsOf(strings.TrimPrefix(string(t), "@")) {
+		switch c {
+		case "@add", "@delete", "@on", "@off":
+			return true
+		}
+	}
+	return false
+}
+
+// lastStepCovered reports whether the last step was a tap that covered a
+// word of the command (not a navigation word) and led to this screen.
+func (rs *runState) lastStepCovered(st *daemon.PlanState) bool {
+	n := len(st.History)
+	if n == 0 {
+		return false
+	}
+	h := st.History[n-1]
+	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print || h.Screen == st.Print {
+		return false
+	}
+	tapped := map[term]bool{}
+	for _, t := range targetTerms(h.Target) {
+		tapped[t] = true
+	}
+	for _, ct := range rs.terms {
+		if !ct.nav && tapped[ct.t] {
+			return true
+		}
+	}
+	return false
+}
+
+// fold updates coverage from the steps taken since the last call.
+func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
+	for ; rs.seen < len(st.History); rs.seen++ {
+		h := st.History[rs.seen]
+		if h.Backtracked || h.Undo || !h.OK {
+			continue
+		}
+		switch h.Action {
+		case device.Input:
+			for i := range rs.values {
+				if !rs.values[i].done && strings.EqualFold(rs.values[i].text, h.Text) {
+					rs.values[i].done = true
+					rs.typed++
+					break
+				}
+			}
+			// the field typed into is part of what the command asked
+			// ("search …" is done by typing into Search)
+			field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
+			for _, t := range field {
+				rs.covered[t] = true
+				if t == "@search" && h.Text != "" {
+					rs.searched = h.Text
+				}
+			}
+		case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
+			for _, t := range targetTerms(h.Target) {
+				rs.covered[t] = true
+			}
+			if isToggle(h.Target) {
+				// a toggle is the add / remove, on / off the command asks
+				// for ("add Alice to favorites" → "Toggle favorite")
+				for _, ct := range rs.terms {
+					if isSetVerb(ct.t) {
+						rs.covered[ct.t] = true
+					}
+				}
+			}
+			for i := range rs.values {
+				if !rs.values[i].done && containsFold(h.Target.Label(), rs.values[i].text) {
+					rs.values[i].done = true
+				}
+			}
+			if rs.typed > 0 && isConfirm(h.Target.Label()) {
+				rs.committed = true
+			}
+		}
+	}
+}

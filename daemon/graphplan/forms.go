@@ -1,0 +1,215 @@
+// Forms and fields: which field a value goes into, the buttons that commit
+// a form or accept a dialog, settings, scrolling.
+
+package graphplan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// reopenInDialog handles a tap that opened a dialog of choices ("Font
+// size" opens Small / Medium / Large): the terms the tap covered that the
+// dialog's options also carry are the choice still to make, so they are
+// uncovered again for the options.
+func (rs *runState) reopenInDialog(st *daemon.PlanState) {
+	n := len(st.History)
+	if n == 0 || rs.reopened == n || !daemon.IsDialog(st.Screen) {
+		return
+	}
+	last := st.History[n-1]
+	if last.Action != device.Tap || last.After != st.Print || last.Screen == st.Print {
+		return
+	}
+	rs.reopened = n
+	tapped := map[term]bool{}
+	for _, t := range targetTerms(last.Target) {
+		tapped[t] = true
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindCheckbox && e.Kind != screen.KindButton {
+			continue
+		}
+		for _, t := range elementTerms(e, "") {
+			if tapped[t] && !strings.HasPrefix(string(t), "@") {
+				delete(rs.covered, t)
+			}
+		}
+	}
+}
+
+// nextValueFor returns the index of the pending value that fits field e
+// best, or -1. Quoted values go into any field (the best-labelled one
+// first); numbers, times and dates only into a field whose label shares a
+// word with the words before the value ("resize to width 1000"), since
+// they are more often picked from a list than typed.
+func (rs *runState) nextValueFor(e *screen.Element) int {
+	best, bestScore := -1, -1.0
+	for i, v := range rs.values {
+		if v.done {
+			continue
+		}
+		s := overlap(v.context, elementTerms(e, ""))
+		if !v.quoted && s == 0 && !(rs.search && isSearchField(e)) {
+			continue
+		}
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	return best
+}
+
+func scrollable(st *daemon.PlanState) int {
+	for i := range st.Elements {
+		if st.Elements[i].Kind == screen.KindScroll {
+			return i
+		}
+	}
+	return -1
+}
+
+// confirmButton finds the button that commits a form on this screen.
+func confirmButton(st *daemon.PlanState) (candidate, bool) {
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind == screen.KindButton && !e.Disabled && isConfirm(e.Label+" "+e.Resource) {
+			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("commit the typed values with %q", e.Label)}, true
+		}
+	}
+	return candidate{}, false
+}
+
+func isSearchField(e *screen.Element) bool {
+	for _, t := range elementTerms(e, "") {
+		if t == "@search" {
+			return true
+		}
+	}
+	return false
+}
+
+// settingsHub finds the way into the app's settings on this screen: an
+// element named settings first, else the overflow menu ("More options",
+// "⋮"), unless already tried.
+func settingsHub(st *daemon.PlanState) (candidate, bool) {
+	for pass := 0; pass < 2; pass++ {
+		for i := range st.Elements {
+			e := &st.Elements[i]
+			if e.Kind != screen.KindButton || e.Disabled {
+				continue
+			}
+			hit := false
+			for _, t := range elementTerms(e, "") {
+				hit = hit || (pass == 0 && t == "set") || (pass == 0 && t == "setting") || (pass == 1 && t == "@settings")
+			}
+			if hit && penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) == 0 {
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("nothing known matches; options like this live in settings: %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// inSettings reports whether the run already went into settings.
+func inSettings(st *daemon.PlanState) bool {
+	for _, h := range st.History {
+		for _, t := range termsOf(h.Target.Label()) {
+			if t == "set" || t == "setting" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// confirmation reports whether the screen is a confirmation prompt drawn
+// full-screen (permission prompts are): a handful of buttons at most, one
+// of them positive, reached by the last step.
+func confirmation(st *daemon.PlanState) bool {
+	n := len(st.History)
+	if n == 0 || st.History[n-1].After != st.Print || st.History[n-1].Screen == st.Print {
+		return false
+	}
+	buttons := 0
+	for i := range st.Elements {
+		if st.Elements[i].Kind == screen.KindButton || st.Elements[i].Kind == screen.KindCheckbox || st.Elements[i].Kind == screen.KindInput {
+			buttons++
+		}
+	}
+	_, ok := positiveButton(st)
+	return ok && buttons <= 4
+}
+
+// actedHere reports whether the run changed something on the current
+// screen or in a dialog it opened: a step taken since the run first came
+// to this screen, not undone.
+func actedHere(st *daemon.PlanState) bool {
+	// a choice picked in a dialog that closed onto this screen ("Theme" →
+	// "Light") changed this screen's form, though the screen is new
+	if n := len(st.History); n > 0 {
+		h := st.History[n-1]
+		if h.Action == device.Tap && h.OK && !h.Backtracked && h.Target.Checkable && h.After == st.Print && h.Screen != st.Print {
+			return true
+		}
+	}
+	arrived := false
+	for _, h := range st.History {
+		arrived = arrived || h.Screen == st.Print
+		if arrived && h.OK && !h.Backtracked && !h.Undo && h.Action != device.Back && h.Action != device.Scroll {
+			return true
+		}
+	}
+	return false
+}
+
+// saveButton finds a button named save on this screen (the literal word:
+// "OK" or "Done" on a full screen often only closes it).
+func saveButton(st *daemon.PlanState) (candidate, bool) {
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindButton || e.Disabled {
+			continue
+		}
+		for _, t := range elementTerms(e, "") {
+			if t == "save" && penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) == 0 {
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("save the changes made on this screen with %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// positiveWords label the button that accepts a dialog (generic UI
+// vocabulary).
+var positiveWords = []string{"ok", "okay", "yes", "allow", "save", "done", "apply", "confirm", "continue", "accept", "set", "delete", "remove", "add", "create"}
+
+// positiveButton finds the button that accepts the dialog on screen.
+func positiveButton(st *daemon.PlanState) (candidate, bool) {
+	for _, w := range positiveWords {
+		for i := range st.Elements {
+			e := &st.Elements[i]
+			if e.Kind == screen.KindButton && !e.Disabled && strings.EqualFold(strings.TrimSpace(e.Label), w) {
+				if penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) > 0 {
+					continue
+				}
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("accept the dialog with %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+func isConfirm(label string) bool {
+	for _, t := range termsOf(label) {
+		if strings.HasPrefix(string(t), "@") && confirmConcepts[string(t[1:])] {
+			return true
+		}
+	}
+	return false
+}

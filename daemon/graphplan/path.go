@@ -1,0 +1,287 @@
+// Path search: the UI transition graph of an app, the cheapest known paths
+// through it, and the targets on other screens reached by them.
+
+package graphplan
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+type gEdge struct {
+	to      int64
+	action  string
+	element int64
+	cost    float64
+}
+
+type appGraph struct {
+	byPrint map[string]int64
+	out     map[int64][]gEdge
+	elems   map[int64]*knowledge.Element
+	onScr   map[int64][]*knowledge.Element
+	terms   map[int64][]term // element id -> terms
+	df      map[term]int
+	n       int
+	act     map[int64]string // screen id -> activity
+	dialog  map[int64]bool
+}
+
+func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, error) {
+	p.mu.Lock()
+	g := p.graphs[st.AppID]
+	p.mu.Unlock()
+	if g != nil && (st.Print == "" || g.byPrint[st.Print] != 0 || len(st.History) == 0) {
+		return g, nil
+	}
+	kg, err := p.store.Graph(ctx, st.AppID)
+	if err != nil {
+		return nil, fmt.Errorf("graph planner: %w", err)
+	}
+	p.mu.Lock()
+	excl := p.exclude
+	p.mu.Unlock()
+	g = buildGraph(kg, excl)
+	p.mu.Lock()
+	p.graphs[st.AppID] = g
+	p.mu.Unlock()
+	return g, nil
+}
+
+func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
+	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
+		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}}
+	g.act, g.dialog = map[int64]string{}, map[int64]bool{}
+	for _, s := range kg.Screens {
+		g.byPrint[s.Fingerprint] = s.ID
+		g.act[s.ID] = s.Activity
+		g.dialog[s.ID] = s.Dialog
+	}
+	for i := range kg.Elements {
+		e := &kg.Elements[i]
+		g.elems[e.ID] = e
+		g.onScr[e.ScreenID] = append(g.onScr[e.ScreenID], e)
+		ts := termsOf(e.Descriptor.Label() + " " + e.Descriptor.Desc + " " + e.Descriptor.Hint + " " + e.Descriptor.ResourceID)
+		g.terms[e.ID] = ts
+		seen := map[term]bool{}
+		for _, t := range ts {
+			if !seen[t] {
+				seen[t] = true
+				g.df[t]++
+			}
+		}
+		g.n++
+	}
+	prints := map[int64]string{}
+	for _, s := range kg.Screens {
+		prints[s.ID] = s.Fingerprint
+	}
+	for _, t := range kg.Transitions {
+		if t.From == t.To || t.Count <= 0 {
+			continue
+		}
+		if len(exclude) > 0 && t.Source == knowledge.SourceExploration {
+			ek := ""
+			if e := g.elems[t.ElementID]; e != nil {
+				ek = e.Key
+			}
+			if exclude[EdgeKey(prints[t.From], t.Action, ek, prints[t.To])] {
+				continue
+			}
+		}
+		cost := 1/(1+math.Log(float64(t.Count))) + float64(t.Failures)
+		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost})
+	}
+	return g
+}
+
+// graphCandidates scores targets on other screens, reached through the
+// cheapest known path; the candidate is the path's first operation,
+// grounded on the current screen.
+func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph, w map[term]float64) []candidate {
+	start, ok := g.byPrint[st.Print]
+	if !ok {
+		return nil
+	}
+	dist, first, hops := g.dijkstra(start)
+	byScroll := g.reachByScroll(start, dist, first, hops)
+	best := map[int64]candidate{} // first-edge element -> best candidate through it
+	screens := make([]int64, 0, len(dist))
+	for scr := range dist {
+		screens = append(screens, scr)
+	}
+	sort.Slice(screens, func(i, j int) bool { return screens[i] < screens[j] }) // deterministic ties
+	for _, scr := range screens {
+		d := dist[scr]
+		if scr == start || math.IsInf(d, 1) {
+			continue
+		}
+		fe := first[scr]
+		var firstTerms []term // the path's first element covers its words too
+		if fe.element != 0 {
+			firstTerms = g.terms[fe.element]
+		}
+		for _, e := range g.onScr[scr] {
+			label := e.Descriptor.Label()
+			terms := g.terms[e.ID]
+			if len(firstTerms) > 0 {
+				terms = append(append([]term(nil), terms...), firstTerms...)
+			}
+			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, w)
+			if sc <= 0 {
+				continue
+			}
+			sc *= math.Pow(PathDiscount, float64(hops[scr]))
+			if byScroll[scr] {
+				sc *= ScrollDiscount
+			}
+			key := fe.element
+			if c, ok := best[key]; ok && c.score >= sc {
+				continue
+			}
+			best[key] = candidate{action: fe.action, score: sc, covers: covers, via: hops[scr],
+				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
+		}
+	}
+	var out []candidate
+	ids := make([]int64, 0, len(best))
+	for id := range best {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, elemID := range ids {
+		c := best[elemID]
+		if c.action == device.Scroll {
+			c.element, c.direction = scrollable(st), device.Forward
+			var d screen.Descriptor
+			if c.element >= 0 {
+				d = screen.Describe(st.Screen, st.Elements[c.element].NodeID)
+			}
+			c.score /= 1 + penalty(st, c.action, d)
+			out = append(out, c)
+			continue
+		}
+		if c.action == device.Back || c.action == device.Home {
+			c.element = -1
+			c.score /= 1 + penalty(st, c.action, screen.Descriptor{})
+			out = append(out, c)
+			continue
+		}
+		ke := g.elems[elemID]
+		if ke == nil {
+			continue
+		}
+		m, ok := screen.Ground(st.Screen, ke.Descriptor)
+		if !ok {
+			continue
+		}
+		idx := daemon.ElementIndex(st.Screen, st.Elements, m.NodeID)
+		if idx < 0 {
+			continue
+		}
+		c.element = idx
+		if c.action == device.Input {
+			continue // paths through typing are taken by the value logic
+		}
+		c.score /= 1 + penalty(st, c.action, screen.Describe(st.Screen, st.Elements[idx].NodeID))
+		out = append(out, c)
+	}
+	return out
+}
+
+// ScrollCost is the path cost of reaching, by scrolling, a recorded
+// screen of the same activity as a reachable one that no known transition
+// leads to (a capture further down the same list).
+const ScrollCost = 2.0
+
+// ScrollDiscount scales the score of a target reached only by assuming a
+// scroll (reachByScroll): weaker evidence than a recorded path. On the
+// development apps any value from 0.5 to 0.7 gives the same results; 1
+// (no discount) loses five tasks.
+const ScrollDiscount = 0.6
+
+// reachByScroll extends a dijkstra result to the screens no known path
+// reaches: a screen of the same activity as a reached screen is taken to
+// be further down that screen, one scroll away. Dialogs are neither.
+func (g *appGraph) reachByScroll(start int64, dist map[int64]float64, first map[int64]gEdge, hops map[int64]int) map[int64]bool {
+	virtual := map[int64]bool{}
+	bestOf := map[string]int64{} // activity -> cheapest reached screen
+	for id, d := range dist {
+		a := g.act[id]
+		if a == "" || g.dialog[id] {
+			continue
+		}
+		if b, ok := bestOf[a]; !ok || d < dist[b] || (d == dist[b] && id < b) {
+			bestOf[a] = id
+		}
+	}
+	for id, a := range g.act {
+		if _, ok := dist[id]; ok || g.dialog[id] {
+			continue
+		}
+		r, ok := bestOf[a]
+		if !ok || hops[r]+1 > maxDepth {
+			continue
+		}
+		dist[id] = dist[r] + ScrollCost
+		hops[id] = hops[r] + 1
+		virtual[id] = true
+		if r == start {
+			first[id] = gEdge{to: id, action: device.Scroll, cost: ScrollCost}
+		} else {
+			first[id] = first[r]
+		}
+	}
+	return virtual
+}
+
+// dijkstra returns, for every screen reachable from start, its path cost,
+// the first edge of the cheapest path and the path's length in steps.
+func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, map[int64]int) {
+	dist := map[int64]float64{start: 0}
+	first := map[int64]gEdge{}
+	hops := map[int64]int{start: 0}
+	pq := &pqueue{{id: start}}
+	for pq.Len() > 0 {
+		it := heap.Pop(pq).(pqItem)
+		if it.cost > dist[it.id] || hops[it.id] >= maxDepth {
+			continue
+		}
+		for _, e := range g.out[it.id] {
+			nd := it.cost + e.cost
+			if old, ok := dist[e.to]; ok && old <= nd {
+				continue
+			}
+			dist[e.to] = nd
+			hops[e.to] = hops[it.id] + 1
+			if it.id == start {
+				first[e.to] = e
+			} else {
+				first[e.to] = first[it.id]
+			}
+			heap.Push(pq, pqItem{id: e.to, cost: nd})
+		}
+	}
+	return dist, first, hops
+}
+
+type pqItem struct {
+	id   int64
+	cost float64
+}
+
+type pqueue []pqItem
+
+func (q pqueue) Len() int           { return len(q) }
+func (q pqueue) Less(i, j int) bool { return q[i].cost < q[j].cost }
+func (q pqueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *pqueue) Push(x any)        { *q = append(*q, x.(pqItem)) }
+func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)-1]; return it }

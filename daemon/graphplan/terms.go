@@ -1,0 +1,433 @@
+// Command terms and scoring: what the command asks for (terms, values,
+// phrases), how much each term weighs (IDF over the app), and how well an
+// element on screen covers what is left.
+
+package graphplan
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// cmdTerm is one command term and its weight.
+type cmdTerm struct {
+	t      term
+	weight float64
+	// nav: a word that only says "go there and look" (open, view, check,
+	// page, tab): it may guide the way but the command does not wait for
+	// it to be covered
+	nav bool
+}
+
+// NavWeight scales navigation words (open / view / show / check, page /
+// tab / screen): "open the clock page" is done on the Clock page, not
+// after tapping something labelled "Open" or a tab.
+const NavWeight = 0.3
+
+// navTerms are the terms of the generic vocabulary's navigation groups
+// (intent concepts "open" and "page"), literal stems included.
+var navTerms = func() map[term]bool {
+	out := map[term]bool{"@open": true, "@page": true}
+	for _, id := range []string{"open", "page"} {
+		for _, s := range intent.Surfaces(id) {
+			for _, t := range termsOf(s) {
+				if !strings.HasPrefix(string(t), "@") {
+					out[t] = true
+				}
+			}
+		}
+	}
+	return out
+}()
+
+// value is a value of the command that must be typed or selected.
+type value struct {
+	text    string
+	quoted  bool   // quoted values are typed; others only into a field whose label fits
+	context []term // terms just before the value ("title", "named")
+	done    bool
+}
+
+// runState is what the planner keeps during one command.
+type runState struct {
+	cmd       string
+	terms     []cmdTerm
+	phrases   []string // normalised multi-word chunks of the command
+	values    []value
+	covered   map[term]bool
+	polarity  int
+	typed     int
+	committed bool
+	scrolls   int
+	lastPrint string
+	// confirmedDialog: the positive button of a final dialog was tapped
+	confirmedDialog bool
+	reopened        int     // history length at the last reopenInDialog
+	unknown         float64 // weight of command words no element of the app carries
+	search          bool    // the command asks to search: names go into search fields
+	// afterSearch: the terms of what the command asks to do with a search
+	// result ("… and open it", "… and play it"); searched: the value typed
+	// into a search field; resultOpened: a result carrying it was tapped
+	afterSearch  []term
+	searched     string
+	resultOpened bool
+	// viewing: the command only asks to see something (no action verb but
+	// open / view / check)
+	viewing    bool
+	configLike bool // the command changes an option (on/off/change/increase…)
+	seen       int  // history length already folded into coverage
+}
+
+func (p *Planner) state(st *daemon.PlanState) *runState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.run == nil || p.run.cmd != st.Command || len(st.History) < p.run.seen {
+		p.run = newRunState(st.Command, st.AppLabel)
+	}
+	return p.run
+}
+
+func newRunState(cmd, appLabel string) *runState {
+	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd)}
+	u := intent.Understand(cmd)
+	for _, c := range u.Verbs {
+		rs.search = rs.search || c == "search"
+		switch c {
+		case "on", "off", "edit", "increase", "decrease":
+			rs.configLike = true
+		}
+	}
+	for _, v := range u.Values {
+		if v.Kind == intent.KindWord && !rs.search {
+			continue // proper-noun-like words are matched as terms, not typed
+		}
+		ctx := termsOf(cmd[:v.Start])
+		if len(ctx) > 2 {
+			ctx = ctx[len(ctx)-2:]
+		}
+		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx})
+	}
+	rs.viewing = viewingCommand(cmd)
+	if rs.search {
+		for _, v := range u.Values {
+			tail := cmd[v.End:]
+			if tu := intent.Understand(tail); len(tu.Verbs) > 0 {
+				rs.afterSearch = termsOf(tail)
+			}
+			break
+		}
+	}
+	seen := map[term]bool{}
+	appWords := map[term]bool{}
+	for _, tm := range termsOf(appLabel) {
+		appWords[tm] = true
+	}
+	for _, tm := range termsOf(commandWithoutValues(cmd, u)) {
+		if !seen[tm] && !isPolarity(tm) {
+			seen[tm] = true
+			w := 1.0
+			if appWords[tm] {
+				w = 0.3 // words naming the app mostly identify it ("in Calendar")
+			}
+			nav := navTerms[tm]
+			if nav {
+				w *= NavWeight
+			}
+			rs.terms = append(rs.terms, cmdTerm{t: tm, weight: w, nav: nav})
+		}
+	}
+	rs.phrases = phrases(cmd)
+	return rs
+}
+
+// commandWithoutValues blanks the quoted values of a command: they are
+// typed, not matched against labels. Numbers stay: "5 minutes" is often a
+// label to pick. A participle that introduces a quoted value ("called",
+// "named", "titled" + 'X') is blanked too: it names the value, it is not
+// an action to find on screen.
+func commandWithoutValues(cmd string, u intent.Command) string {
+	b := []byte(cmd)
+	blank := func(from, to int) {
+		for i := from; i < to && i < len(b); i++ {
+			b[i] = ' '
+		}
+	}
+	for _, v := range u.Values {
+		if v.Kind != intent.KindQuoted {
+			continue
+		}
+		blank(v.Start, v.End)
+		before := strings.TrimRight(cmd[:v.Start], " '\"“‘«`")
+		if i := strings.LastIndexAny(before, " \t"); i >= 0 || before != "" {
+			w := before[i+1:]
+			if len(w) > 3 && strings.HasSuffix(strings.ToLower(w), "ed") {
+				blank(i+1, len(before))
+			}
+		}
+	}
+	return string(b)
+}
+
+func isPolarity(t term) bool { return t == "@on" || t == "@off" }
+
+// phrases returns the command's word n-grams (2-4 words), normalised, for
+// strict matching against element labels.
+func phrases(cmd string) []string {
+	var words []string
+	for _, t := range intent.Tokenize(cmd) {
+		if t.Kind == intent.KindWord || t.Kind == intent.KindNumber {
+			words = append(words, t.Text)
+		}
+	}
+	var out []string
+	for n := 4; n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			out = append(out, strings.Join(words[i:i+n], " "))
+		}
+	}
+	return out
+}
+
+// totalWeight is the weight of the command's terms the command waits
+// for (navigation words left out).
+func totalWeight(rs *runState, w map[term]float64) float64 {
+	t := 0.0
+	for _, ct := range rs.terms {
+		if !ct.nav {
+			t += w[ct.t]
+		}
+	}
+	return t
+}
+
+// remaining is the weight of the terms the command still waits for.
+func (rs *runState) remaining(w map[term]float64) float64 {
+	r := 0.0
+	for _, ct := range rs.terms {
+		if !rs.covered[ct.t] && !ct.nav {
+			r += w[ct.t]
+		}
+	}
+	return r
+}
+
+// targetTerms returns the terms of an acted-on element: its label,
+// content-desc and resource-id words.
+func targetTerms(d screen.Descriptor) []term {
+	return termsOf(d.Label() + " " + d.Desc + " " + d.ResourceID)
+}
+
+// elementTerms returns the terms an element offers: its label, hint,
+// resource-id words and stored documentation.
+func elementTerms(e *screen.Element, doc string) []term {
+	return termsOf(e.Label + " " + e.Hint + " " + e.Resource + " " + doc)
+}
+
+// screenCandidates scores the operations on the current screen.
+func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[term]float64) []candidate {
+	var out []candidate
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Disabled {
+			continue
+		}
+		d := screen.Describe(st.Screen, e.NodeID)
+		switch e.Kind {
+		case screen.KindInput:
+			if v := rs.nextValueFor(e); v >= 0 {
+				// a field whose label fits the words before the value wins;
+				// a dialog's or the focused field is the natural place; a
+				// field elsewhere on a busy screen is a weak guess
+				sc := 0.2 + 0.5*overlap(rs.values[v].context, elementTerms(e, ""))
+				if e.Focused || daemon.IsDialog(st.Screen) {
+					sc += 0.25
+				}
+				if rs.search && isSearchField(e) {
+					sc += 0.5 // the command asks to search: this is where
+				}
+				if e.Value == rs.values[v].text {
+					continue
+				}
+				out = append(out, candidate{action: device.Input, element: i, text: rs.values[v].text,
+					score: sc / (1 + penalty(st, device.Input, d)), reason: fmt.Sprintf("type %q into %q", rs.values[v].text, e.Label)})
+			}
+			continue
+		case screen.KindScroll:
+			continue
+		}
+		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), w)
+		if sc <= 0 {
+			continue
+		}
+		action := device.Tap
+		if e.Kind == screen.KindCheckbox && rs.polarity != 0 {
+			// set the toggle to the command's state: the engine taps it only
+			// when it differs, and the flow keeps "switch on/off"
+			action = daemon.ActEnsureOff
+			if rs.polarity > 0 {
+				action = daemon.ActEnsureOn
+			}
+		}
+		if e.Kind == screen.KindText {
+			sc *= 0.8 // not clickable on its own; the tap may still reach its row
+			if len([]rune(e.Label)) > 60 {
+				sc *= 0.3 // a paragraph explains; it is rarely what a step taps
+			}
+		}
+		sc /= 1 + penalty(st, action, d)
+		out = append(out, candidate{action: action, element: i, score: sc, covers: covers,
+			reason: fmt.Sprintf("%q matches the command", e.Label)})
+	}
+	return out
+}
+
+// match scores how much of the command's uncovered weight an element's
+// terms cover, with a bonus for a strict phrase match.
+func (rs *runState) match(label string, terms []term, w map[term]float64) (float64, []term) {
+	total := rs.unknown
+	for _, ct := range rs.terms {
+		total += w[ct.t]
+	}
+	for _, v := range rs.values {
+		if !v.done {
+			total += 1
+		}
+	}
+	if total == 0 {
+		return 0, nil
+	}
+	set := map[term]bool{}
+	for _, t := range terms {
+		set[t] = true
+	}
+	got := 0.0
+	var covers []term
+	first := -1 // position of the first uncovered command term
+	hitFirst := false
+	for i, ct := range rs.terms {
+		if rs.covered[ct.t] || w[ct.t] == 0 {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if set[ct.t] {
+			got += w[ct.t]
+			covers = append(covers, ct.t)
+			hitFirst = hitFirst || i == first
+		}
+	}
+	valueHit := false
+	for _, v := range rs.values {
+		if !v.done && containsFold(label, v.text) {
+			got += 1
+			valueHit = true
+		}
+	}
+	if got == 0 {
+		return 0, nil
+	}
+	sc := got / total
+	nl := screen.Normalize(label)
+	for _, ph := range rs.phrases {
+		if strings.Contains(nl, ph) {
+			sc += 0.15 // strict match of a whole phrase of the command
+			break
+		}
+	}
+	literal := false
+	for _, t := range covers {
+		literal = literal || !strings.HasPrefix(string(t), "@")
+	}
+	if !literal && !valueHit {
+		sc /= 2 // a synonym alone is weak evidence (strict before semantic)
+	}
+	// tie-breaks, proportional: the first open term of the command (they
+	// tend to name their steps in order), labels made mostly of command
+	// words (AutoTask §4.3's tie-breaking score)
+	bonus := 0.0
+	if hitFirst {
+		bonus += 0.1
+	}
+	if len(set) > 0 {
+		bonus += 0.1 * float64(len(covers)) / float64(len(set))
+	}
+	return sc * (1 + bonus), covers
+}
+
+func containsFold(s, sub string) bool {
+	return sub != "" && strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+func overlap(a, b []term) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	set := map[term]bool{}
+	for _, t := range b {
+		set[t] = true
+	}
+	n := 0
+	for _, t := range a {
+		if set[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a))
+}
+
+// penalty is AutoTask's penalty factor of an operation: the repetition
+// penalty when it was already done in this run, plus backtracking
+// penalties.
+func penalty(st *daemon.PlanState, action string, d screen.Descriptor) float64 {
+	key := daemon.OperationKey(st.Print, action, d)
+	pen := st.Penalties[key]
+	for _, h := range st.History {
+		if h.Screen == st.Print && h.Action == action && h.Target.Key() == d.Key() && !h.Undo {
+			pen += RepeatPenalty
+			break
+		}
+	}
+	return pen
+}
+
+// weights returns each command term's IDF over the app's elements plus
+// the current screen; terms no element of the app carries weigh 0 (they
+// cannot be matched, so they do not hold completion back).
+func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 {
+	onScreen := map[term]bool{}
+	for i := range st.Elements {
+		for _, t := range elementTerms(&st.Elements[i], "") {
+			onScreen[t] = true
+		}
+	}
+	w := map[term]float64{}
+	n := float64(g.n + len(st.Elements) + 1)
+	rs.unknown = 0
+	for _, ct := range rs.terms {
+		df := float64(g.df[ct.t])
+		if onScreen[ct.t] {
+			df++
+		}
+		weight := ct.weight
+		if strings.HasPrefix(string(ct.t), "@") {
+			weight *= ConceptWeight
+		}
+		if df == 0 {
+			// a word the app never showed: it cannot be matched, but it
+			// dilutes how much of the command any element covers
+			if !strings.HasPrefix(string(ct.t), "@") {
+				rs.unknown += UnknownWeight * weight * math.Log(1+n)
+			}
+			continue
+		}
+		w[ct.t] = weight * math.Log(1+n/df)
+	}
+	return w
+}

@@ -1,0 +1,320 @@
+// Scoring one pattern of a flow against a command: lexical coverage, BM25
+// and trigram similarity combined, times the penalties for what differs.
+
+package intent
+
+import (
+	"math"
+	"slices"
+)
+
+// Score weights: the combination of lexical coverage, BM25 and trigram
+// similarity, and the multiplicative penalties.
+const (
+	wLex  = 0.55
+	wBM25 = 0.15
+	wTri  = 0.30
+
+	actionWeight = 1.5 // weight of an action word relative to other content words
+
+	penOpposite     = 0.25 // opposite concepts (on/off, add/delete), negation on one side, swapped roles
+	penVerb         = 0.55 // both sides have an action word the other lacks
+	penExtraVerb    = 0.7  // the command has a (strong) action word the flow lacks
+	penObject       = 0.75 // both sides have a content word the other lacks
+	penPolarity     = 0.7  // the flow names one side of a toggle, the command neither
+	penUnfilled     = 0.45 // per slot the command gives no value for
+	penKindFill     = 0.9  // per slot filled by value kind only
+	penValue        = 0.5  // per quoted/number/time/date value the flow does not use
+	penProper       = 0.85 // per proper-noun-like value the flow does not use
+	penValueLiteral = 0.6  // per value of the flow (a literal, not a slot) the command does not name
+	minMultiplier   = 0.05
+
+	unanchoredConf = 0.5 // credit of a plain-word slot value whose neighbouring literals did not align
+)
+
+// patResult is the score of one pattern against the command; fills is
+// only set when the score beat the best so far.
+type patResult struct {
+	score   float64
+	fills   map[string]string
+	missing []string
+	vetoes  []string // Veto* reasons, in the order found
+}
+
+func (r *patResult) veto(v string) {
+	if !slices.Contains(r.vetoes, v) {
+		r.vetoes = append(r.vetoes, v)
+	}
+}
+
+// scorePattern scores pattern p of flow f against query q (see Rank).
+// w(tok) gives the lexical weight of a token.
+func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok) float64, wk *work, best float64) patResult {
+	pat, cmd := p.toks, q.toks
+	n, m := len(pat), len(cmd)
+	sims := grow(&wk.sims, n*m)
+	for i := range pat {
+		for j := range cmd {
+			sims[i*m+j] = tokSim(&pat[i], &cmd[j])
+		}
+	}
+	al := align(q.src, pat, cmd, f.slots, sims, wk)
+
+	var res patResult
+	mult := 1.0
+	// slots
+	slotW, slotCredit := 0.0, 0.0
+	spanObj := false // a plain slot value holds a vocabulary object word
+	for i := range pat {
+		if pat[i].slot == "" {
+			continue
+		}
+		slotW++
+		sp := al.fills[i]
+		if sp.a < 0 {
+			if !slices.Contains(res.missing, pat[i].slot) {
+				res.missing = append(res.missing, pat[i].slot)
+			}
+			res.veto(VetoUnfilled)
+			mult *= penUnfilled
+			continue
+		}
+		conf := sp.conf
+		if plain := sp.b-sp.a > 1 || !cmd[sp.a].isValue(); plain {
+			for k := sp.a; k < sp.b; k++ {
+				if !cmd[k].stop && len(cmd[k].concepts) > 0 && !cmd[k].hasAction() {
+					spanObj = true
+				}
+			}
+			if sp.how == "aligned" && !anchored(pat, i, &al) {
+				conf *= unanchoredConf
+			}
+		}
+		slotCredit += conf
+		if sp.how == "kind" {
+			mult *= penKindFill
+		}
+	}
+	// one-to-one matching of content words (greedy by similarity), then
+	// coverage on both sides
+	credC, credP, loneC, loneP := assignWords(pat, cmd, sims, al.slotOf, wk)
+	qW, qC := 0.0, 0.0
+	var cmdActs, patActs, cmdLone, patLone []cmem
+	ct := wk.ct[:0]
+	cmdLoneAct, cmdLoneObj, cmdLoneStrongAct := false, false, false
+	for j := range cmd {
+		c := &cmd[j]
+		if al.slotOf[j] >= 0 || c.stop {
+			continue
+		}
+		if c.isValue() && credC[j] == 0 {
+			// a value the flow does not use (and, against an unmatched
+			// word of the flow, a substitution: "Jack" for "alice")
+			if c.strongValue() {
+				mult *= penValue
+			} else {
+				mult *= penProper
+			}
+			res.veto(VetoValue)
+			cmdLoneObj = true
+			continue
+		}
+		ct = append(ct, c.stris...)
+		cmdActs = append(cmdActs, c.concepts...)
+		wt := w(c)
+		qW += wt
+		qC += wt * credC[j]
+		if loneC[j] {
+			cmdLone = append(cmdLone, c.concepts...)
+		}
+		if credC[j] == 0 {
+			if c.hasAction() {
+				cmdLoneAct = true
+				cmdLoneStrongAct = cmdLoneStrongAct || c.strongAction()
+			} else {
+				cmdLoneObj = true
+			}
+		}
+	}
+	pW, pC := slotW, slotCredit
+	patLoneAct, patLoneObj := false, false
+	for i := range pat {
+		t := &pat[i]
+		if t.slot != "" || t.stop {
+			continue
+		}
+		patActs = append(patActs, t.concepts...)
+		wt := w(t)
+		pW += wt
+		pC += wt * credP[i]
+		if loneP[i] {
+			patLone = append(patLone, t.concepts...)
+		}
+		if credP[i] == 0 {
+			switch {
+			case t.hasAction():
+				patLoneAct = true
+			case t.isValue():
+				// the flow is about a value the command does not name
+				mult *= penValueLiteral
+				res.veto(VetoLiteral)
+				patLoneObj = true
+			default:
+				patLoneObj = true
+			}
+		}
+	}
+	qcov, pcov := 0.0, 0.0
+	switch {
+	case qW > 0:
+		qcov = qC / qW
+	case slotCredit > 0:
+		qcov = 1
+	}
+	if pW > 0 {
+		pcov = pC / pW
+	}
+	lex := qcov * pcov
+
+	// decisive conflicts: opposite concepts left unmatched on the two
+	// sides, negation on one side only, swapped roles
+	opp, neg, swapped := opposed(cmdLone, patLone), negated(cmd, al.slotOf) != negated(pat, nil), rolesSwapped(pat, cmd, al.slotOf)
+	if opp || neg || swapped {
+		mult *= penOpposite
+	}
+	if opp {
+		res.veto(VetoOpposite)
+	}
+	if neg {
+		res.veto(VetoNegation)
+	}
+	if swapped {
+		res.veto(VetoRoles)
+	}
+	switch {
+	case cmdLoneAct && patLoneAct:
+		mult *= penVerb
+		res.veto(VetoAction)
+	case cmdLoneStrongAct:
+		mult *= penExtraVerb
+		res.veto(VetoAction)
+	}
+	if (cmdLoneObj || spanObj) && patLoneObj {
+		mult *= penObject
+	}
+	// unmatched words on one side only: not a rewording but a requirement
+	// added or dropped (no score change; see Candidate.Vetoes)
+	cmdExtra, patExtra := cmdLoneObj || spanObj || cmdLoneAct, patLoneObj || patLoneAct
+	switch {
+	case cmdExtra && !patExtra:
+		res.veto(VetoExtra)
+	case patExtra && !cmdExtra:
+		res.veto(VetoOmitted)
+	}
+	if missingPolarity(cmdActs, patActs) {
+		mult *= penPolarity
+		res.veto(VetoPolarity)
+	}
+
+	// trigram similarity of the content words left after slot filling
+	slices.Sort(ct)
+	tri := dice(ct, p.tris)
+	if len(ct) == 0 && len(p.tris) == 0 && slotCredit > 0 {
+		tri = 1
+	}
+	base := wLex*lex + wBM25*min(1, bm25n) + wTri*tri
+	wk.ct = ct
+	res.score = math.Max(0, math.Min(1, base*math.Max(mult, minMultiplier)))
+	if res.score > best {
+		res.fills = map[string]string{}
+		for i := range pat {
+			if sp := al.fills[i]; pat[i].slot != "" && sp.a >= 0 {
+				res.fills[pat[i].slot] = spanText(q.src, cmd[sp.a:sp.b])
+			}
+		}
+	}
+	return res
+}
+
+// anchored reports whether the slot at pattern index i has an aligned
+// neighbour: the literal right before or after it matched a command
+// token (or the slot stands alone).
+func anchored(pat []ptok, i int, al *alignment) bool {
+	left, right := i-1, i+1
+	hasL := left >= 0 && pat[left].slot == ""
+	hasR := right < len(pat) && pat[right].slot == ""
+	if !hasL && !hasR {
+		return true
+	}
+	return hasL && al.patMatch[left] >= 0 || hasR && al.patMatch[right] >= 0
+}
+
+// assignWords matches the pattern's literal content words with the
+// command's free content words one to one, greedily by similarity. lone
+// marks the words left without a partner. A lone word that is similar to
+// some word of the other side anyway (a second synonym: "make a new
+// note" against "create a note") still gets dupCredit times that
+// similarity as its credit, but stays lone for conflict checks: "hide" in
+// a command must not both match "hide" and stand in for "off" in the
+// flow.
+func assignWords(pat, cmd []ptok, sims []float64, slotOf []int, wk *work) (credC, credP []float64, loneC, loneP []bool) {
+	n, m := len(pat), len(cmd)
+	credC, credP = grow(&wk.credC, m), grow(&wk.credP, n)
+	loneC, loneP = grow(&wk.loneC, m), grow(&wk.loneP, n)
+	clear(credC)
+	clear(credP)
+	pairs := wk.pairs[:0]
+	free := func(j int) bool { return slotOf[j] < 0 && !cmd[j].stop }
+	lit := func(i int) bool { return pat[i].slot == "" && !pat[i].stop }
+	for i := range pat {
+		if !lit(i) {
+			continue
+		}
+		for j := range cmd {
+			if !free(j) {
+				continue
+			}
+			if s := sims[i*m+j]; s > 0 {
+				pairs = append(pairs, wpair{i: int16(i), j: int16(j), s: s})
+			}
+		}
+	}
+	slices.SortStableFunc(pairs, func(a, b wpair) int {
+		switch {
+		case a.s > b.s:
+			return -1
+		case a.s < b.s:
+			return 1
+		}
+		return 0
+	})
+	for _, pr := range pairs {
+		if credP[pr.i] == 0 && credC[pr.j] == 0 {
+			credP[pr.i], credC[pr.j] = pr.s, pr.s
+		}
+	}
+	wk.pairs = pairs
+	for j := range cmd {
+		loneC[j] = credC[j] == 0
+	}
+	for i := range pat {
+		loneP[i] = credP[i] == 0
+	}
+	for _, pr := range pairs { // second synonyms
+		if loneC[pr.j] {
+			credC[pr.j] = max(credC[pr.j], dupCredit*pr.s)
+		}
+		if loneP[pr.i] {
+			credP[pr.i] = max(credP[pr.i], dupCredit*pr.s)
+		}
+	}
+	return credC, credP, loneC, loneP
+}
+
+// dupCredit scales the credit of a second synonym (see assignWords).
+const dupCredit = 0.9
+
+type wpair struct {
+	i, j int16
+	s    float64
+}

@@ -14,6 +14,7 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -58,6 +60,10 @@ type Config struct {
 	// Semantic tunes the promotion rule; the zero value takes its
 	// defaults.
 	Semantic semantic.Config
+	// FullLogs keeps personal data (phone numbers, e-mail addresses, card
+	// numbers) in the run log, events and stored flow commands, for
+	// debugging. Secrets are redacted regardless.
+	FullLogs bool
 }
 
 // Engine runs commands. Safe for concurrent use, but runs are serialised:
@@ -252,6 +258,7 @@ type run struct {
 	app      knowledge.App
 	appLabel string
 	slots    map[string]string
+	secrets  []string        // values never to log, stream, store or prompt (daemon/privacy)
 	flow     *knowledge.Flow // the flow being replayed, if any
 	refused  int             // actions the sensitive-action policy refused
 	steps    []StepRecord
@@ -263,7 +270,21 @@ type run struct {
 	start    time.Time
 }
 
-func (r *run) emit(typ string, data any) { r.e.bus.Publish(r.id, typ, data) }
+// emit publishes an event of the run. Secrets (passwords from the
+// command or typed into password fields) never leave it; personal data
+// (phone numbers, e-mail addresses, card numbers) is redacted unless the
+// owner chose full debugging logs (daemon/privacy).
+func (r *run) emit(typ string, data any) {
+	if data != nil {
+		if raw, err := json.Marshal(data); err == nil {
+			data = json.RawMessage(privacy.RedactJSON(raw, r.secrets, !r.cfg.FullLogs))
+		}
+	}
+	r.e.bus.Publish(r.id, typ, data)
+}
+
+// private redacts text bound for the run log or a stored flow command.
+func (r *run) private(s string) string { return privacy.Redact(s, r.secrets, !r.cfg.FullLogs) }
 
 // Run carries out one command and returns its result. The error is
 // non-nil only for failures of the machinery (store, device); a command
@@ -307,7 +328,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 		planner = nil
 	}
 	r := &run{e: e, id: id, cfg: cfg, planner: planner, sem: sem, penalty: map[string]float64{}, start: time.Now(),
-		res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
+		secrets: privacy.SecretsIn(command), res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
 	pname := "none"
 	if planner != nil {
 		pname = planner.Name()
@@ -352,10 +373,15 @@ func (r *run) finish(ctx context.Context, err error) (*Result, error) {
 	}
 	lctx := context.WithoutCancel(ctx)
 	if r.e.store != nil {
-		if _, lerr := r.e.store.LogRun(lctx, knowledge.Run{Command: res.Command, Package: res.Package, Mode: res.Mode,
-			Outcome: res.Outcome, Error: res.Error, FlowID: res.FlowID, Steps: len(r.steps), LLMCalls: r.llmCalls,
-			Tokens: r.tokens, DurationMS: res.MS, Started: r.start}); lerr != nil && fatal == nil {
-			fatal = lerr
+		if _, lerr := r.e.store.LogRun(lctx, knowledge.Run{Command: r.private(res.Command), Package: res.Package, Mode: res.Mode,
+			Outcome: res.Outcome, Error: r.private(res.Error), FlowID: res.FlowID, Steps: len(r.steps), LLMCalls: r.llmCalls,
+			Tokens: r.tokens, DurationMS: res.MS, Started: r.start}); lerr != nil {
+			// a command whose record could not be written did not succeed
+			// as far as the owner can tell (a full disk, a damaged store)
+			res.Outcome, res.Error = knowledge.OutcomeError, "the run log could not be written: "+lerr.Error()
+			if fatal == nil {
+				fatal = lerr
+			}
 		}
 	}
 	r.emit(event.RunFinished, event.RunResult{Outcome: res.Outcome, Error: res.Error, Mode: res.Mode, Steps: len(r.steps),
@@ -437,14 +463,20 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		}
 		if done {
 			r.res.Outcome = knowledge.OutcomeSuccess
-			_ = e.store.RecordFlowUse(ctx, flow.ID, true)
+			if err := e.store.RecordFlowUse(ctx, flow.ID, true); err != nil {
+				return machineErr{err}
+			}
 			if r.res.Command != "" {
-				_ = e.store.AddFlowCommand(ctx, flow.ID, r.res.Command)
+				if err := e.store.AddFlowCommand(ctx, flow.ID, r.private(r.res.Command)); err != nil {
+					return machineErr{err}
+				}
 				e.matcher.invalidate()
 			}
 			return nil
 		}
-		_ = e.store.RecordFlowUse(ctx, flow.ID, false)
+		if err := e.store.RecordFlowUse(ctx, flow.ID, false); err != nil {
+			return machineErr{err}
+		}
 		if r.planner == nil {
 			return fmt.Errorf("replay of flow %q failed at step %d and no planner is available to continue", flow.Name, failedAt+1)
 		}

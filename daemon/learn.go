@@ -8,6 +8,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -68,7 +69,10 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 		if s.Action == device.Scroll {
 			st.Text = ""
 		}
-		if s.Action == device.Input {
+		if s.Action == device.Input && s.Target.Password {
+			// a password is never stored: the step asks for it at replay
+			st.Text = "{" + PasswordSlot + "}"
+		} else if s.Action == device.Input {
 			for name, v := range r.slots {
 				if v != "" && strings.EqualFold(v, s.Text) {
 					st.Text = "{" + name + "}"
@@ -99,21 +103,24 @@ func (r *run) learn(ctx context.Context) error {
 	}
 	var typed []intent.TypedText
 	for _, s := range path {
-		if s.Action == device.Input {
+		if s.Action == device.Input && !s.Target.Password {
 			typed = append(typed, intent.TypedText{Text: s.Text, FieldLabel: s.Target.Label()})
 		}
 	}
-	tmpl, slots := intent.TemplateWithLabels(r.res.Command, typed)
+	// secrets never reach the intent, the past commands or a slot example
+	command := privacy.Redact(r.res.Command, r.secrets, false)
+	tmpl, slots := intent.TemplateWithLabels(command, typed)
 	r.slots = map[string]string{}
 	for _, sl := range slots {
 		r.slots[sl.Name] = sl.Example
 	}
 	steps := r.flowSteps(r.steps, 0)
-	f := &knowledge.Flow{AppID: r.app.ID, Package: r.res.Package, Name: flowName(r.res.Command), Intent: tmpl,
-		Commands: []string{r.res.Command}, Slots: slots, Steps: steps, Source: knowledge.SourceLearned,
+	slots = withPasswordSlot(slots, steps)
+	f := &knowledge.Flow{AppID: r.app.ID, Package: r.res.Package, Name: flowName(r.private(command)), Intent: tmpl,
+		Commands: []string{r.private(command)}, Slots: slots, Steps: steps, Source: knowledge.SourceLearned,
 		Uses: 1, Successes: 1, Created: time.Now(), Updated: time.Now()}
 	if dup := r.sameFlow(ctx, f); dup != nil {
-		if err := r.e.store.AddFlowCommand(ctx, dup.ID, r.res.Command); err != nil {
+		if err := r.e.store.AddFlowCommand(ctx, dup.ID, r.private(command)); err != nil {
 			return machineErr{err}
 		}
 		r.e.matcher.invalidate()
@@ -170,4 +177,25 @@ func flowName(cmd string) string {
 		return "flow"
 	}
 	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+// PasswordSlot names the slot of a step that types into a password field:
+// its value is never stored, so a replay asks for it (or takes it from
+// the command: "log in with password ...").
+const PasswordSlot = "password"
+
+// withPasswordSlot adds the password slot, with no example, when a step
+// refers to it.
+func withPasswordSlot(slots []knowledge.Slot, steps []knowledge.Step) []knowledge.Slot {
+	for _, st := range steps {
+		if st.Text == "{"+PasswordSlot+"}" {
+			for _, sl := range slots {
+				if sl.Name == PasswordSlot {
+					return slots
+				}
+			}
+			return append(slots, knowledge.Slot{Name: PasswordSlot})
+		}
+	}
+	return slots
 }

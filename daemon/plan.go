@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -133,7 +135,7 @@ func (r *run) plan(ctx context.Context) error {
 func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
 	return &PlanState{Command: r.res.Command, Package: r.res.Package, AppLabel: r.appLabel, AppID: r.app.ID, Slots: r.slots, Screen: s,
 		Elements: screen.Elements(s), Print: fp, History: r.steps, Guides: r.guides, Lessons: r.lessons,
-		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty, Emit: r.emit}
+		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty, Emit: r.emit, Secrets: r.secrets}
 }
 
 // act performs a on the device, records the step and its transition in
@@ -157,9 +159,17 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 	info := event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: a.Type, Element: idx, Label: rec.Label,
 		Text: redactTyped(s, el, a.Text), Reason: d.Reason, Tokens: d.Tokens}
 	r.emit(event.Chosen, info) // before acting: watchers see the choice while the phone acts
+	if a.Type == device.Input && isPassword(s, el) {
+		// the device types the secret; nothing else ever sees it
+		a.Text = r.fillSecret(a.Text)
+		if a.Text != "" {
+			r.secrets = append(r.secrets, a.Text)
+		}
+		rec.Text = maskedSecret
+	}
 	res, err := r.e.dev.Perform(ctx, a)
 	if err != nil {
-		return rec, machineErr{fmt.Errorf("perform %s: %w", a, err)}
+		return rec, machineErr{fmt.Errorf("perform %s: %w", a.Redacted(), err)}
 	}
 	rec.OK, rec.Changed, rec.Message = res.OK, res.Changed, res.Message
 	after, err := r.e.dev.Snapshot(ctx)
@@ -199,10 +209,30 @@ func (r *run) ensure(ctx context.Context, s *screen.Snapshot, fp string, a devic
 	return rec, nil
 }
 
+// maskedSecret stands for text typed into a password field wherever a
+// step is shown or kept.
+const maskedSecret = "••••"
+
+// isPassword reports whether el is a password field of s.
+func isPassword(s *screen.Snapshot, el *screen.Element) bool {
+	return el != nil && s != nil && s.Node(el.NodeID) != nil && s.Node(el.NodeID).Password
+}
+
 // redactTyped hides text typed into password fields from events.
 func redactTyped(s *screen.Snapshot, el *screen.Element, text string) string {
-	if el != nil && s.Node(el.NodeID) != nil && s.Node(el.NodeID).Password && text != "" {
-		return "••••"
+	if isPassword(s, el) && text != "" {
+		return maskedSecret
+	}
+	return text
+}
+
+// fillSecret puts the command's secret where a planner that was shown
+// only privacy.SecretMark typed the mark into a password field.
+func (r *run) fillSecret(text string) string {
+	if strings.Contains(text, privacy.SecretMark) {
+		if cs := privacy.SecretsIn(r.res.Command); len(cs) == 1 {
+			return strings.ReplaceAll(text, privacy.SecretMark, cs[0])
+		}
 	}
 	return text
 }

@@ -78,6 +78,9 @@ type PlanState struct {
 	// Emit publishes a progress event of the run (prompts, replies);
 	// never nil when set by the engine.
 	Emit func(typ string, data any)
+	// Secrets are values no model may see (daemon/privacy): an LLM
+	// planner replaces them in prompts by privacy.SecretMark.
+	Secrets []string
 	// Penalties of operations the correctness check rejected, keyed by
 	// OperationKey (AutoTask §4.3 backtracking penalty).
 	Penalties map[string]float64

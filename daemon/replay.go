@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -216,6 +218,11 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: fmt.Sprintf("replay: step %d (%s) not found on this screen", i+1, describeStep(step))})
 			return false, i, nil
 		}
+		if a.Type == device.Input {
+			if a.Text, err = r.fillMissing(ctx, a.Text, step.Target.Password); err != nil {
+				return false, i, err
+			}
+		}
 		dec := Decision{Action: step.Action, Reason: fmt.Sprintf("flow %q step %d", f.Name, i+1), Mode: "replay"}
 		var rec StepRecord
 		if step.Action == ActEnsureOn || step.Action == ActEnsureOff {
@@ -230,7 +237,7 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			return false, i, nil
 		}
 		if a.Type == device.Input {
-			r.res.Typed = append(r.res.Typed, a.Text)
+			r.res.Typed = append(r.res.Typed, rec.Text) // masked for password fields
 		}
 	}
 	// verify: the flow ends on the screen it ended on when learned
@@ -284,12 +291,57 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 	return a, el, true
 }
 
-// fillSlots replaces "{name}" references by slot values.
+// fillSlots replaces "{name}" references by slot values; a slot without
+// a value stays a reference (fillMissing asks for it).
 func fillSlots(text string, slots map[string]string) string {
 	for k, v := range slots {
-		text = strings.ReplaceAll(text, "{"+k+"}", v)
+		if v != "" {
+			text = strings.ReplaceAll(text, "{"+k+"}", v)
+		}
 	}
 	return text
+}
+
+// reSlotRef finds the slot references left in text to type.
+var reSlotRef = regexp.MustCompile(`\{([A-Za-z][A-Za-z0-9_]*)\}`)
+
+// fillMissing asks the owner for each slot text still refers to — a slot
+// the command did not fill, or a password, which is never stored — so
+// that a placeholder is never typed. The answer is used for this run
+// only; a secret one joins the run's secrets. With nobody to ask, the
+// replay stops with an error naming the slot.
+func (r *run) fillMissing(ctx context.Context, text string, secret bool) (string, error) {
+	for _, m := range reSlotRef.FindAllStringSubmatch(text, -1) {
+		name := m[1]
+		q := fmt.Sprintf("What should Wayfinder type for %s?", strings.ReplaceAll(name, "_", " "))
+		if secret {
+			q = fmt.Sprintf("Wayfinder needs the %s to continue (it is typed once and never stored).", strings.ReplaceAll(name, "_", " "))
+		}
+		var ans string
+		var err error
+		if cs := privacy.SecretsIn(r.res.Command); secret && len(cs) == 1 {
+			ans = cs[0] // "log in with password ...": the owner just said it
+		} else {
+			ans, err = r.ask(ctx, q, nil)
+		}
+		if err != nil || ans == "" {
+			return text, fmt.Errorf("the flow needs a value for {%s}, which the command does not give: %v", name, errOr(err, "no answer"))
+		}
+		if secret {
+			r.secrets = append(r.secrets, ans)
+		} else {
+			r.slots[name] = ans
+		}
+		text = strings.ReplaceAll(text, m[0], ans)
+	}
+	return text, nil
+}
+
+func errOr(err error, s string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return s
 }
 
 // recover tries to get past an unexpected screen: first a dismissing
@@ -334,6 +386,7 @@ func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept 
 	}
 	repaired := *f
 	repaired.Steps = append(append([]knowledge.Step(nil), f.Steps[:failedAt]...), fresh...)
+	repaired.Slots = withPasswordSlot(append([]knowledge.Slot(nil), f.Slots...), repaired.Steps)
 	for i := range repaired.Steps {
 		repaired.Steps[i].Index = i
 	}

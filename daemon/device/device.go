@@ -127,3 +127,12 @@ type Device interface {
 
 // ErrDisconnected is returned by devices that lost their connection.
 var ErrDisconnected = errors.New("device disconnected")
+
+// Redacted is String without the typed text: for error messages about an
+// action whose text may be secret.
+func (a Action) Redacted() string {
+	if a.Type == Input && a.Text != "" {
+		a.Text = "…"
+	}
+	return a.String()
+}

@@ -11,6 +11,7 @@ package llmplan
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -50,6 +52,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if err != nil {
 		return daemon.Decision{}, err
 	}
+	withoutSecrets(msgs, st.Secrets)
 	p.emitPrompt(st, "next_action", msgs)
 	exists := func(i int) bool { return i >= 0 && i < len(st.Elements) }
 	t0 := time.Now()
@@ -86,6 +89,7 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 	if err != nil {
 		return daemon.Verdict{}, err
 	}
+	withoutSecrets(msgs, st.Secrets)
 	p.emitPrompt(st, "check", msgs)
 	t0 := time.Now()
 	out, reply, err := llm.CompleteJSON[llm.Check](ctx, p.client, msgs, nil)
@@ -139,12 +143,39 @@ func (p *Planner) emitReply(st *daemon.PlanState, r llm.Reply, d time.Duration, 
 	if st.Emit == nil {
 		return
 	}
-	info := event.ReplyInfo{Step: st.Step + 1, Text: p.client.Redact(r.Text), PromptTokens: r.PromptTokens,
+	info := event.ReplyInfo{Step: st.Step + 1, Text: p.client.Redact(privacy.Redact(r.Text, passwordText(st, r.Text), false)), PromptTokens: r.PromptTokens,
 		CompletionTokens: r.CompletionTokens, MS: d.Milliseconds()}
 	if err != nil {
 		info.Error = p.client.Redact(err.Error())
 	}
 	st.Emit(event.LLMReply, info)
+}
+
+// withoutSecrets replaces the run's secrets (a password from the command,
+// text typed into password fields) in every message by
+// privacy.SecretMark: a model never sees them. It types the mark into a
+// password field, and the engine types the secret.
+func withoutSecrets(msgs []llm.Message, secrets []string) {
+	for i := range msgs {
+		msgs[i].Content = privacy.Redact(msgs[i].Content, secrets, false)
+	}
+}
+
+// passwordText returns the text a raw reply would type into a password
+// field of the screen, so the reply event can hide it.
+func passwordText(st *daemon.PlanState, reply string) []string {
+	var a struct {
+		Element int    `json:"element"`
+		Text    string `json:"text"`
+	}
+	raw, err := llm.ExtractJSON(reply)
+	if err != nil || json.Unmarshal(raw, &a) != nil || a.Text == "" {
+		return nil
+	}
+	if a.Element >= 0 && a.Element < len(st.Elements) && st.Elements[a.Element].Password {
+		return []string{a.Text}
+	}
+	return nil
 }
 
 func describeLast(s daemon.StepRecord) string {

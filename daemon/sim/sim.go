@@ -25,6 +25,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 	"sync"
 	"time"
 
@@ -224,6 +225,10 @@ func (p *Phone) snapshotLocked() (*screen.Snapshot, error) {
 			}
 			if v, ok := p.typed[screen.Describe1(base, i).Key()]; ok {
 				n.Text = v
+				if n.Password {
+					// as Android shows a password field: one dot a character
+					n.Text = strings.Repeat("•", utf8.RuneCountInString(v))
+				}
 			}
 		}
 		if len(p.revealed) > 0 {

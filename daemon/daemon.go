@@ -146,6 +146,14 @@ func (e *Engine) Configure(confirmSensitive bool, stepLimit int) {
 	}
 }
 
+// SetFullLogs chooses whether personal data stays in the run log, events
+// and stored flow commands (Config.FullLogs); from the next run.
+func (e *Engine) SetFullLogs(on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cfg.FullLogs = on
+}
+
 // SetAsker sets who answers questions.
 func (e *Engine) SetAsker(a Asker) {
 	e.mu.Lock()

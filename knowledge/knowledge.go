@@ -25,6 +25,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	ErrInvalid  = errors.New("invalid")
 	ErrConflict = errors.New("conflict")
+	// ErrDamaged: the database file fails SQLite's integrity check or is
+	// not a database; Recover moves it aside.
+	ErrDamaged = errors.New("damaged")
 )
 
 // Error wraps one of the typed errors with the operation and detail.

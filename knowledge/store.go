@@ -111,6 +111,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	s := &Store{path: path, db: db}
+	if err := s.check(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, &Error{Op: op, Err: fmt.Errorf("%s: %w", path, err)}

@@ -47,13 +47,13 @@ func cmdFlows(ctx context.Context, args []string) error {
 			return err
 		}
 		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tAPP\tNAME\tINTENT\tSTEPS\tSLOTS\tUSES")
+		fmt.Fprintln(tw, "ID\tAPP\tNAME\tINTENT\tSTEPS\tSLOTS\tUSES\tSAFETY")
 		for _, f := range flows {
 			var slots []string
 			for _, s := range f.Slots {
 				slots = append(slots, s.Name)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%d\n", f.ID, f.Package, trunc(f.Name, 40), trunc(f.Intent, 50), len(f.Steps), strings.Join(slots, ","), f.Uses)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%d\t%s\n", f.ID, f.Package, trunc(f.Name, 40), trunc(f.Intent, 50), len(f.Steps), strings.Join(slots, ","), f.Uses, safetyMark(f))
 		}
 		return tw.Flush()
 	case "show":
@@ -69,8 +69,15 @@ func cmdFlows(ctx context.Context, args []string) error {
 		for _, s := range f.Slots {
 			fmt.Printf("slot:     {%s} e.g. %q\n", s.Name, s.Example)
 		}
+		if m := safetyMark(*f); m != "" {
+			fmt.Printf("safety:   %s\n", m)
+		}
 		for _, s := range f.Steps {
-			fmt.Printf("  %2d. %-6s %-40s on %s → %s\n", s.Index+1, s.Action, trunc(describeFlowStep(s), 40), short8(s.Screen), short8(s.Expect))
+			mark := ""
+			if s.Sensitive {
+				mark = "  [sensitive]"
+			}
+			fmt.Printf("  %2d. %-6s %-40s on %s → %s%s\n", s.Index+1, s.Action, trunc(describeFlowStep(s), 40), short8(s.Screen), short8(s.Expect), mark)
 		}
 		return nil
 	case "export":
@@ -150,4 +157,16 @@ func short8(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// safetyMark says whether a flow has sensitive steps (delete, send, pay,
+// call, account) and whether the owner allowed them without asking.
+func safetyMark(f knowledge.Flow) string {
+	switch {
+	case f.Sensitive && f.AllowSensitive:
+		return "sensitive, allowed without asking"
+	case f.Sensitive:
+		return "sensitive, asks first"
+	}
+	return ""
 }

@@ -31,6 +31,7 @@ usage:
   wayfinder graph  export --db FILE --format dot|json [--app PKG]
   wayfinder run    --data DIR --app NAME [--db FILE] [--planner graph|llm|auto] "command"
   wayfinder flows  list|show|export|import|rm --db FILE ...
+  wayfinder store  check|recover --db FILE         integrity check; move a damaged store aside, keep its flows
   wayfinder eval   --data DIR --planner oracle|graph|llm [--apps a,b] [--db FILE] [--commands FILE] --report FILE
   wayfinder bench  [--data DIR]                    planning, lookup and memory benchmarks
   wayfinder serve  [--data DIR --app NAME] [--addr 127.0.0.1:7777] [--step-delay 400ms] [--reset-each-run]
@@ -84,6 +85,8 @@ func run(ctx context.Context, args []string) error {
 		return cmdBench(ctx, rest)
 	case "serve":
 		return cmdServe(ctx, rest)
+	case "store":
+		return cmdStore(ctx, rest)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil

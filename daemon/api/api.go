@@ -44,6 +44,10 @@ type Settings struct {
 	// (wayfinder serve --no-confirm): the initial ConfirmSensitive is its
 	// negation. Never on the wire.
 	Unattended bool `json:"-"`
+	// FullLogs keeps personal data (phone numbers, e-mail addresses,
+	// card numbers) in the run log and event stream, for debugging;
+	// secrets are redacted regardless. Off by default.
+	FullLogs bool `json:"full_logs"`
 	// DebugAddr is where the debugging websocket listens ("" off); the
 	// host starts it (bridge, serve), the API only reports it.
 	DebugAddr string `json:"debug_addr,omitempty"`
@@ -58,6 +62,7 @@ type PublicSettings struct {
 	Planner          string `json:"planner"`
 	ConfirmSensitive bool   `json:"confirm_sensitive"`
 	StepLimit        int    `json:"max_steps"`
+	FullLogs         bool   `json:"full_logs"`
 }
 
 // PlannerFactory builds the planner for the current settings.
@@ -128,6 +133,9 @@ func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planne
 	if v, ok := stored["confirm_sensitive"]; ok {
 		s.ConfirmSensitive = v == "true"
 	}
+	if v, ok := stored["full_logs"]; ok {
+		s.FullLogs = v == "true"
+	}
 	if v, ok := stored["max_steps"]; ok && s.StepLimit == 0 {
 		s.StepLimit, _ = strconv.Atoi(v)
 	}
@@ -162,6 +170,7 @@ func (a *API) apply(s Settings) error {
 		a.eng.SetEmbedder(emb)
 	}
 	a.eng.Configure(s.ConfirmSensitive, s.StepLimit)
+	a.eng.SetFullLogs(s.FullLogs)
 	return nil
 }
 
@@ -215,6 +224,8 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		Name    string            `json:"name"`
 		Text    string            `json:"text"`
 		Pinned  bool              `json:"pinned"`
+		Allow   bool              `json:"allow"`
+		Token   string            `json:"token"`
 		Slots   map[string]string `json:"slots"`
 	}
 	if len(params) > 0 && string(params) != "null" {
@@ -236,12 +247,21 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		if id == 0 {
 			id = p.ID
 		}
-		if id == 0 {
-			return nil, badRequest("params.flow_id is missing")
-		}
-		f, err := a.store.Flow(ctx, id)
-		if err != nil {
-			return nil, wrap(err)
+		var f *knowledge.Flow
+		var err error
+		switch {
+		case p.Token != "":
+			// a shortcut: the unguessable token, never a small integer
+			if f, err = a.store.FlowByToken(ctx, p.Token); err != nil {
+				return nil, &Error{Code: "not_found", Message: "no flow has this token (it may have been deleted)"}
+			}
+			id = f.ID
+		case id == 0:
+			return nil, badRequest("params.flow_id or params.token is missing")
+		default:
+			if f, err = a.store.Flow(ctx, id); err != nil {
+				return nil, wrap(err)
+			}
 		}
 		for name := range p.Slots {
 			known := false
@@ -314,6 +334,13 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 			return nil, wrap(err)
 		}
 		return a.flowSummary(ctx, p.ID)
+	case "flows.allow_sensitive":
+		// the owner's standing answer for this flow's sensitive steps
+		if err := a.store.SetFlowAllowSensitive(ctx, p.ID, p.Allow); err != nil {
+			return nil, wrap(err)
+		}
+		a.eng.InvalidateFlows()
+		return a.flowSummary(ctx, p.ID)
 	case "flows.delete":
 		if err := a.store.DeleteFlow(ctx, p.ID); err != nil {
 			return nil, wrap(err)
@@ -369,10 +396,18 @@ type FlowSummary struct {
 	Slots   []string `json:"slots"`
 	Uses    int      `json:"uses"`
 	Pinned  bool     `json:"pinned"`
+	// Token replays the flow from outside the app's UI (a pinned
+	// shortcut): {"method":"replay","params":{"token":...}}.
+	Token string `json:"token"`
+	// Sensitive: a step deletes, sends, pays, calls or changes an
+	// account; AllowSensitive: the owner said "don't ask again".
+	Sensitive      bool `json:"sensitive"`
+	AllowSensitive bool `json:"allow_sensitive"`
 }
 
 func summarize(f knowledge.Flow) FlowSummary {
-	s := FlowSummary{ID: f.ID, Name: f.Name, Intent: f.Intent, Package: f.Package, Steps: len(f.Steps), Uses: f.Uses, Pinned: f.Pinned, Slots: []string{}}
+	s := FlowSummary{ID: f.ID, Name: f.Name, Intent: f.Intent, Package: f.Package, Steps: len(f.Steps), Uses: f.Uses, Pinned: f.Pinned, Slots: []string{},
+		Token: f.Token, Sensitive: f.Sensitive, AllowSensitive: f.AllowSensitive}
 	for _, sl := range f.Slots {
 		s.Slots = append(s.Slots, sl.Name)
 	}
@@ -452,7 +487,7 @@ func (a *API) public() PublicSettings {
 	defer a.mu.Unlock()
 	s := a.settings
 	return PublicSettings{BaseURL: s.BaseURL, Model: s.Model, EmbedModel: s.EmbedModel, APIKeySet: s.APIKey != "", Planner: s.Planner,
-		ConfirmSensitive: s.ConfirmSensitive, StepLimit: s.StepLimit}
+		ConfirmSensitive: s.ConfirmSensitive, StepLimit: s.StepLimit, FullLogs: s.FullLogs}
 }
 
 // setSettings changes the given fields; absent fields keep their value;
@@ -483,6 +518,8 @@ func (a *API) setSettings(ctx context.Context, params json.RawMessage) (any, err
 			}
 		case "confirm_sensitive":
 			err = json.Unmarshal(v, &s.ConfirmSensitive)
+		case "full_logs":
+			err = json.Unmarshal(v, &s.FullLogs)
 		case "max_steps":
 			err = json.Unmarshal(v, &s.StepLimit)
 			if err == nil && (s.StepLimit < 0 || s.StepLimit > 100) {
@@ -499,7 +536,8 @@ func (a *API) setSettings(ctx context.Context, params json.RawMessage) (any, err
 		return nil, badRequest("settings.set: %v", err)
 	}
 	for k, v := range map[string]string{"base_url": s.BaseURL, "model": s.Model, "embed_model": s.EmbedModel, "planner": s.Planner,
-		"confirm_sensitive": strconv.FormatBool(s.ConfirmSensitive), "max_steps": strconv.Itoa(s.StepLimit)} {
+		"confirm_sensitive": strconv.FormatBool(s.ConfirmSensitive), "max_steps": strconv.Itoa(s.StepLimit),
+		"full_logs": strconv.FormatBool(s.FullLogs)} {
 		if err := a.store.SetSetting(ctx, k, v); err != nil {
 			return nil, wrap(err)
 		}

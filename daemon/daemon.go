@@ -373,6 +373,8 @@ func (r *run) finish(ctx context.Context, err error) (*Result, error) {
 		}
 		res.Error = err.Error()
 	}
+	// the owner's words come back to the caller, a secret in them does not
+	res.Command, res.Error = privacy.Redact(res.Command, r.secrets, false), privacy.Redact(res.Error, r.secrets, false)
 	res.Mode = majorityMode(r.steps)
 	for _, s := range r.steps {
 		if s.Mode == "replay" || s.Mode == "graph" {

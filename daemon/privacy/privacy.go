@@ -46,7 +46,7 @@ func SecretsIn(command string) []string {
 	var out []string
 	for _, m := range reSecret.FindAllStringSubmatch(command, -1) {
 		v := strings.Trim(m[1], `"'“”.,;!?`)
-		if v != "" {
+		if v != "" && !strings.Contains(v, SecretMark) { // a redacted command carries marks, not secrets
 			out = append(out, v)
 		}
 	}

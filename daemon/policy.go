@@ -63,6 +63,10 @@ func target(s *screen.Snapshot, a device.Action, el *screen.Element) safety.Targ
 		return t
 	}
 	t.ContentDesc, t.ResourceID = n.ContentDesc, n.ResourceID
+	s.Walk(n.ID, func(c *screen.Node, _ int) bool {
+		t.Toggle = t.Toggle || c.Checkable
+		return !t.Toggle
+	})
 	if screen.IsDialog(s) {
 		for _, o := range screen.Elements(s) {
 			if o.Kind == screen.KindText && o.Label != "" && s.Node(o.NodeID) != nil && s.Node(o.NodeID).Window == n.Window {

@@ -42,6 +42,10 @@ type Target struct {
 	ContentDesc string   // its content-desc
 	ResourceID  string   // its resource-id ("com.app:id/btn_delete")
 	Dialog      []string // when the element sits in a dialog: the dialog's other texts (title, message)
+	// Toggle: the element is, or holds, a switch or checkbox. Its label
+	// names a setting ("Send long messages as MMS"), and flipping a
+	// setting is not itself deleting, sending, paying or calling.
+	Toggle bool
 }
 
 // Verdict says whether an action is sensitive, and why.
@@ -62,7 +66,7 @@ var actsOn = map[string]bool{"tap": true, "long_press": true, "ime_enter": true,
 // button of a dialog ("OK", "Yes", "Confirm" and their translations), at
 // what the dialog asks.
 func Classify(t Target) Verdict {
-	if !actsOn[t.Action] {
+	if !actsOn[t.Action] || t.Toggle {
 		return Verdict{}
 	}
 	label := strings.TrimSpace(firstNonEmpty(t.Label, t.ContentDesc))
@@ -71,9 +75,13 @@ func Classify(t Target) Verdict {
 	}
 	cats := map[Category]bool{}
 	var why []string
-	for _, f := range []struct{ name, text string }{
-		{"label", t.Label}, {"content-desc", t.ContentDesc}, {"resource-id", idWords(t.ResourceID)},
-	} {
+	fields := []struct{ name, text string }{{"label", t.Label}, {"content-desc", t.ContentDesc}}
+	if label == "" {
+		// an unlabelled icon: its resource-id is all that says what it does
+		// (ids of labelled views name the view, "speed_dial_label")
+		fields = append(fields, struct{ name, text string }{"resource-id", idWords(t.ResourceID)})
+	}
+	for _, f := range fields {
 		if c := actionCategories(actionPart(f.text)); len(c) > 0 {
 			for _, k := range c {
 				cats[k] = true
@@ -254,7 +262,7 @@ func categoriesOf(text string, vocab map[Category][]string, inflect bool) []Cate
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	toks := tokens(text)
+	toks := withoutArticles(tokens(text))
 	raw := strings.ToLower(text)
 	var out []Category
 	for c, entries := range vocab {
@@ -270,6 +278,20 @@ func categoriesOf(text string, vocab map[Category][]string, inflect bool) []Cate
 				out = append(out, c)
 				break
 			}
+		}
+	}
+	return out
+}
+
+// articles are skipped when phrases are compared: "Empty the recycle bin"
+// says "empty recycle bin".
+var articles = map[string]bool{"the": true, "a": true, "an": true, "my": true, "your": true, "this": true, "these": true, "those": true}
+
+func withoutArticles(toks []string) []string {
+	out := toks[:0:0]
+	for _, t := range toks {
+		if !articles[t] {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -298,8 +320,10 @@ next:
 }
 
 // inflectionOf reports whether tok is w or an English inflection of it:
-// -s, -es, -ed, -d, -ing, -ion, with a final e dropped before -ing/-ion
-// ("deleting", "deletion").
+// -s, -es, -ing, -ion, with a final e dropped before -ing/-ion
+// ("deleting", "deletion"). Past participles (-ed) are left out: in labels
+// they describe a state or a place ("Blocked numbers", "Deleted"), not an
+// action.
 func inflectionOf(tok, w string) bool {
 	if tok == w {
 		return true
@@ -307,7 +331,7 @@ func inflectionOf(tok, w string) bool {
 	if len(w) < 3 || !strings.HasPrefix(tok, strings.TrimSuffix(w, "e")) {
 		return false
 	}
-	for _, suf := range []string{"s", "es", "ed", "d", "ing", "ion"} {
+	for _, suf := range []string{"s", "es", "ing", "ion"} {
 		if tok == w+suf || (strings.HasSuffix(w, "e") && tok == w[:len(w)-1]+suf) {
 			return true
 		}

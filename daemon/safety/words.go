@@ -16,7 +16,7 @@ var actionWords = map[Category][]string{
 	Destroy: {
 		"delete", "remove", "erase", "trash", "move to trash", "move to bin", "discard", "wipe", "uninstall",
 		"format card", "format sd card", "format storage", "factory reset", "reset", "reset all", "clear data",
-		"clear storage", "clear all", "clear history", "clear cache", "clear call log", "clear conversation",
+		"clear storage", "clear all", "clear history", "clear cache", "clear call log", "clear call history", "clear conversation",
 		"empty trash", "empty bin", "empty recycle bin", "purge", "destroy", "revoke", "forget",
 		"unpair", "unsubscribe", "cancel subscription",
 	},
@@ -102,7 +102,7 @@ var confirmWords = []string{
 // safeWords label elements that back out of an action; an element whose
 // whole label is one of them is never sensitive, whatever its dialog says.
 var safeWords = []string{
-	"cancel", "no", "not now", "keep", "close", "back", "dismiss", "later", "never",
+	"cancel", "no", "not now", "keep", "close", "back", "dismiss", "later", "never", "end call", "hang up", "hold call",
 	"cancelar", "no", "annuler", "non", "abbrechen", "nein", "nao", "取消", "否", "キャンセル", "いいえ",
 }
 

@@ -269,6 +269,7 @@ type run struct {
 	secrets  []string        // values never to log, stream, store or prompt (daemon/privacy)
 	flow     *knowledge.Flow // the flow being replayed, if any
 	refused  int             // actions the sensitive-action policy refused
+	steered  bool            // a model chose one of them: the run is not learned
 	steps    []StepRecord
 	penalty  map[string]float64
 	guides   []string

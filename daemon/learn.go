@@ -91,10 +91,12 @@ func (r *run) learn(ctx context.Context) error {
 	if r.res.Outcome != knowledge.OutcomeSuccess {
 		return nil
 	}
-	if r.refused > 0 {
-		// the planner reached for something the command did not ask for
-		// (an injected instruction, a wrong guess): not a route to keep
-		r.emit(event.Log, event.LogInfo{Level: "warn", Text: "not learned: the run tried an action the safety policy refused"})
+	if r.steered {
+		// a model reached for something the command did not ask for (an
+		// instruction injected by screen text, say): the rest of what it
+		// did is not a route to keep. The graph planner matches words and
+		// follows no instructions; its refused guesses are just not taken.
+		r.emit(event.Log, event.LogInfo{Level: "warn", Text: "not learned: the model tried an action the safety policy refused"})
 		return nil
 	}
 	path := shortestPath(r.steps)

@@ -89,11 +89,22 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 		p.Allowed = r.flow.AllowSensitive
 	}
 	dec, v := safety.Decide(command, target(s, a, el), p)
+	if dec != safety.Act && r.opensDialogOnly(ctx, s, a, el) {
+		// known to open a confirmation, not to act: the dialog's accepting
+		// button is what the policy guards ("Delete" → "Delete 3 items?")
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("%s %q only opens a confirmation dialog (UI graph): its answer is guarded instead", a.Type, a.Label)})
+		return safety.Verdict{}, nil
+	}
 	switch dec {
 	case safety.Act:
 		return v, nil
 	case safety.Refuse:
 		r.refused++
+		if mode != "graph" && mode != "replay" && mode != "recovery" {
+			// a model reached for what the command did not ask for: what
+			// it did in this run may have been steered by screen text
+			r.steered = true
+		}
 		err := &RefusedError{Action: a, Verdict: v, Mode: mode}
 		r.emit(event.Log, event.LogInfo{Level: "warn", Text: err.Error()})
 		return v, err
@@ -127,4 +138,23 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 func isRefused(err error) bool {
 	var re *RefusedError
 	return errors.As(err, &re)
+}
+
+// opensDialogOnly reports whether every known outcome of a on el (the UI
+// transition graph of the store) is a dialog: the action asks before it
+// acts. Unknown actions are not assumed to.
+func (r *run) opensDialogOnly(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element) bool {
+	if el == nil || s == nil || r.e.store == nil || r.app.ID == 0 || screen.IsDialog(s) {
+		return false
+	}
+	outs, err := r.e.store.Outcomes(ctx, r.app.ID, screen.Fingerprint(s), screen.Describe(s, el.NodeID).Key(), a.Type)
+	if err != nil || len(outs) == 0 {
+		return false
+	}
+	for _, o := range outs {
+		if !o.Dialog {
+			return false
+		}
+	}
+	return true
 }

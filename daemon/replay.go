@@ -377,7 +377,7 @@ func IsDialog(s *screen.Snapshot) bool { return screen.IsDialog(s) }
 // planner took (steps[kept:] of the run, backtracked ones dropped), and
 // saves it.
 func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept int) error {
-	if r.res.Outcome != "success" || r.cfg.NoLearn || r.refused > 0 {
+	if r.res.Outcome != "success" || r.cfg.NoLearn || r.steered {
 		return nil
 	}
 	fresh := r.flowSteps(r.steps[kept:], len(f.Steps[:failedAt]))

@@ -6,6 +6,7 @@ package daemon_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
@@ -575,4 +576,55 @@ func TestSecurityPersonalDataRedacted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// ---- item 7: a write that fails during a command makes its outcome an
+// error, never success ----
+
+func TestSecurityFullDiskIsNotSuccess(t *testing.T) {
+	dev, st, f := learnSensitiveFlow(t)
+	ctx := context.Background()
+	// the store stops taking writes once the phone has acted, as when
+	// the disk fills up mid-command
+	failing := &afterAction{Device: dev, then: func() { st.Close() }}
+	eng := daemon.New(failing, st, nil, nil, daemon.Config{Unattended: true})
+	_ = dev.Reset("home")
+	res, err := eng.Run(ctx, "", daemon.Options{FlowID: f.ID})
+	if err == nil || res.Outcome != knowledge.OutcomeError || len(dev.tapped()) < 2 {
+		t.Fatalf("a replay whose records could not be written: outcome %s (%s), err %v, taps %d", res.Outcome, res.Error, err, len(dev.tapped()))
+	}
+}
+
+// The replay itself succeeds, but its run record cannot be written (a
+// trigger rejects it, as a full disk would): the outcome is an error.
+func TestSecurityRunLogWriteFails(t *testing.T) {
+	dev, st, f := learnSensitiveFlow(t)
+	ctx := context.Background()
+	db, err := sql.Open("sqlite3", "file:"+st.Path()+"?_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER full_disk BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	eng := daemon.New(dev, st, nil, nil, daemon.Config{Unattended: true})
+	_ = dev.Reset("home")
+	res, err := eng.Run(ctx, "", daemon.Options{FlowID: f.ID})
+	if err == nil || res.Outcome != knowledge.OutcomeError || !strings.Contains(res.Error, "run log") {
+		t.Fatalf("run record not written: outcome %s (%s), err %v", res.Outcome, res.Error, err)
+	}
+}
+
+// afterAction runs then once, after the first action the device performs.
+type afterAction struct {
+	device.Device
+	then func()
+	once sync.Once
+}
+
+func (d *afterAction) Perform(ctx context.Context, a device.Action) (device.Result, error) {
+	res, err := d.Device.Perform(ctx, a)
+	d.once.Do(d.then)
+	return res, err
 }

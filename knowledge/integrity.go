@@ -131,3 +131,4 @@ func salvageFlows(ctx context.Context, path string) ([]Flow, error) {
 	}
 	return out, nil
 }
+

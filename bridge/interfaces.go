@@ -67,3 +67,14 @@ func (d *Daemon) Close() (err error) {
 	defer recoverErr("Close", &err)
 	return d.impl.close()
 }
+
+// RecoverStore moves a damaged knowledge store of dataDir aside (New then
+// fails with an error containing "damaged"), saves the flows it can still
+// read as a flows export beside it, and returns JSON
+// {"moved_to","flows_export","flows","salvage_error"}; the next New starts
+// a fresh store. Import the export with the "flows.import" path of the
+// app, or `wayfinder flows import` on a workstation.
+func RecoverStore(dataDir string) (resultJSON string, err error) {
+	defer recoverErr("RecoverStore", &err)
+	return recoverStore(dataDir)
+}

@@ -292,7 +292,7 @@ func (r *run) emit(typ string, data any) {
 	r.e.bus.Publish(r.id, typ, data)
 }
 
-// private redacts text bound for the run log or a stored flow command.
+// private redacts text bound for the run log.
 func (r *run) private(s string) string { return privacy.Redact(s, r.secrets, !r.cfg.FullLogs) }
 
 // Run carries out one command and returns its result. The error is
@@ -478,7 +478,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 				return machineErr{err}
 			}
 			if r.res.Command != "" {
-				if err := e.store.AddFlowCommand(ctx, flow.ID, r.private(r.res.Command)); err != nil {
+				if err := e.store.AddFlowCommand(ctx, flow.ID, privacy.Redact(r.res.Command, r.secrets, false)); err != nil {
 					return machineErr{err}
 				}
 				e.matcher.invalidate()

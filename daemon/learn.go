@@ -109,7 +109,9 @@ func (r *run) learn(ctx context.Context) error {
 			typed = append(typed, intent.TypedText{Text: s.Text, FieldLabel: s.Target.Label()})
 		}
 	}
-	// secrets never reach the intent, the past commands or a slot example
+	// secrets never reach the intent, the past commands or a slot example;
+	// personal data the owner said (a phone number to save) stays: the
+	// flow is the owner's, and matching needs the words as said
 	command := privacy.Redact(r.res.Command, r.secrets, false)
 	tmpl, slots := intent.TemplateWithLabels(command, typed)
 	r.slots = map[string]string{}
@@ -118,11 +120,11 @@ func (r *run) learn(ctx context.Context) error {
 	}
 	steps := r.flowSteps(r.steps, 0)
 	slots = withPasswordSlot(slots, steps)
-	f := &knowledge.Flow{AppID: r.app.ID, Package: r.res.Package, Name: flowName(r.private(command)), Intent: tmpl,
-		Commands: []string{r.private(command)}, Slots: slots, Steps: steps, Source: knowledge.SourceLearned,
+	f := &knowledge.Flow{AppID: r.app.ID, Package: r.res.Package, Name: flowName(command), Intent: tmpl,
+		Commands: []string{command}, Slots: slots, Steps: steps, Source: knowledge.SourceLearned,
 		Uses: 1, Successes: 1, Created: time.Now(), Updated: time.Now()}
 	if dup := r.sameFlow(ctx, f); dup != nil {
-		if err := r.e.store.AddFlowCommand(ctx, dup.ID, r.private(command)); err != nil {
+		if err := r.e.store.AddFlowCommand(ctx, dup.ID, command); err != nil {
 			return machineErr{err}
 		}
 		r.e.matcher.invalidate()

@@ -122,7 +122,12 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
-	fm.Replay = true
+	examples := map[string]string{}
+	for _, sl := range f.Slots {
+		examples[sl.Name] = sl.Example
+	}
+	top.Slots = intent.SplitAdjacent(f.Intent, top.Slots, examples)
+	fm.Replay, fm.Slots = true, top.Slots
 	r.emit(event.FlowMatched, fm)
 	r.slots = top.Slots
 	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted = f.ID, f.Name, true, top.Slots, promoted

@@ -131,4 +131,3 @@ func salvageFlows(ctx context.Context, path string) ([]Flow, error) {
 	}
 	return out, nil
 }
-

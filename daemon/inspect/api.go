@@ -341,6 +341,10 @@ type FlowView struct {
 	Failures  int              `json:"failures"`
 	Pinned    bool             `json:"pinned,omitempty"`
 	UpdatedMS int64            `json:"updated_ms,omitempty"` // ms since the Unix epoch
+	// Sensitive: a step deletes, sends, pays, calls or changes an account
+	// (replay asks first unless AllowSensitive).
+	Sensitive      bool `json:"sensitive,omitempty"`
+	AllowSensitive bool `json:"allow_sensitive,omitempty"`
 }
 
 // StepView is one step of a FlowView.
@@ -350,17 +354,20 @@ type StepView struct {
 	Label   string `json:"label,omitempty"` // the target element's label
 	Slot    string `json:"slot,omitempty"`  // "{name}" when the step types a slot value
 	Comment string `json:"comment,omitempty"`
+	// Sensitive: this step deletes, sends, pays, calls or changes an account.
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // FlowViewOf converts a flow for the inspector.
 func FlowViewOf(f knowledge.Flow) FlowView {
 	v := FlowView{ID: f.ID, Package: f.Package, Name: f.Name, Intent: f.Intent, Slots: f.Slots, Source: f.Source,
-		Uses: f.Uses, Successes: f.Successes, Failures: f.Failures, Pinned: f.Pinned, Steps: make([]StepView, len(f.Steps))}
+		Uses: f.Uses, Successes: f.Successes, Failures: f.Failures, Pinned: f.Pinned, Steps: make([]StepView, len(f.Steps)),
+		Sensitive: f.Sensitive, AllowSensitive: f.AllowSensitive}
 	if !f.Updated.IsZero() {
 		v.UpdatedMS = f.Updated.UnixMilli()
 	}
 	for i, s := range f.Steps {
-		sv := StepView{Index: s.Index, Action: s.Action, Label: s.Target.Label(), Comment: s.Comment}
+		sv := StepView{Index: s.Index, Action: s.Action, Label: s.Target.Label(), Comment: s.Comment, Sensitive: s.Sensitive}
 		if t := strings.TrimSpace(s.Text); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && !strings.ContainsAny(t[1:len(t)-1], "{} ") {
 			sv.Slot = t
 		}

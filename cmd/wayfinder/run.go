@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 )
 
@@ -21,6 +22,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	noImport := fs.Bool("no-import", false, "do not import the app's exploration graph first")
 	noConfirm := noConfirmFlag(fs)
 	lf := llmFlags(fs)
+	ac, args := takeADB(args, true)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -29,31 +31,39 @@ func cmdRun(ctx context.Context, args []string) error {
 	if command == "" {
 		return usageError{`run: the command is missing, e.g. wayfinder run --data DIR --app notes "create a note 'milk'"`}
 	}
-	d, err := loadData(*data)
-	if err != nil {
-		return err
-	}
-	if *app == "" {
-		return usageError{"run: --app NAME is required (one of " + strings.Join(d.AppNames(), ", ") + ")"}
-	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if !*noImport {
-		if _, _, err := importApp(ctx, d, st, *app); err != nil {
+	var phone device.Device
+	if ac.On {
+		if phone, err = connectADB(ctx, ac); err != nil {
 			return err
 		}
-	}
-	phone, err := sim.New(d, *app)
-	if err != nil {
-		return err
-	}
-	if *state != "" {
-		if err := phone.Reset(*state); err != nil {
+	} else {
+		d, err := loadData(*data)
+		if err != nil {
 			return err
 		}
+		if *app == "" {
+			return usageError{"run: --app NAME is required (one of " + strings.Join(d.AppNames(), ", ") + "), or --adb [SERIAL] for a phone"}
+		}
+		if !*noImport {
+			if _, _, err := importApp(ctx, d, st, *app); err != nil {
+				return err
+			}
+		}
+		sp, err := sim.New(d, *app)
+		if err != nil {
+			return err
+		}
+		if *state != "" {
+			if err := sp.Reset(*state); err != nil {
+				return err
+			}
+		}
+		phone = sp
 	}
 	planner, err := lf.planner(st)
 	if err != nil {

@@ -102,4 +102,3 @@ func TestRunOverADB(t *testing.T) {
 		t.Errorf("no device: got %v", err)
 	}
 }
-

@@ -122,4 +122,3 @@ func TestPrivateValuesStayOut(t *testing.T) {
 		}
 	}
 }
-

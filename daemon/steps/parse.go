@@ -21,8 +21,8 @@ import (
 // Operations of an instruction (PromptRPA Table 1, with its switch split
 // into on and off).
 const (
-	OpOpen   = "open"   // open an app or a screen: tap its entry, or nothing when already there
-	OpTap    = "tap"    // click / select / choose / press
+	OpOpen   = "open" // open an app or a screen: tap its entry, or nothing when already there
+	OpTap    = "tap"  // click / select / choose / press
 	OpLong   = "long_press"
 	OpOn     = "turn_on"  // switch a toggle on
 	OpOff    = "turn_off" // switch a toggle off

@@ -49,7 +49,7 @@ func TestFollowOnDemoPhone(t *testing.T) {
 			text:   "Go to Settings. Switch on Dark mode.",
 			status: []string{steps.StatusDone, steps.StatusDone}},
 		{name: "outdated wording", goal: "turn on dark mode", inner: true, want: "settings_dark",
-			text:   "1. Tap More options\n2. Tap Preferences\n3. Enable Night theme",
+			text: "1. Tap More options\n2. Tap Preferences\n3. Enable Night theme",
 			// "Preferences" grounds on "Settings" as a synonym; "Night theme" does not fit
 			status: []string{steps.StatusDone, steps.StatusDone, steps.StatusReplanned}},
 		{name: "owner answers", goal: "open the settings", inner: false, want: "settings", answers: []string{"Settings"},

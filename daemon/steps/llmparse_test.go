@@ -57,7 +57,9 @@ func TestParseLLM(t *testing.T) {
 // RuleFake answers the parse prompt as the rule-based parser would: a
 // deterministic stand-in for a model, for tests and the evaluation.
 func TestRuleFakeRoundTrip(t *testing.T) {
-	srv := llmtest.NewServer(t, llmtest.WithFunc(func(req openai.ChatCompletionRequest) string { return steps.FakeReply(req.Messages[len(req.Messages)-1].Content) }))
+	srv := llmtest.NewServer(t, llmtest.WithFunc(func(req openai.ChatCompletionRequest) string {
+		return steps.FakeReply(req.Messages[len(req.Messages)-1].Content)
+	}))
 	text := "1. Open Settings\n2. Tap Display\n3. Turn on Dark theme"
 	ins, _, err := steps.ParseLLM(context.Background(), client(t, srv), "dark theme", text, nil)
 	if err != nil {

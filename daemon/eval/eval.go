@@ -30,6 +30,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/daemon/steps"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -51,6 +52,17 @@ type Config struct {
 	BeforeApp func(ctx context.Context, app string) error
 	Progress  io.Writer // live lines; nil for none
 	Engine    daemon.Config
+	// Tutorials, when set, runs only the tasks it names, each following
+	// its pasted steps (daemon/steps) with the planner as the steps
+	// planner's inner planner; the goal stays the task's instruction, so
+	// the learned flow is named by it and the replay phase is unchanged.
+	Tutorials map[string]string
+	// ParseSteps turns a tutorial into instructions and reports the LLM
+	// calls it spent; nil: the rule-based steps.Parse.
+	ParseSteps func(ctx context.Context, goal, text string) ([]steps.Instruction, int, error)
+	// StepsOnly follows the tutorials with no inner planner: an
+	// instruction that cannot be grounded fails the task.
+	StepsOnly bool
 }
 
 // CommandCase is one line of a --commands file.
@@ -178,6 +190,8 @@ type TaskRow struct {
 	Trace        []string `json:"trace,omitempty"`
 	LearnMS      int64    `json:"learn_ms"`
 	ReplayMS     int64    `json:"replay_ms"`
+	// Instructions: what became of each pasted step (tutorial runs only).
+	Instructions []steps.Outcome `json:"instructions,omitempty"`
 }
 
 // CommandRow is one command of the commands phase.
@@ -273,6 +287,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		ar := AppReport{App: app}
 		var appGT, appMatched int
 		tasks := cfg.Data.AppTasks(app)
+		if cfg.Tutorials != nil {
+			tasks = slices.DeleteFunc(slices.Clone(tasks), func(t droidtask.Task) bool { _, ok := cfg.Tutorials[t.ID]; return !ok })
+			if len(tasks) == 0 {
+				continue
+			}
+		}
 		rows := make([]TaskRow, len(tasks))
 		// phase learn
 		for i := range tasks {
@@ -287,11 +307,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				return nil, err
 			}
 			eng.SetPlanner(pl)
+			opts := daemon.Options{Package: phone.App().MainPackage, NoReplay: true}
+			var sp *steps.Planner
+			parseCalls := 0
 			t0 := time.Now()
-			res, err := eng.Run(ctx, task.Instruction, daemon.Options{Package: phone.App().MainPackage, NoReplay: true})
+			if text, ok := cfg.Tutorials[task.ID]; ok {
+				if sp, parseCalls, err = tutorialPlanner(ctx, cfg, pl, task.Instruction, text); err != nil {
+					return nil, fmt.Errorf("eval: %s: %w", task.ID, err)
+				}
+				opts.Planner = sp
+			}
+			res, err := eng.Run(ctx, task.Instruction, opts)
 			row.LearnMS = time.Since(t0).Milliseconds()
 			if err != nil {
 				return nil, fmt.Errorf("eval: %s: %w", task.ID, err)
+			}
+			res.LLMCalls += parseCalls
+			if sp != nil {
+				row.Instructions = sp.Outcomes()
 			}
 			row.FinalScreen = phone.State()
 			row.Succeeded = res.Outcome == knowledge.OutcomeSuccess && row.FinalScreen == row.WantScreen

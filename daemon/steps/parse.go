@@ -40,6 +40,9 @@ type Instruction struct {
 	Op     string `json:"op"`
 	Target string `json:"target,omitempty"`
 	Value  string `json:"value,omitempty"`
+	// Alt is another description of the target the text gave, e.g. the
+	// label in "the overflow menu (More options)".
+	Alt string `json:"alt,omitempty"`
 }
 
 // MaxInstructions bounds a parsed procedure; longer texts are cut (a
@@ -90,9 +93,13 @@ func Split(text string) []string {
 	for _, it := range items {
 		for _, s := range sentences(it) {
 			for _, p := range reThen.Split(s, -1) {
-				p = strings.TrimSpace(strings.Trim(strings.TrimSpace(p), ".,;:!"))
-				if p != "" && strings.IndexFunc(p, unicode.IsLetter) >= 0 {
-					out = append(out, p)
+				for _, p := range splitAnd(p) {
+					p = reMarker.ReplaceAllString(strings.TrimSpace(p), "")
+					p = strings.TrimSpace(strings.Trim(strings.TrimSpace(p), ".,;:!"))
+					p = dropContext(p)
+					if p != "" && strings.IndexFunc(p, unicode.IsLetter) >= 0 {
+						out = append(out, p)
+					}
 				}
 			}
 		}
@@ -101,6 +108,59 @@ func Split(text string) []string {
 		out = out[:MaxInstructions]
 	}
 	return out
+}
+
+// startsWithVerb reports whether s begins with an operation word.
+func startsWithVerb(s string) bool {
+	low := strings.ToLower(strings.TrimSpace(s))
+	for _, v := range verbs {
+		for _, w := range v.words {
+			if low == w || strings.HasPrefix(low, w+" ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitAnd splits "Go to Settings and turn on X" at each "and" followed
+// by an operation word, and at each ", " followed by one when the part
+// before it starts with one too, outside quotes.
+func splitAnd(s string) []string {
+	var out []string
+	for {
+		cut, width := -1, 0
+		low := strings.ToLower(s)
+		for _, sep := range []string{" and ", ", "} {
+			for from := 0; from < len(low); {
+				i := strings.Index(low[from:], sep)
+				if i < 0 {
+					break
+				}
+				i += from
+				// ", choose" needs an instruction before it; "X and choose" does not
+				if (cut < 0 || i < cut) && strings.Count(s[:i], `"`)%2 == 0 && startsWithVerb(s[i+len(sep):]) && (sep == " and " || startsWithVerb(s[:i])) {
+					cut, width = i, len(sep)
+					break
+				}
+				from = i + len(sep)
+			}
+		}
+		if cut < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:cut])
+		s = s[cut+width:]
+	}
+}
+
+// dropContext removes a leading clause that only sets the scene, "In the
+// gallery, open DCIM" -> "open DCIM".
+func dropContext(s string) string {
+	if i := strings.Index(s, ", "); i > 0 && !startsWithVerb(s) && startsWithVerb(s[i+2:]) {
+		return strings.TrimSpace(s[i+2:])
+	}
+	return s
 }
 
 // sentences splits s at sentence ends, keeping quoted text and
@@ -139,8 +199,10 @@ var verbs = []struct {
 // fillers are words around the object that name its kind, not it.
 var fillers = map[string]bool{"the": true, "a": true, "an": true, "your": true, "button": true, "option": true, "options": true,
 	"menu": true, "tab": true, "icon": true, "toggle": true, "switch": true, "field": true, "box": true, "checkbox": true,
-	"item": true, "entry": true, "link": true, "section": true, "page": true, "app": true, "application": true, "labeled": true,
+	"item": true, "entry": true, "folder": true, "link": true, "section": true, "page": true, "app": true, "application": true, "labeled": true,
 	"labelled": true, "called": true, "named": true, "there": true, "now": true, "then": true, "finally": true, "next": true, "on": true}
+
+var reParen = regexp.MustCompile(`\(([^()]{1,60})\)`)
 
 var reQuoted = regexp.MustCompile(`["“”']([^"“”']{1,80})["“”']`)
 
@@ -217,7 +279,9 @@ func Normalise(text string) Instruction {
 				break
 			}
 		}
-		// "X settings" after open: keep "settings", it is the page's name
+		if m := reParen.FindStringSubmatch(t); m != nil {
+			in.Alt = cleanTarget(m[1])
+		}
 		in.Target = cleanTarget(t)
 	}
 	return in

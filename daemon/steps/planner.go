@@ -39,7 +39,10 @@ const (
 	finishSteps   = 3   // steps planned for the goal after the last instruction
 	groundScore   = 0.6 // least label-match score that grounds an instruction
 	strictScore   = 0.8 // a match good enough to skip the instructions before it
+	maxScrolls    = 3   // exploratory scrolls looking for one instruction's target
+	maxDirect     = 4   // failed steps on one instruction before it counts as ungrounded
 	innerMinConf  = 0.3 // least inner-planner confidence followed
+	sureConf      = 0.5 // inner-planner confidence followed before exploring by scrolling
 	finishMinConf = 0.5 // ... after the last instruction
 )
 
@@ -64,6 +67,8 @@ type Planner struct {
 	asked    string
 	askCount int
 	bad      map[string]bool // "instruction|label" that had no effect
+	scrolls  int             // exploratory scrolls for cur
+	listEnd  bool            // a scroll for cur had no effect: the end of the list
 }
 
 // New returns a planner for goal following ins.
@@ -114,10 +119,15 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	for p.cur < len(p.out) {
 		in := p.out[p.cur].Instruction
-		d, ok, skip := p.ground(st, in)
+		var d daemon.Decision
+		var ok bool
+		var skip string
+		if p.tries < maxDirect {
+			d, ok, skip = p.ground(st, in)
+		}
 		if skip != "" {
 			p.mark(st, p.cur, StatusSkipped, skip)
-			p.cur++
+			p.advance(p.cur + 1)
 			continue
 		}
 		if ok {
@@ -130,7 +140,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			for j := p.cur; j < k; j++ {
 				p.mark(st, j, StatusSkipped, "a later instruction's target is already on screen")
 			}
-			p.cur, p.tries, p.replans = k, 0, 0
+			p.advance(k)
 			continue
 		}
 		return p.notGrounded(ctx, st, in)
@@ -152,6 +162,14 @@ func (p *Planner) fold(st *daemon.PlanState) {
 	i := p.pending
 	p.pending = -1
 	op := p.out[i].Op
+	if last.Action == device.Scroll && !last.OK {
+		p.listEnd = true
+		if op == OpScroll && i == p.cur {
+			p.mark(st, i, StatusSkipped, "the list ends before its target")
+			p.advance(i + 1)
+		}
+		return
+	}
 	ok := last.OK && !last.Backtracked && (last.Changed || op == OpOn || op == OpOff || op == OpInput || op == OpScroll)
 	if !ok {
 		p.tries++
@@ -166,9 +184,14 @@ func (p *Planner) fold(st *daemon.PlanState) {
 			p.mark(st, i, StatusDone, "")
 		}
 		if i >= p.cur {
-			p.cur, p.tries, p.replans = i+1, 0, 0
+			p.advance(i + 1)
 		}
 	}
+}
+
+// advance moves to instruction i with fresh per-instruction counters.
+func (p *Planner) advance(i int) {
+	p.cur, p.tries, p.replans, p.scrolls, p.listEnd = i, 0, 0, 0, false
 }
 
 // ground finds the instruction's target on the current screen and the
@@ -201,7 +224,11 @@ func (p *Planner) ground(st *daemon.PlanState, in Instruction) (d daemon.Decisio
 	if in.Op == OpOpen && names(st, in.Target) {
 		return d, false, "the app is already open"
 	}
-	i, s := best(st, in.Target, func(e screen.Element) bool { return !p.bad[fmt.Sprint(p.cur, "|", e.Label)] })
+	keep := func(e screen.Element) bool { return !p.bad[fmt.Sprint(p.cur, "|", e.Label)] }
+	i, s := best(st, in.Target, keep)
+	if s < groundScore && in.Alt != "" {
+		i, s = best(st, in.Alt, keep)
+	}
 	if s < groundScore {
 		return d, false, ""
 	}
@@ -210,6 +237,9 @@ func (p *Planner) ground(st *daemon.PlanState, in Instruction) (d daemon.Decisio
 	switch in.Op {
 	case OpOn, OpOff:
 		t := toggleFor(st, i)
+		if t >= 0 && !keep(st.Elements[t]) {
+			return d, false, "" // that switch did nothing for this instruction
+		}
 		act := daemon.ActEnsureOn
 		if in.Op == OpOff {
 			act = daemon.ActEnsureOff
@@ -251,20 +281,36 @@ func (p *Planner) ahead(st *daemon.PlanState) int {
 // does not fit this phone), else ask the owner.
 func (p *Planner) notGrounded(ctx context.Context, st *daemon.PlanState, in Instruction) (daemon.Decision, error) {
 	n := fmt.Sprintf("instruction %d/%d %q", p.cur+1, len(p.out), in.Text)
+	// towards the target through the UI graph when the graph knows the way;
+	// else it may be further down this list (PromptRPA's exploratory
+	// mechanism: try on the phone rather than trust the text)
+	var towards daemon.Decision
 	if p.Inner != nil && p.tries < graphTries && in.Target != "" {
-		d, err := p.inner(ctx, st, in.Text)
-		if err != nil {
-			return d, err
+		var err error
+		if towards, err = p.inner(ctx, st, in.Text); err != nil {
+			return towards, err
 		}
-		if acts(d) && d.Confidence >= innerMinConf {
-			p.tries++
-			p.pending, p.direct = p.cur, false
-			if d.Element >= 0 && d.Element < len(st.Elements) && score(st.Elements[d.Element].Label, in.Target) >= groundScore {
-				p.direct = true
-			}
-			d.Reason = n + ": through the UI graph: " + d.Reason
-			return d, nil
+	}
+	follow := func(d daemon.Decision) daemon.Decision {
+		p.tries++
+		p.pending, p.direct = p.cur, false
+		if d.Element >= 0 && d.Element < len(st.Elements) && score(st.Elements[d.Element].Label, in.Target) >= groundScore {
+			p.direct = true
 		}
+		d.Reason = n + ": through the UI graph: " + d.Reason
+		return d
+	}
+	if acts(towards) && towards.Confidence >= sureConf {
+		return follow(towards), nil
+	}
+	if !p.listEnd && p.scrolls < maxScrolls && in.Target != "" && scrollable(st) {
+		p.scrolls++
+		p.pending, p.direct = p.cur, false
+		return daemon.Decision{Action: device.Scroll, Element: -1, Direction: device.Forward, Confidence: 0.4, Mode: "steps",
+			Reason: n + ": not on screen; scrolling to look for " + fmt.Sprintf("%q", in.Target)}, nil
+	}
+	if acts(towards) && towards.Confidence >= innerMinConf {
+		return follow(towards), nil
 	}
 	if p.Inner != nil && p.replans < goalSteps && p.Goal != "" {
 		d, err := p.inner(ctx, st, p.Goal)
@@ -317,14 +363,14 @@ func (p *Planner) useAnswer(st *daemon.PlanState) {
 	}
 	if strings.EqualFold(ans, "skip") {
 		p.mark(st, p.cur, StatusSkipped, "the owner said to skip it")
-		p.cur++
+		p.advance(p.cur + 1)
 		return
 	}
 	o := &p.out[p.cur]
 	o.Detail = fmt.Sprintf("the owner said %q", ans)
 	o.Target = cleanTarget(ans)
 	o.Status = StatusAnswered
-	p.tries, p.replans = 0, 0
+	p.tries, p.replans, p.scrolls, p.listEnd = 0, 0, 0, false
 }
 
 // afterLast finishes once every instruction was handled: the inner
@@ -339,7 +385,9 @@ func (p *Planner) afterLast(ctx context.Context, st *daemon.PlanState) (daemon.D
 	if err != nil {
 		return done, nil //nolint:nilerr // the instructions are done; a planner fault here does not undo them
 	}
-	if acts(d) && d.Confidence >= finishMinConf {
+	// only steps forward: back, home or a scroll after the last
+	// instruction would undo or wander, not finish
+	if acts(d) && d.Confidence >= finishMinConf && d.Action != device.Back && d.Action != device.Home && d.Action != device.Scroll {
 		p.finish++
 		d.Reason = "after the last instruction, for the goal: " + d.Reason
 		return d, nil
@@ -368,6 +416,19 @@ func acts(d daemon.Decision) bool {
 		return false
 	}
 	return true
+}
+
+// scrollable reports whether the screen has something to scroll.
+func scrollable(st *daemon.PlanState) bool {
+	for _, e := range st.Elements {
+		if e.Kind == screen.KindScroll {
+			return true
+		}
+		if n := st.Screen.Node(e.NodeID); n != nil && n.Scrollable {
+			return true
+		}
+	}
+	return false
 }
 
 // inputFor returns the input field an input instruction means: the one

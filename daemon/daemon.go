@@ -134,6 +134,13 @@ func (e *Engine) SetPlanner(p Planner) {
 	e.planner = p
 }
 
+// Planner returns the engine's planner (nil: replay only).
+func (e *Engine) Planner() Planner {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.planner
+}
+
 // Configure changes the per-run policies: sensitive-action confirmation
 // (false means Unattended) and the step limit (0 keeps the default). It
 // applies from the next run.

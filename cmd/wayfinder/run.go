@@ -21,6 +21,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	state := fs.String("state", "", "start on this recorded state")
 	noImport := fs.Bool("no-import", false, "do not import the app's exploration graph first")
 	noConfirm := noConfirmFlag(fs)
+	stepsPath := fs.String("steps", "", "follow steps pasted from a tutorial, from this file (- for standard input); the command is the goal")
 	lf := llmFlags(fs)
 	ac, args := takeADB(args, true)
 	pos, err := parse(fs, args)
@@ -76,9 +77,19 @@ func cmdRun(ctx context.Context, args []string) error {
 	ecfg.Unattended = *noConfirm
 	eng := daemon.New(phone, st, planner, nil, ecfg)
 	eng.SetAsker(terminalAsker{})
+	text := ""
+	if *stepsPath != "" {
+		if text, err = readSteps(*stepsPath); err != nil {
+			return err
+		}
+	}
+	command, opt, err := prepareRun(ctx, st, eng, terminalAsker{}, stepsClient(lf), command, text, os.Stdout)
+	if err != nil {
+		return err
+	}
 	sub := eng.Bus().Subscribe(1024)
 	done := printer(os.Stdout, sub)
-	res, err := eng.Run(ctx, command, daemon.Options{})
+	res, err := eng.Run(ctx, command, opt)
 	eng.Bus().Unsubscribe(sub)
 	done.Wait()
 	if err != nil {

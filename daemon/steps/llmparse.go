@@ -107,3 +107,28 @@ func ParseLLM(ctx context.Context, c *llm.Client, goal, text string, priv *daemo
 	}
 	return ins, reply, nil
 }
+
+// Prepare parses a pasted procedure for goal and returns the planner that
+// follows it over inner: with a model (client non-nil and configured) the
+// text is parsed through it, falling back to the rule-based parser when
+// the model fails (note then says why); without one, by rules. calls is
+// the number of LLM calls spent. It fails when the text holds no step.
+func Prepare(ctx context.Context, client *llm.Client, inner daemon.Planner, goal, text string, priv *daemon.Private) (p *Planner, calls int, note string, err error) {
+	var ins []Instruction
+	if client != nil && client.Config().Enabled() {
+		var reply llm.Reply
+		var perr error
+		ins, reply, perr = ParseLLM(ctx, client, goal, text, priv)
+		calls = reply.Calls
+		if perr != nil {
+			note = perr.Error() + "; parsed by rules instead"
+		}
+	}
+	if ins == nil {
+		ins = Parse(text)
+	}
+	if len(ins) == 0 {
+		return nil, calls, note, fmt.Errorf("steps: no step found in the text (%d characters)", len(text))
+	}
+	return New(inner, goal, ins), calls, note, nil
+}

@@ -168,6 +168,10 @@ func (c *resettingController) Run(ctx context.Context, command string) (string, 
 	return c.fresh(func() (string, error) { return c.Live.Run(ctx, command) })
 }
 
+func (c *resettingController) RunSteps(ctx context.Context, goal, steps string) (string, error) {
+	return c.fresh(func() (string, error) { return c.Live.RunSteps(ctx, goal, steps) })
+}
+
 func (c *resettingController) Replay(ctx context.Context, flowID int64, slots map[string]string) (string, error) {
 	return c.fresh(func() (string, error) { return c.Live.Replay(ctx, flowID, slots) })
 }

@@ -107,4 +107,3 @@ func TestRunWithStepsAndAnAnswer(t *testing.T) {
 		t.Errorf("live run: %v", err)
 	}
 }
-

@@ -230,13 +230,22 @@ func (r *Resolver) Resolve(ctx context.Context, command string) (*Resolution, er
 		}
 		res.Refs = append(res.Refs, ref)
 		res.Slots[slotName(e, field)] = ref.Value
+		// quote the value (the intent matcher keeps a quoted value whole)
+		// unless the mention is already quoted; keep a possessive 's
+		q, poss := `"`, ""
+		if inQuotes(command, m.start) {
+			q = ""
+		}
+		if strings.HasSuffix(strings.ToLower(said), "'s") {
+			poss = "'s"
+		}
 		b.WriteString(command[last:m.start])
 		shown.WriteString(command[last:m.start])
-		b.WriteString(`"` + ref.Value + `"`)
+		b.WriteString(q + ref.Value + q + poss)
 		if ref.Private {
-			shown.WriteString(`"` + e.Name + "'s " + label(field) + `"`)
+			shown.WriteString(q + e.Name + "'s " + label(field) + q + poss)
 		} else {
-			shown.WriteString(`"` + ref.Value + `"`)
+			shown.WriteString(q + ref.Value + q + poss)
 		}
 		last = m.end
 	}
@@ -244,6 +253,11 @@ func (r *Resolver) Resolve(ctx context.Context, command string) (*Resolution, er
 	shown.WriteString(command[last:])
 	res.Command, res.Shown = b.String(), shown.String()
 	return res, nil
+}
+
+// inQuotes reports whether offset i of s is inside double quotes.
+func inQuotes(s string, i int) bool {
+	return strings.Count(s[:i], `"`)%2 == 1
 }
 
 func slotName(e knowledge.ContextEntry, field string) string {

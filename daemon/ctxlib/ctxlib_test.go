@@ -67,6 +67,8 @@ func TestResolve(t *testing.T) {
 		{command: "navigate home", want: `navigate "12 Elm Street"`, private: []string{"12 Elm Street"}},
 		{command: "add Jo Lee to the group", want: `add "Jo Lee" to the group`},
 		{command: "turn on dark mode", want: "turn on dark mode"},
+		{command: `create a note called "my boss"`, want: `create a note called "Alex Kim"`},
+		{command: "read mom's messages", want: `read "Mary Smith"'s messages`},
 		{command: "set the language", want: "set the language"}, // preferences are not mentions
 	} {
 		t.Run(c.command, func(t *testing.T) {

@@ -74,13 +74,14 @@ func Split(text string) []string {
 		}
 	}
 	if listed >= 2 {
-		// list items; a line without a marker continues the item above
+		// list items; a line without a marker continues the item above,
+		// and lines before the first item are a heading or an intro
 		for _, l := range lines {
 			t := strings.TrimSpace(l)
-			if t == "" {
+			if t == "" || (len(items) == 0 && !reMarker.MatchString(l)) {
 				continue
 			}
-			if reMarker.MatchString(l) || len(items) == 0 {
+			if reMarker.MatchString(l) {
 				items = append(items, strings.TrimSpace(reMarker.ReplaceAllString(l, "")))
 			} else {
 				items[len(items)-1] += " " + t

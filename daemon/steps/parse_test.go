@@ -16,6 +16,7 @@ func TestSplit(t *testing.T) {
 		{"Step 1: Go to Settings > Display > Dark theme", []string{"Go to Settings", "Display", "Dark theme"}},
 		{"Tap Display, then tap Dark theme", []string{"Tap Display", "tap Dark theme"}},
 		{"Type \"Hello. World\" in the title. Done!", []string{`Type "Hello. World" in the title`, "Done"}},
+		{"How to get bigger text:\n1. Tap More options\n2. Pick Large", []string{"Tap More options", "Pick Large"}},
 		{"", nil},
 		{"1.\n2.\n", nil},
 	} {

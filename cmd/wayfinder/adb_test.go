@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,11 +41,11 @@ func TestTakeADB(t *testing.T) {
 	}
 }
 
-// TestRunOverADB drives `wayfinder run --adb SERIAL "…"` through the fake
-// adb serving a recorded trace: the command names a button of the first
-// screen, the graph planner must tap it (an `input tap` at its centre) and
-// the run must end in success with a learned flow.
-func TestRunOverADB(t *testing.T) {
+// buttonOnFirstScreen picks a recorded trace and a button of its first
+// screen whose label is one plain word, not a navigation control (those
+// never complete a command).
+func buttonOnFirstScreen(t *testing.T) (string, string, screen.Rect) {
+	t.Helper()
 	dir := os.Getenv("WAYFINDER_SHARED")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "shared")
@@ -77,11 +78,20 @@ func TestRunOverADB(t *testing.T) {
 	if label == "" {
 		t.Skip("no labelled button on the first screen of " + tr)
 	}
+	return tr, label, box
+}
+
+// TestRunOverADB drives `wayfinder run --adb SERIAL "…"` through the fake
+// adb serving a recorded trace: the command names a button of the first
+// screen, the graph planner must tap it (an `input tap` at its centre) and
+// the run must end in success with a learned flow.
+func TestRunOverADB(t *testing.T) {
+	tr, label, box := buttonOnFirstScreen(t)
 	fake := adbtest.Install(t, tr, adbtest.ModeOK)
 	db := filepath.Join(t.TempDir(), "k.db")
 	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("WAYFINDER_MODEL", "")
-	err = run(context.Background(), []string{"run", "--adb", adbtest.Serial, "--db", db, "--planner", "graph", "tap " + label})
+	err := run(context.Background(), []string{"run", "--adb", adbtest.Serial, "--db", db, "--planner", "graph", "tap " + label})
 	if err != nil {
 		t.Fatalf("run over adb: %v\nshell: %q", err, fake.Shell())
 	}
@@ -100,5 +110,41 @@ func TestRunOverADB(t *testing.T) {
 	err = run(context.Background(), []string{"run", "--adb", "--db", db, "tap " + label})
 	if !adb.IsKind(err, adb.KindNoDevice) {
 		t.Errorf("no device: got %v", err)
+	}
+}
+
+// TestEvalOverADB runs `wayfinder eval --adb --commands FILE` on the fake
+// phone: the command is learned with the graph planner, then replayed from
+// HOME with the planner off and no model call.
+func TestEvalOverADB(t *testing.T) {
+	tr, label, _ := buttonOnFirstScreen(t)
+	act, err := os.ReadFile(filepath.Join(tr, "0.activity"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, _, _ := strings.Cut(strings.TrimSpace(string(act)), "/")
+	dir := t.TempDir()
+	cmds := filepath.Join(dir, "cmds.jsonl")
+	line, _ := json.Marshal(map[string]string{"app": pkg, "command": "tap " + label})
+	if err := os.WriteFile(cmds, append(line, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	adbtest.Install(t, tr, adbtest.ModeOK)
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("WAYFINDER_MODEL", "")
+	rep := filepath.Join(dir, "rep.json")
+	if err := run(context.Background(), []string{"eval", "--adb", "--planner", "graph", "--commands", cmds, "--report", rep, "-q"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Cases, Done, Replayed, LLMCalls int }
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Cases != 1 || r.Done != 1 || r.Replayed != 1 || r.LLMCalls != 0 {
+		t.Fatalf("report %s", b)
 	}
 }

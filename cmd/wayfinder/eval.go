@@ -31,8 +31,12 @@ func cmdEval(ctx context.Context, args []string) error {
 	quiet := fs.Bool("q", false, "no per-task lines")
 	leaveOut := fs.String("leave-out", string(eval.LeaveOutRecording), "graph planner: what of a task's own demonstration to hide while solving it: recording (edges only its own DroidBot sessions recorded), demo (also every edge coinciding with its steps) or none")
 	minSuccess := fs.Float64("min-success", -1, "exit non-zero when the learn success rate is below this (default: oracle 1.0, others none)")
+	ac, args := takeADB(args, false)
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if ac.On {
+		return evalLive(ctx, ac, lf, *db, *data, *commands, *tutorials, *report, *quiet)
 	}
 	d, err := loadData(*data)
 	if err != nil {

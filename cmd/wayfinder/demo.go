@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
@@ -40,20 +39,11 @@ func cmdDemo(ctx context.Context, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	path := *db
-	if path == "" {
-		dir, err := os.MkdirTemp("", "wayfinder-demo-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "demo.db")
-	}
-	st, err := openStore(ctx, path)
+	st, path, closeStore, err := storeOrTemp(ctx, *db, "wayfinder-demo-")
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	data, err := demo.Load()
 	if err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
@@ -42,20 +41,11 @@ func cmdEval(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	path := *db
-	if path == "" {
-		dir, err := os.MkdirTemp("", "wayfinder-eval-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "eval.db")
-	}
-	st, err := openStore(ctx, path)
+	st, _, closeStore, err := storeOrTemp(ctx, *db, "wayfinder-eval-")
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	cfg := eval.Config{Data: d, Apps: splitList(*apps), Store: st}
 	if !*quiet {
 		cfg.Progress = os.Stdout

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -67,20 +66,11 @@ func evalLive(ctx context.Context, ac adbChoice, lf *llmOpts, db, data, commands
 	if err != nil {
 		return err
 	}
-	path := db
-	if path == "" {
-		dir, err := os.MkdirTemp("", "wayfinder-eval-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "eval.db")
-	}
-	st, err := openStore(ctx, path)
+	st, _, closeStore, err := storeOrTemp(ctx, db, "wayfinder-eval-")
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	planner, err := lf.planner(st)
 	if err != nil {
 		return err

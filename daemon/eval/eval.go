@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -90,23 +91,36 @@ func ReadCommands(path string) ([]CommandCase, error) {
 // ParseCommands parses JSON lines of CommandCase; blank lines and lines
 // starting with # are skipped; errors name the file and line.
 func ParseCommands(b []byte, path string) ([]CommandCase, error) {
-	var out []CommandCase
+	return parseLines(b, path, func(c CommandCase) error {
+		if c.App == "" || c.Command == "" {
+			return errors.New("app and command are required")
+		}
+		return nil
+	})
+}
+
+// parseLines decodes JSON lines of T (unknown fields refused), skipping
+// blank lines and lines starting with #; check validates each. Errors name
+// the file and line.
+func parseLines[T any](b []byte, path string, check func(T) error) ([]T, error) {
+	var out []T
 	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		var c CommandCase
+		var v T
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
+		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if c.App == "" || c.Command == "" {
-			return nil, fmt.Errorf("%s:%d: app and command are required", path, n)
+		if err := check(v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		out = append(out, c)
+		out = append(out, v)
 	}
 	return out, sc.Err()
 }

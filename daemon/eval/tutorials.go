@@ -1,10 +1,8 @@
 package eval
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -35,29 +33,25 @@ func ReadTutorials(path string) (map[string]string, error) {
 
 // ParseTutorials parses the JSON lines of a tutorials file.
 func ParseTutorials(b []byte, path string) (map[string]string, error) {
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		var t Tutorial
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&t); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
+	seen := map[string]bool{}
+	ts, err := parseLines(b, path, func(t Tutorial) error {
 		if t.TaskID == "" || strings.TrimSpace(t.Steps) == "" {
-			return nil, fmt.Errorf("%s:%d: task_id and steps are required", path, n)
+			return errors.New("task_id and steps are required")
 		}
-		if _, dup := out[t.TaskID]; dup {
-			return nil, fmt.Errorf("%s:%d: task %s given twice", path, n, t.TaskID)
+		if seen[t.TaskID] {
+			return fmt.Errorf("task %s given twice", t.TaskID)
 		}
+		seen[t.TaskID] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(ts))
+	for _, t := range ts {
 		out[t.TaskID] = t.Steps
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // tutorialPlanner parses a tutorial and returns the steps planner for it,

@@ -214,4 +214,3 @@ func InputTextArg(text string) (string, error) {
 	b.WriteByte('\'')
 	return b.String(), nil
 }
-

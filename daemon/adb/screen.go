@@ -193,4 +193,3 @@ func ParseResumed(out string) string {
 	}
 	return pkg + "/" + act
 }
-

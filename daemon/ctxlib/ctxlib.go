@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -82,7 +83,31 @@ var fieldWords = []struct {
 }{
 	{"email", []string{"email", "e-mail", "mail"}},
 	{"phone", []string{"text", "sms", "message", "msg", "call", "phone", "dial", "ring", "whatsapp"}},
-	{"address", []string{"navigate", "directions", "direction", "drive", "route", "ride", "taxi", "walk", "map"}},
+	{"address", addressWords},
+}
+
+var addressWords = []string{"navigate", "directions", "direction", "drive", "route", "ride", "taxi", "walk", "map"}
+
+// needsAddress reports whether one of the command's words asks for an
+// address (navigate, directions, ride, ...).
+func needsAddress(command string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(command), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+		if slices.Contains(addressWords, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// capitalised reports whether the mention of k at offset i (after an
+// optional "my ") starts with an upper-case letter.
+func capitalised(command string, i int, k string) bool {
+	j := strings.Index(strings.ToLower(command[i:]), k)
+	if j < 0 {
+		return false
+	}
+	c := command[i+j]
+	return c >= 'A' && c <= 'Z'
 }
 
 // fieldFor returns the field a command needs from an entry of kind.
@@ -143,13 +168,22 @@ func find(command string, entries []knowledge.ContextEntry) []mention {
 		entry      int
 	}
 	var hits []hit
+	travel := needsAddress(command)
 	for i, e := range entries {
 		if e.Kind == knowledge.KindPreference {
 			continue // preferences are settings, not things a command names
 		}
+		if e.Kind == knowledge.KindPlace && !travel {
+			continue // "home" in "go to the home screen" is not the owner's home
+		}
 		for _, k := range keys(e) {
 			re := regexp.MustCompile(`(?i)\b(?:my\s+)?` + regexp.QuoteMeta(k) + `(?:'s)?\b`)
 			for _, m := range re.FindAllStringIndex(command, -1) {
+				// a name that is also a common word ("Will", "May") counts
+				// only when written with a capital
+				if !strings.Contains(k, " ") && intent.IsStopword(k) && !capitalised(command, m[0], k) {
+					continue
+				}
 				hits = append(hits, hit{m[0], m[1], i})
 			}
 		}

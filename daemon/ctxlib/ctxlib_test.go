@@ -39,6 +39,7 @@ func library(t *testing.T) *knowledge.Store {
 		{Kind: "person", Name: "Alex Kim", Aliases: []string{"my boss"}, Values: []knowledge.ContextValue{{Field: "phone", Value: "555-0142"}}},
 		{Kind: "person", Name: "Alex Park", Values: []knowledge.ContextValue{{Field: "phone", Value: "555-0177"}}},
 		{Kind: "person", Name: "Jo Lee"},
+		{Kind: "person", Name: "Will Turner", Values: []knowledge.ContextValue{{Field: "phone", Value: "555-0111"}}},
 		{Kind: "place", Name: "home", Values: []knowledge.ContextValue{{Field: "address", Value: "12 Elm Street", Private: true, AllowInPrompt: true}}},
 		{Kind: "preference", Name: "language", Values: []knowledge.ContextValue{{Field: "value", Value: "French"}}},
 	} {
@@ -67,6 +68,9 @@ func TestResolve(t *testing.T) {
 		{command: "navigate home", want: `navigate "12 Elm Street"`, private: []string{"12 Elm Street"}},
 		{command: "add Jo Lee to the group", want: `add "Jo Lee" to the group`},
 		{command: "turn on dark mode", want: "turn on dark mode"},
+		{command: "go to the home screen", want: "go to the home screen"},                 // not the owner's home
+		{command: "text Alex Kim I will be late", want: `text "555-0142" I will be late`}, // "will" is no Will
+		{command: "call Will", want: `call "555-0111"`},
 		{command: `create a note called "my boss"`, want: `create a note called "Alex Kim"`},
 		{command: "read mom's messages", want: `read "Mary Smith"'s messages`},
 		{command: "set the language", want: "set the language"}, // preferences are not mentions

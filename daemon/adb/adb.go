@@ -52,9 +52,10 @@ type Device struct {
 	model  string
 	opt    Options
 
-	mu   sync.Mutex
-	last *screen.Snapshot // the last dump, for Perform's node lookup and Changed
-	dump string           // "tty" | "file": which dump method works on this phone
+	mu    sync.Mutex
+	last  *screen.Snapshot // the last dump, for Perform's node lookup and Changed
+	fresh *screen.Snapshot // the screen Perform settled on, served once by Snapshot
+	dump  string           // "tty" | "file": which dump method works on this phone
 }
 
 // Connect finds adb, lists the devices and picks serial ("" means the only

@@ -355,3 +355,14 @@ func FuzzParseDevices(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseResumed(f *testing.F) {
+	f.Add("  mResumedActivity: ActivityRecord{c0ffee u0 org.example.app/.Main t12}")
+	f.Add("mCurrentFocus=Window{9f u0 a.b/c.D}")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := adb.ParseResumed(s)
+		if got != "" && !strings.Contains(got, "/") {
+			t.Fatalf("ParseResumed(%q) = %q: want pkg/activity or empty", s, got)
+		}
+	})
+}

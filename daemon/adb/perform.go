@@ -22,6 +22,7 @@ func (d *Device) Perform(ctx context.Context, a device.Action) (device.Result, e
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.fresh = nil
 	start := time.Now()
 	before := ""
 	if d.last != nil {
@@ -43,6 +44,7 @@ func (d *Device) Perform(ctx context.Context, a device.Action) (device.Result, e
 	if err != nil {
 		return device.Result{}, err
 	}
+	d.fresh = s
 	res.Changed = before == "" || screen.Fingerprint(s) != before
 	res.DurationMS = time.Since(start).Milliseconds()
 	return res, nil

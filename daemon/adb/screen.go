@@ -12,10 +12,15 @@ import (
 
 // Snapshot dumps the screen until two consecutive dumps have the same
 // fingerprint (or SettleTimeout passes) and returns the last one, with
-// the foreground activity.
+// the foreground activity. Right after Perform it returns the screen
+// Perform already settled on (once), sparing a second settling.
 func (d *Device) Snapshot(ctx context.Context) (*screen.Snapshot, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if s := d.fresh; s != nil {
+		d.fresh = nil
+		return s, nil
+	}
 	return d.settled(ctx)
 }
 

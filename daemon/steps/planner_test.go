@@ -88,3 +88,21 @@ func TestFollowOnDemoPhone(t *testing.T) {
 		})
 	}
 }
+
+// TestNobodyToAsk: an instruction that cannot be grounded, with no planner
+// behind and nobody to answer, fails the run saying which step and why.
+func TestNobodyToAsk(t *testing.T) {
+	phone, st := demotest.New(t, true)
+	eng := daemon.New(phone, st, nil, nil, daemon.Config{})
+	p := steps.New(nil, "open the settings", steps.Parse("1. Tap More options\n2. Tap Zebra crossing"))
+	res, err := eng.Run(context.Background(), "open the settings", daemon.Options{Planner: p, NoReplay: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome == knowledge.OutcomeSuccess || !strings.Contains(res.Error, "Zebra crossing") || res.Saved {
+		t.Fatalf("got %s %q saved=%v", res.Outcome, res.Error, res.Saved)
+	}
+	if o := p.Outcomes(); o[0].Status != steps.StatusDone || o[1].Status != steps.StatusPending {
+		t.Errorf("outcomes %+v", o)
+	}
+}

@@ -141,6 +141,23 @@ func (e *Engine) Planner() Planner {
 	return e.planner
 }
 
+// GoHome presses HOME between runs (a live evaluation's way back to a
+// known start), serialised with runs so it never lands inside one. It
+// returns device errors, and an error when HOME had no effect.
+func (e *Engine) GoHome(ctx context.Context) error {
+	e.runMu.Lock()
+	defer e.runMu.Unlock()
+	res, err := e.dev.Perform(ctx, device.Action{Type: device.Home, Node: -1})
+	if err != nil {
+		return fmt.Errorf("home: %w", err)
+	}
+	if !res.OK {
+		return fmt.Errorf("home had no effect: %s", res.Message)
+	}
+	e.bus.Publish("", event.Log, event.LogInfo{Level: "info", Text: "pressed HOME between runs"})
+	return nil
+}
+
 // Configure changes the per-run policies: sensitive-action confirmation
 // (false means Unattended) and the step limit (0 keeps the default). It
 // applies from the next run.

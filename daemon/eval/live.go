@@ -76,10 +76,7 @@ func RunLive(ctx context.Context, cfg LiveConfig) (*LiveReport, error) {
 	if cfg.Planner != nil {
 		rep.Planner = cfg.Planner.Name()
 	}
-	home := func() error {
-		_, err := cfg.Device.Perform(ctx, device.Action{Type: device.Home, Node: -1})
-		return err
-	}
+	home := func() error { return eng.GoHome(ctx) }
 	for _, c := range cfg.Cases {
 		row := LiveRow{LiveCase: c}
 		if err := home(); err != nil {

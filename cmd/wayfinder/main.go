@@ -6,11 +6,12 @@
 //	wayfinder sim     --data DIR --app NAME [--script "tap 3; back"]
 //	wayfinder import  --data DIR --db FILE [--apps a,b]
 //	wayfinder graph export --db FILE [--app PKG] --format dot|json
-//	wayfinder run     --data DIR --app NAME [--db FILE] [--planner graph|llm|auto] "command"
+//	wayfinder run     --data DIR --app NAME | --adb [SERIAL] [--db FILE] [--planner graph|llm|auto] [--steps FILE|-] "command"
+//	wayfinder context list|set|delete|export|import [--db FILE] ...
 //	wayfinder flows   list|show|export|import|rm --db FILE ...
 //	wayfinder eval    --data DIR [--apps a,b] --planner oracle|graph|llm [--db FILE] [--commands FILE] --report FILE
 //	wayfinder bench   [--data DIR]
-//	wayfinder serve   [--data DIR --app NAME] [--addr 127.0.0.1:PORT] [--db FILE] [--step-delay D] [--reset-each-run]
+//	wayfinder serve   [--data DIR --app NAME | --adb [SERIAL]] [--addr 127.0.0.1:PORT] [--db FILE] [--step-delay D] [--reset-each-run]
 package main
 
 import (

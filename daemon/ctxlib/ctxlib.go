@@ -225,7 +225,7 @@ func find(command string, entries []knowledge.ContextEntry) []mention {
 // (wrapping ErrNeedsOwner) when an answer is needed and no Asker is set;
 // the Asker's error; an empty answer; store errors.
 func (r *Resolver) Resolve(ctx context.Context, command string) (*Resolution, error) {
-	res := &Resolution{Original: command, Command: command, Shown: command, Private: &daemon.Private{}, Slots: map[string]string{}}
+	res := &Resolution{Original: command, Command: command, Shown: command, Private: &daemon.Private{}}
 	if r.Store == nil {
 		return res, nil
 	}
@@ -263,7 +263,6 @@ func (r *Resolver) Resolve(ctx context.Context, command string) (*Resolution, er
 			}
 		}
 		res.Refs = append(res.Refs, ref)
-		res.Slots[slotName(e, field)] = ref.Value
 		// quote the value (the intent matcher keeps a quoted value whole)
 		// unless the mention is already quoted; keep a possessive 's
 		q, poss := `"`, ""
@@ -292,10 +291,6 @@ func (r *Resolver) Resolve(ctx context.Context, command string) (*Resolution, er
 // inQuotes reports whether offset i of s is inside double quotes.
 func inQuotes(s string, i int) bool {
 	return strings.Count(s[:i], `"`)%2 == 1
-}
-
-func slotName(e knowledge.ContextEntry, field string) string {
-	return strings.Join(strings.Fields(strings.ToLower(e.Name)), "_") + "." + field
 }
 
 func label(field string) string {

@@ -134,6 +134,30 @@ func (e *Engine) SetPlanner(p Planner) {
 	e.planner = p
 }
 
+// Planner returns the engine's planner (nil: replay only).
+func (e *Engine) Planner() Planner {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.planner
+}
+
+// GoHome presses HOME between runs (a live evaluation's way back to a
+// known start), serialised with runs so it never lands inside one. It
+// returns device errors, and an error when HOME had no effect.
+func (e *Engine) GoHome(ctx context.Context) error {
+	e.runMu.Lock()
+	defer e.runMu.Unlock()
+	res, err := e.dev.Perform(ctx, device.Action{Type: device.Home, Node: -1})
+	if err != nil {
+		return fmt.Errorf("home: %w", err)
+	}
+	if !res.OK {
+		return fmt.Errorf("home had no effect: %s", res.Message)
+	}
+	e.bus.Publish("", event.Log, event.LogInfo{Level: "info", Text: "pressed HOME between runs"})
+	return nil
+}
+
 // Configure changes the per-run policies: sensitive-action confirmation
 // (false means Unattended) and the step limit (0 keeps the default). It
 // applies from the next run.
@@ -221,6 +245,13 @@ type Options struct {
 	// FlowID replays this flow without matching; Slots fills its slots.
 	FlowID int64
 	Slots  map[string]string
+	// Planner replaces the engine's planner for this run only (e.g. a
+	// planner that follows pasted steps, daemon/steps); nil keeps it.
+	Planner Planner
+	// Private lists the owner's private values this run uses (from the
+	// context library): redacted from its events, run log and Result, and
+	// kept from model prompts unless allowed (see Private).
+	Private *Private
 }
 
 // Cancel stops the running command, if any.
@@ -277,15 +308,21 @@ type run struct {
 	llmCalls int
 	tokens   int
 	start    time.Time
+	owner    *Private // the owner's private values of this run; nil: none
 }
 
-// emit publishes an event of the run. Secrets (passwords from the
-// command or typed into password fields) never leave it; personal data
-// (phone numbers, e-mail addresses, card numbers) is redacted unless the
-// owner chose full debugging logs (daemon/privacy).
+// emit publishes an event of the run. The owner's private values of
+// this run (from the context library, Options.Private) and secrets
+// (passwords from the command or typed into password fields) never leave
+// it; personal data (phone numbers, e-mail addresses, card numbers) is
+// redacted unless the owner chose full debugging logs (daemon/privacy).
 func (r *run) emit(typ string, data any) {
 	if data != nil {
-		if raw, err := json.Marshal(data); err == nil {
+		raw, err := json.Marshal(data)
+		if err == nil && !r.owner.Empty() {
+			raw, err = r.owner.redactJSON(data)
+		}
+		if err == nil {
 			data = json.RawMessage(privacy.RedactJSON(raw, r.secrets, !r.cfg.FullLogs))
 		}
 	}
@@ -293,7 +330,9 @@ func (r *run) emit(typ string, data any) {
 }
 
 // private redacts text bound for the run log.
-func (r *run) private(s string) string { return privacy.Redact(s, r.secrets, !r.cfg.FullLogs) }
+func (r *run) private(s string) string {
+	return privacy.Redact(r.owner.Redact(s), r.secrets, !r.cfg.FullLogs)
+}
 
 // Run carries out one command and returns its result. The error is
 // non-nil only for failures of the machinery (store, device); a command
@@ -333,11 +372,15 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 		e.cancel, e.runID, e.runCmd = nil, "", ""
 		e.mu.Unlock()
 	}()
+	if opt.Planner != nil {
+		planner = opt.Planner
+	}
 	if opt.NoPlanner {
 		planner = nil
 	}
 	r := &run{e: e, id: id, cfg: cfg, planner: planner, sem: sem, penalty: map[string]float64{}, start: time.Now(),
-		secrets: privacy.SecretsIn(command), res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
+		secrets: privacy.SecretsIn(command), owner: opt.Private,
+		res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
 	pname := "none"
 	if planner != nil {
 		pname = planner.Name()
@@ -382,6 +425,7 @@ func (r *run) finish(ctx context.Context, err error) (*Result, error) {
 			res.CacheHits++ // served from a saved flow or a known route
 		}
 	}
+	r.redactResult()
 	lctx := context.WithoutCancel(ctx)
 	if r.e.store != nil {
 		if _, lerr := r.e.store.LogRun(lctx, knowledge.Run{Command: r.private(res.Command), Package: res.Package, Mode: res.Mode,
@@ -398,6 +442,28 @@ func (r *run) finish(ctx context.Context, err error) (*Result, error) {
 	r.emit(event.RunFinished, event.RunResult{Outcome: res.Outcome, Error: res.Error, Mode: res.Mode, Steps: len(r.steps),
 		LLMCalls: r.llmCalls, Tokens: r.tokens, MS: res.MS, CacheHits: res.CacheHits, FlowID: res.FlowID})
 	return res, fatal
+}
+
+// redactResult replaces the run's private values in what the Result and
+// the run log keep.
+func (r *run) redactResult() {
+	p, res := r.owner, r.res
+	if p.Empty() {
+		return
+	}
+	res.Command, res.Error = p.Redact(res.Command), p.Redact(res.Error)
+	for i := range res.Typed {
+		res.Typed[i] = p.Redact(res.Typed[i])
+	}
+	for k, v := range res.Slots {
+		res.Slots[k] = p.Redact(v)
+	}
+	steps := make([]StepRecord, len(res.Steps))
+	copy(steps, res.Steps)
+	for i := range steps {
+		steps[i].Text, steps[i].Reason = p.Redact(steps[i].Text), p.Redact(steps[i].Reason)
+	}
+	res.Steps = steps
 }
 
 // majorityMode names who decided most steps (ties: the earlier mode);

@@ -61,6 +61,7 @@ func (r *run) plan(ctx context.Context) error {
 		if d.Mode == "" {
 			d.Mode = r.planner.Name()
 		}
+		d.Text = r.owner.Restore(d.Text) // a model typed a placeholder
 		switch d.Action {
 		case ActDone:
 			r.res.Outcome = knowledge.OutcomeSuccess
@@ -135,7 +136,7 @@ func (r *run) plan(ctx context.Context) error {
 func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
 	return &PlanState{Command: r.res.Command, Package: r.res.Package, AppLabel: r.appLabel, AppID: r.app.ID, Slots: r.slots, Screen: s,
 		Elements: screen.Elements(s), Print: fp, History: r.steps, Guides: r.guides, Lessons: r.lessons,
-		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty, Emit: r.emit, Secrets: r.secrets}
+		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty, Emit: r.emit, Secrets: r.secrets, Private: r.owner}
 }
 
 // act performs a on the device, records the step and its transition in

@@ -84,6 +84,9 @@ type PlanState struct {
 	// Penalties of operations the correctness check rejected, keyed by
 	// OperationKey (AutoTask §4.3 backtracking penalty).
 	Penalties map[string]float64
+	// Private are the owner's private values of this run: a planner that
+	// talks to a model sends its prompts through Scrub. Nil: none.
+	Private *Private
 }
 
 // OperationKey identifies an operation (action, element, screen) for

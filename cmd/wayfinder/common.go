@@ -65,6 +65,27 @@ func openStore(ctx context.Context, path string) (*knowledge.Store, error) {
 	return knowledge.Open(ctx, path)
 }
 
+// storeOrTemp opens the store at path or, when path is "", a fresh one in
+// a new temporary directory; close removes that directory after closing
+// the store. It returns the path used.
+func storeOrTemp(ctx context.Context, path, prefix string) (st *knowledge.Store, used string, close func(), err error) {
+	cleanup := func() {}
+	if path == "" {
+		dir, err := os.MkdirTemp("", prefix)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+		path = filepath.Join(dir, strings.TrimSuffix(strings.TrimPrefix(prefix, "wayfinder-"), "-")+".db")
+	}
+	st, err = openStore(ctx, path)
+	if err != nil {
+		cleanup()
+		return nil, "", nil, err
+	}
+	return st, path, func() { st.Close(); cleanup() }, nil
+}
+
 func loadData(dir string) (*droidtask.Dataset, error) {
 	if dir == "" {
 		return nil, usageError{"--data DIR is required (a DroidTask-format directory, e.g. ../shared/droidtask)"}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
@@ -16,12 +15,21 @@ import (
 // once (Wayfinder plans it and learns the flow), then again in the same or
 // other words and values (Wayfinder replays the flow offline), and a
 // command whose flow must not be reused (the opposite toggle).
-var demoScript = []struct{ say, why string }{
-	{"turn on dark mode", "first time: no saved flow, so Wayfinder plans over the UI graph it explored"},
-	{"turn on dark mode", "same words again: the saved flow replays offline, no model, no planning"},
-	{"turn off dark mode", "the opposite: must NOT replay the 'turn on' flow"},
-	{`create a note called "Groceries"`, "first time: plan, type the value, commit the form; the value becomes a slot"},
-	{`add a new note named "Call mom"`, "other words, other value: the saved flow replays with the new slot value"},
+var demoScript = []struct{ say, why, steps string }{
+	{"turn on dark mode", "first time: no saved flow, so Wayfinder plans over the UI graph it explored", ""},
+	{"turn on dark mode", "same words again: the saved flow replays offline, no model, no planning", ""},
+	{"turn off dark mode", "the opposite: must NOT replay the 'turn on' flow", ""},
+	{`create a note called "Groceries"`, "first time: plan, type the value, commit the form; the value becomes a slot", ""},
+	{`add a new note named "Call mom"`, "other words, other value: the saved flow replays with the new slot value", ""},
+	{"make the text large", "pasted steps from a web tutorial, partly outdated (this phone says Settings and Font size): followed step by step, then learned as a flow named by the goal",
+		"How to get bigger text:\n1. Open the Notebook app\n2. Tap More options\n3. Tap Preferences\n4. Tap Text size\n5. Pick Large"},
+	{"add a new note named mom", `"mom" is in the owner's context library (Mary Smith): resolved on the phone, then the saved note flow replays with her name`, ""},
+}
+
+// demoContext is the owner's context library of the demo.
+var demoContext = []knowledge.ContextEntry{
+	{Kind: knowledge.KindPerson, Name: "Mary Smith", Aliases: []string{"mom"},
+		Values: []knowledge.ContextValue{{Field: "phone", Value: "+1 555 0100", Private: true}}},
 }
 
 func cmdDemo(ctx context.Context, args []string) error {
@@ -31,20 +39,11 @@ func cmdDemo(ctx context.Context, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	path := *db
-	if path == "" {
-		dir, err := os.MkdirTemp("", "wayfinder-demo-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "demo.db")
-	}
-	st, err := openStore(ctx, path)
+	st, path, closeStore, err := storeOrTemp(ctx, *db, "wayfinder-demo-")
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	data, err := demo.Load()
 	if err != nil {
 		return err
@@ -69,6 +68,11 @@ func cmdDemo(ctx context.Context, args []string) error {
 		return err
 	}
 	eng := daemon.New(phone, st, planner, nil, ecfg)
+	for _, e := range demoContext {
+		if _, err := st.PutContext(ctx, e); err != nil {
+			return err
+		}
+	}
 	sub := eng.Bus().Subscribe(4096)
 	done := printer(os.Stdout, sub)
 	failed := 0
@@ -77,7 +81,14 @@ func cmdDemo(ctx context.Context, args []string) error {
 			return err
 		}
 		fmt.Printf("\n%d. %s\n", i+1, line.why)
-		res, err := eng.Run(ctx, line.say, daemon.Options{})
+		if line.steps != "" {
+			fmt.Printf("  pasted   %q\n", line.steps)
+		}
+		command, opt, err := prepareRun(ctx, st, eng, nil, stepsClient(lf), line.say, line.steps, os.Stdout)
+		if err != nil {
+			return err
+		}
+		res, err := eng.Run(ctx, command, opt)
 		if err != nil {
 			return err
 		}

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
 	"github.com/wayfinder-agent/wayfinder/daemon/eval"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/daemon/steps"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -23,31 +24,28 @@ func cmdEval(ctx context.Context, args []string) error {
 	plannerName := lf.kind
 	db := fs.String("db", "", "knowledge store file (default a fresh temporary file)")
 	commands := fs.String("commands", "", "JSON-lines file of other wordings / values / non-matching commands")
+	tutorials := fs.String("tutorials", "", `JSON-lines file {"task_id","steps"}: run those tasks following the pasted steps`)
+	stepsOnly := fs.Bool("steps-only", false, "with --tutorials: follow the steps with no planner behind them (ungroundable steps fail)")
 	report := fs.String("report", "", "write the JSON report here")
 	quiet := fs.Bool("q", false, "no per-task lines")
 	leaveOut := fs.String("leave-out", string(eval.LeaveOutRecording), "graph planner: what of a task's own demonstration to hide while solving it: recording (edges only its own DroidBot sessions recorded), demo (also every edge coinciding with its steps) or none")
 	minSuccess := fs.Float64("min-success", -1, "exit non-zero when the learn success rate is below this (default: oracle 1.0, others none)")
+	ac, args := takeADB(args, false)
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if ac.On {
+		return evalLive(ctx, ac, lf, *db, *data, *commands, *tutorials, *report, *quiet)
 	}
 	d, err := loadData(*data)
 	if err != nil {
 		return err
 	}
-	path := *db
-	if path == "" {
-		dir, err := os.MkdirTemp("", "wayfinder-eval-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "eval.db")
-	}
-	st, err := openStore(ctx, path)
+	st, _, closeStore, err := storeOrTemp(ctx, *db, "wayfinder-eval-")
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	cfg := eval.Config{Data: d, Apps: splitList(*apps), Store: st}
 	if !*quiet {
 		cfg.Progress = os.Stdout
@@ -55,6 +53,22 @@ func cmdEval(ctx context.Context, args []string) error {
 	if *commands != "" {
 		if cfg.Commands, err = eval.ReadCommands(*commands); err != nil {
 			return err
+		}
+	}
+	if *tutorials != "" {
+		if cfg.Tutorials, err = eval.ReadTutorials(*tutorials); err != nil {
+			return err
+		}
+		if *plannerName == "" || *plannerName == "oracle" {
+			*plannerName = "graph"
+		}
+		cfg.StepsOnly = *stepsOnly
+		if lc, err := lf.config(); err == nil && lc.Enabled() && *plannerName != "graph" {
+			client := llm.New(lc)
+			cfg.ParseSteps = func(ctx context.Context, goal, text string) ([]steps.Instruction, int, error) {
+				ins, reply, err := steps.ParseLLM(ctx, client, goal, text, nil)
+				return ins, reply.Calls, err
+			}
 		}
 	}
 	switch *plannerName {

@@ -6,11 +6,12 @@
 //	wayfinder sim     --data DIR --app NAME [--script "tap 3; back"]
 //	wayfinder import  --data DIR --db FILE [--apps a,b]
 //	wayfinder graph export --db FILE [--app PKG] --format dot|json
-//	wayfinder run     --data DIR --app NAME [--db FILE] [--planner graph|llm|auto] "command"
+//	wayfinder run     --data DIR --app NAME | --adb [SERIAL] [--db FILE] [--planner graph|llm|auto] [--steps FILE|-] "command"
+//	wayfinder context list|set|delete|export|import [--db FILE] ...
 //	wayfinder flows   list|show|export|import|rm --db FILE ...
-//	wayfinder eval    --data DIR [--apps a,b] --planner oracle|graph|llm [--db FILE] [--commands FILE] --report FILE
+//	wayfinder eval    --data DIR [--apps a,b] --planner oracle|graph|llm [--db FILE] [--commands FILE] [--tutorials FILE [--steps-only]] [--adb [SERIAL]] --report FILE
 //	wayfinder bench   [--data DIR]
-//	wayfinder serve   [--data DIR --app NAME] [--addr 127.0.0.1:PORT] [--db FILE] [--step-delay D] [--reset-each-run]
+//	wayfinder serve   [--data DIR --app NAME | --adb [SERIAL]] [--addr 127.0.0.1:PORT] [--db FILE] [--step-delay D] [--reset-each-run]
 package main
 
 import (
@@ -29,12 +30,14 @@ usage:
   wayfinder sim    --data DIR --app NAME           step through a recorded app by hand
   wayfinder import --data DIR --db FILE            load recorded exploration transitions as knowledge
   wayfinder graph  export --db FILE --format dot|json [--app PKG]
-  wayfinder run    --data DIR --app NAME [--db FILE] [--planner graph|llm|auto] "command"
+  wayfinder run    --data DIR --app NAME [--db FILE] [--planner graph|llm|auto] [--steps FILE|-] "command"
+  wayfinder run    --adb [SERIAL] [--db FILE] [--steps FILE|-] "command"      a phone over adb
+  wayfinder context list|set|delete|export|import [--db FILE] ...            the owner's people, places, accounts
   wayfinder flows  list|show|export|import|rm --db FILE ...
   wayfinder store  check|recover --db FILE         integrity check; move a damaged store aside, keep its flows
-  wayfinder eval   --data DIR --planner oracle|graph|llm [--apps a,b] [--db FILE] [--commands FILE] --report FILE
+  wayfinder eval   --data DIR --planner oracle|graph|llm [--apps a,b] [--db FILE] [--commands FILE] [--tutorials FILE] [--adb [SERIAL]] --report FILE
   wayfinder bench  [--data DIR]                    planning, lookup and memory benchmarks
-  wayfinder serve  [--data DIR --app NAME] [--addr 127.0.0.1:7777] [--step-delay 400ms] [--reset-each-run]
+  wayfinder serve  [--data DIR --app NAME | --adb [SERIAL]] [--addr 127.0.0.1:7777] [--step-delay 400ms] [--reset-each-run]
                                                    the inspector on the simulated phone (default: the demo phone)
 
 LLM endpoint (any OpenAI-compatible server): --base-url/OPENAI_BASE_URL, --model/WAYFINDER_MODEL,
@@ -81,6 +84,8 @@ func run(ctx context.Context, args []string) error {
 		return cmdFlows(ctx, rest)
 	case "eval":
 		return cmdEval(ctx, rest)
+	case "context":
+		return cmdContext(ctx, rest, os.Stdout)
 	case "bench":
 		return cmdBench(ctx, rest)
 	case "serve":

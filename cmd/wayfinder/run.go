@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 )
 
@@ -20,7 +21,9 @@ func cmdRun(ctx context.Context, args []string) error {
 	state := fs.String("state", "", "start on this recorded state")
 	noImport := fs.Bool("no-import", false, "do not import the app's exploration graph first")
 	noConfirm := noConfirmFlag(fs)
+	stepsPath := fs.String("steps", "", "follow steps pasted from a tutorial, from this file (- for standard input); the command is the goal")
 	lf := llmFlags(fs)
+	ac, args := takeADB(args, true)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -29,31 +32,39 @@ func cmdRun(ctx context.Context, args []string) error {
 	if command == "" {
 		return usageError{`run: the command is missing, e.g. wayfinder run --data DIR --app notes "create a note 'milk'"`}
 	}
-	d, err := loadData(*data)
-	if err != nil {
-		return err
-	}
-	if *app == "" {
-		return usageError{"run: --app NAME is required (one of " + strings.Join(d.AppNames(), ", ") + ")"}
-	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if !*noImport {
-		if _, _, err := importApp(ctx, d, st, *app); err != nil {
+	var phone device.Device
+	if ac.On {
+		if phone, err = connectADB(ctx, ac); err != nil {
 			return err
 		}
-	}
-	phone, err := sim.New(d, *app)
-	if err != nil {
-		return err
-	}
-	if *state != "" {
-		if err := phone.Reset(*state); err != nil {
+	} else {
+		d, err := loadData(*data)
+		if err != nil {
 			return err
 		}
+		if *app == "" {
+			return usageError{"run: --app NAME is required (one of " + strings.Join(d.AppNames(), ", ") + "), or --adb [SERIAL] for a phone"}
+		}
+		if !*noImport {
+			if _, _, err := importApp(ctx, d, st, *app); err != nil {
+				return err
+			}
+		}
+		sp, err := sim.New(d, *app)
+		if err != nil {
+			return err
+		}
+		if *state != "" {
+			if err := sp.Reset(*state); err != nil {
+				return err
+			}
+		}
+		phone = sp
 	}
 	planner, err := lf.planner(st)
 	if err != nil {
@@ -66,9 +77,19 @@ func cmdRun(ctx context.Context, args []string) error {
 	ecfg.Unattended = *noConfirm
 	eng := daemon.New(phone, st, planner, nil, ecfg)
 	eng.SetAsker(terminalAsker{})
+	text := ""
+	if *stepsPath != "" {
+		if text, err = readSteps(*stepsPath); err != nil {
+			return err
+		}
+	}
+	command, opt, err := prepareRun(ctx, st, eng, terminalAsker{}, stepsClient(lf), command, text, os.Stdout)
+	if err != nil {
+		return err
+	}
 	sub := eng.Bus().Subscribe(1024)
 	done := printer(os.Stdout, sub)
-	res, err := eng.Run(ctx, command, daemon.Options{})
+	res, err := eng.Run(ctx, command, opt)
 	eng.Bus().Unsubscribe(sub)
 	done.Wait()
 	if err != nil {

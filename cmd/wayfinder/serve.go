@@ -37,11 +37,15 @@ func cmdServe(ctx context.Context, args []string) error {
 	resetEachRun := fs.Bool("reset-each-run", false, "put the phone on the app's start screen before each run")
 	noConfirm := noConfirmFlag(fs)
 	lf := llmFlags(fs)
+	ac, args := takeADB(args, false)
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
 	if *stepDelay < 0 {
 		return usageError{fmt.Sprintf("serve: --step-delay %v is negative", *stepDelay)}
+	}
+	if ac.On && (*resetEachRun || *data != "") {
+		return usageError{"serve: --adb drives a real phone: --data and --reset-each-run are for the simulated one"}
 	}
 	var d *droidtask.Dataset
 	var err error
@@ -64,16 +68,26 @@ func cmdServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	if _, _, err := importApp(ctx, d, st, *app); err != nil {
-		return err
+	var phone *sim.Phone
+	var dev device.Device
+	where := "the simulated " + *app + " phone"
+	if ac.On {
+		ad, err := connectADB(ctx, ac)
+		if err != nil {
+			return err
+		}
+		dev, where = ad, "the phone "+ad.Serial()+" over adb"
+	} else {
+		if _, _, err := importApp(ctx, d, st, *app); err != nil {
+			return err
+		}
+		if phone, err = sim.New(d, *app); err != nil {
+			return err
+		}
+		dev = phone
 	}
-	phone, err := sim.New(d, *app)
-	if err != nil {
-		return err
-	}
-	var dev device.Device = phone
 	if *stepDelay > 0 {
-		dev = pacedDevice{Device: phone, min: *stepDelay}
+		dev = pacedDevice{Device: dev, min: *stepDelay}
 	}
 	eng := daemon.New(dev, st, nil, nil, daemon.Config{})
 	cfg, err := lf.config()
@@ -114,7 +128,7 @@ func cmdServe(ctx context.Context, args []string) error {
 		return err
 	}
 	fmt.Println(srv.URL())
-	fmt.Fprintf(os.Stderr, "inspector on the simulated %s phone; Ctrl-C stops it\n", *app)
+	fmt.Fprintf(os.Stderr, "inspector on %s; Ctrl-C stops it\n", where)
 	return srv.Serve(ctx, ln)
 }
 
@@ -152,6 +166,10 @@ type resettingController struct {
 
 func (c *resettingController) Run(ctx context.Context, command string) (string, error) {
 	return c.fresh(func() (string, error) { return c.Live.Run(ctx, command) })
+}
+
+func (c *resettingController) RunSteps(ctx context.Context, goal, steps string) (string, error) {
+	return c.fresh(func() (string, error) { return c.Live.RunSteps(ctx, goal, steps) })
 }
 
 func (c *resettingController) Replay(ctx context.Context, flowID int64, slots map[string]string) (string, error) {

@@ -227,6 +227,10 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		Allow   bool              `json:"allow"`
 		Token   string            `json:"token"`
 		Slots   map[string]string `json:"slots"`
+		Steps   string            `json:"steps"`
+	}
+	if out, ok, err := a.callContext(ctx, method, params); ok {
+		return out, err
 	}
 	if len(params) > 0 && string(params) != "null" {
 		if err := json.Unmarshal(params, &p); err != nil {
@@ -241,7 +245,11 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		if a.eng.RunID() != "" {
 			return nil, ErrBusy
 		}
-		return a.result(a.eng.Run(ctx, p.Command, daemon.Options{}))
+		command, opt, err := a.prepare(ctx, p.Command, p.Steps, busAsker{bus: a.eng.Bus(), asker: a})
+		if err != nil {
+			return nil, err
+		}
+		return a.result(a.eng.Run(ctx, command, opt))
 	case "replay":
 		id := p.FlowID
 		if id == 0 {

@@ -27,8 +27,9 @@ func (a *API) Live() *Live { return &Live{a: a} }
 var ErrBusy = &Error{Code: "busy", Message: "a command is running"}
 
 // Run starts command and returns its run id once it started.
+// The owner's references are resolved from the context library first.
 func (l *Live) Run(ctx context.Context, command string) (string, error) {
-	return l.start(command, daemon.Options{})
+	return l.RunSteps(ctx, command, "")
 }
 
 // Replay starts the saved flow with slot values.

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/daemon/steps"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -51,6 +53,17 @@ type Config struct {
 	BeforeApp func(ctx context.Context, app string) error
 	Progress  io.Writer // live lines; nil for none
 	Engine    daemon.Config
+	// Tutorials, when set, runs only the tasks it names, each following
+	// its pasted steps (daemon/steps) with the planner as the steps
+	// planner's inner planner; the goal stays the task's instruction, so
+	// the learned flow is named by it and the replay phase is unchanged.
+	Tutorials map[string]string
+	// ParseSteps turns a tutorial into instructions and reports the LLM
+	// calls it spent; nil: the rule-based steps.Parse.
+	ParseSteps func(ctx context.Context, goal, text string) ([]steps.Instruction, int, error)
+	// StepsOnly follows the tutorials with no inner planner: an
+	// instruction that cannot be grounded fails the task.
+	StepsOnly bool
 }
 
 // CommandCase is one line of a --commands file.
@@ -78,23 +91,36 @@ func ReadCommands(path string) ([]CommandCase, error) {
 // ParseCommands parses JSON lines of CommandCase; blank lines and lines
 // starting with # are skipped; errors name the file and line.
 func ParseCommands(b []byte, path string) ([]CommandCase, error) {
-	var out []CommandCase
+	return parseLines(b, path, func(c CommandCase) error {
+		if c.App == "" || c.Command == "" {
+			return errors.New("app and command are required")
+		}
+		return nil
+	})
+}
+
+// parseLines decodes JSON lines of T (unknown fields refused), skipping
+// blank lines and lines starting with #; check validates each. Errors name
+// the file and line.
+func parseLines[T any](b []byte, path string, check func(T) error) ([]T, error) {
+	var out []T
 	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		var c CommandCase
+		var v T
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
+		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if c.App == "" || c.Command == "" {
-			return nil, fmt.Errorf("%s:%d: app and command are required", path, n)
+		if err := check(v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		out = append(out, c)
+		out = append(out, v)
 	}
 	return out, sc.Err()
 }
@@ -178,6 +204,8 @@ type TaskRow struct {
 	Trace        []string `json:"trace,omitempty"`
 	LearnMS      int64    `json:"learn_ms"`
 	ReplayMS     int64    `json:"replay_ms"`
+	// Instructions: what became of each pasted step (tutorial runs only).
+	Instructions []steps.Outcome `json:"instructions,omitempty"`
 }
 
 // CommandRow is one command of the commands phase.
@@ -273,6 +301,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		ar := AppReport{App: app}
 		var appGT, appMatched int
 		tasks := cfg.Data.AppTasks(app)
+		if cfg.Tutorials != nil {
+			tasks = slices.DeleteFunc(slices.Clone(tasks), func(t droidtask.Task) bool { _, ok := cfg.Tutorials[t.ID]; return !ok })
+			if len(tasks) == 0 {
+				continue
+			}
+		}
 		rows := make([]TaskRow, len(tasks))
 		// phase learn
 		for i := range tasks {
@@ -287,11 +321,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				return nil, err
 			}
 			eng.SetPlanner(pl)
+			opts := daemon.Options{Package: phone.App().MainPackage, NoReplay: true}
+			var sp *steps.Planner
+			parseCalls := 0
 			t0 := time.Now()
-			res, err := eng.Run(ctx, task.Instruction, daemon.Options{Package: phone.App().MainPackage, NoReplay: true})
+			if text, ok := cfg.Tutorials[task.ID]; ok {
+				if sp, parseCalls, err = tutorialPlanner(ctx, cfg, pl, task.Instruction, text); err != nil {
+					return nil, fmt.Errorf("eval: %s: %w", task.ID, err)
+				}
+				opts.Planner = sp
+			}
+			res, err := eng.Run(ctx, task.Instruction, opts)
 			row.LearnMS = time.Since(t0).Milliseconds()
 			if err != nil {
 				return nil, fmt.Errorf("eval: %s: %w", task.ID, err)
+			}
+			res.LLMCalls += parseCalls
+			if sp != nil {
+				row.Instructions = sp.Outcomes()
 			}
 			row.FinalScreen = phone.State()
 			row.Succeeded = res.Outcome == knowledge.OutcomeSuccess && row.FinalScreen == row.WantScreen

@@ -44,6 +44,12 @@ type Controller interface {
 	Graph(ctx context.Context) (*knowledge.Graph, error)
 }
 
+// StepsController is a Controller that can also follow steps pasted from
+// a tutorial (daemon/steps): a run request with "steps" needs one.
+type StepsController interface {
+	RunSteps(ctx context.Context, goal, steps string) (runID string, err error)
+}
+
 // Defaults of Options.
 const (
 	DefaultAddr         = "127.0.0.1:7777"
@@ -55,6 +61,8 @@ const (
 	MaxRequestBytes = 64 << 10
 	// MaxCommandLen bounds the command text of a run request, in bytes.
 	MaxCommandLen = 4096
+	// MaxStepsLen bounds the pasted steps of a run request, in bytes.
+	MaxStepsLen = 32 << 10
 )
 
 // Options configure a Server.
@@ -193,6 +201,7 @@ type Request struct {
 	Params json.RawMessage `json:"params,omitempty"`
 	// decoded params
 	Command string            `json:"-"`
+	Steps   string            `json:"-"` // run: pasted steps to follow toward Command
 	FlowID  int64             `json:"-"`
 	Slots   map[string]string `json:"-"`
 	RunID   string            `json:"-"`
@@ -242,10 +251,15 @@ func ParseRequest(b []byte) (Request, error) {
 	case MethodRun:
 		var p struct {
 			Command string `json:"command"`
+			Steps   string `json:"steps,omitempty"`
 		}
 		if err := decode(&p); err != nil {
 			return r, err
 		}
+		if len(p.Steps) > MaxStepsLen || !utf8.ValidString(p.Steps) {
+			return r, fmt.Errorf("run: steps longer than %d bytes or not UTF-8", MaxStepsLen)
+		}
+		r.Steps = strings.TrimSpace(p.Steps)
 		p.Command = strings.TrimSpace(p.Command)
 		switch {
 		case p.Command == "":

@@ -325,7 +325,15 @@ func (s *Server) call(ctx context.Context, req Request) (res any, err error) {
 	defer cancel()
 	switch req.Method {
 	case MethodRun:
-		id, err := s.ctrl.Run(ctx, req.Command)
+		run := s.ctrl.Run
+		if req.Steps != "" {
+			sc, ok := s.ctrl.(StepsController)
+			if !ok {
+				return nil, errors.New("run: this phone cannot follow pasted steps")
+			}
+			run = func(ctx context.Context, goal string) (string, error) { return sc.RunSteps(ctx, goal, req.Steps) }
+		}
+		id, err := run(ctx, req.Command)
 		if err != nil {
 			return nil, err
 		}

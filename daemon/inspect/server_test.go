@@ -699,6 +699,7 @@ func TestCommands(t *testing.T) {
 		{`{"id":"10","method":"snapshot"}`, "", `null`, ""},
 		{`{"id":"11","method":"format_phone"}`, "", "", "unknown method"},
 		{`{"id":"12","method":"run","params":{"command":"x","settings":true}}`, "", "", "unknown field"},
+		{`{"id":"13","method":"run","params":{"command":"x","steps":"1. Tap A"}}`, "", "", "cannot follow pasted steps"},
 		{`not json`, "", "", "request"},
 	}
 	ctx := testCtx(t)

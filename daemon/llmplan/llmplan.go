@@ -53,6 +53,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{}, err
 	}
 	withoutSecrets(msgs, st.Secrets)
+	scrub(st, msgs)
 	p.emitPrompt(st, "next_action", msgs)
 	exists := func(i int) bool { return i >= 0 && i < len(st.Elements) }
 	t0 := time.Now()
@@ -90,6 +91,7 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 		return daemon.Verdict{}, err
 	}
 	withoutSecrets(msgs, st.Secrets)
+	scrub(st, msgs)
 	p.emitPrompt(st, "check", msgs)
 	t0 := time.Now()
 	out, reply, err := llm.CompleteJSON[llm.Check](ctx, p.client, msgs, nil)
@@ -126,6 +128,14 @@ func (p *Planner) docs(ctx context.Context, st *daemon.PlanState) []string {
 		}
 	}
 	return out
+}
+
+// scrub keeps the owner's private values that are not allowed in prompts
+// out of msgs (the command, typed text and the screen may all hold them).
+func scrub(st *daemon.PlanState, msgs []llm.Message) {
+	for i := range msgs {
+		msgs[i].Content = st.Scrub(msgs[i].Content)
+	}
 }
 
 func (p *Planner) emitPrompt(st *daemon.PlanState, kind string, msgs []llm.Message) {

@@ -39,7 +39,7 @@ func TestCompleteJSON(t *testing.T) {
 		{name: "bad element twice", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultBadElement), llmtest.Faulty(llmtest.FaultBadElement)},
 			wantCalls: 2, wantErrHas: "999 is not an index"},
 		{name: "enum typo, repaired", script: []llmtest.Reply{llmtest.Text(`{"reason":"r","action":"tapp","element":3,"done":false}`), llmtest.Text(validTap)},
-			wantOK: true, wantCalls: 2, repairHas: []string{`$.action: value "tapp" not in enum [tap long_press input scroll back home done ask]`}},
+			wantOK: true, wantCalls: 2, repairHas: []string{`$.action: value must be one of 'tap', 'long_press', 'input', 'scroll', 'back', 'home', 'done', 'ask'`}},
 		{name: "missing field and extra key twice", script: []llmtest.Reply{
 			llmtest.Text(`{"reason":"r","action":"tap","done":false,"thought":"x"}`),
 			llmtest.Text(`{"reason":"r","action":"tap","done":false,"thought":"x"}`)},
@@ -187,7 +187,7 @@ func TestCompleteJSONCheckReply(t *testing.T) {
 	if err != nil || ck.Penalty != 7 {
 		t.Fatalf("check = %+v, %v", ck, err)
 	}
-	if m := s.Requests()[1].Body.Messages; !strings.Contains(m[len(m)-1].Content, "$.penalty: 12 is above maximum 9") {
+	if m := s.Requests()[1].Body.Messages; !strings.Contains(m[len(m)-1].Content, "$.penalty: maximum: got 12, want 9") {
 		t.Errorf("repair message: %s", m[len(m)-1].Content)
 	}
 }

@@ -8,8 +8,10 @@
 //     exponential backoff with jitter on 429/5xx/transient network errors
 //     (honouring Retry-After), and token accounting (Usage); Embed, one
 //     embeddings request (Config.EmbedModel) under the same rules.
-//   - Schema: a JSON Schema generated from a Go type by reflection, and a
-//     validator that names the failing path ("$.action: ...").
+//   - Schema: a JSON Schema generated from a Go type
+//     (github.com/invopop/jsonschema) and checked by a JSON Schema validator
+//     (github.com/santhosh-tekuri/jsonschema) whose errors name the
+//     failing path ("$.action: ...").
 //   - CompleteJSON: ask for a JSON reply, validate it against the schema of
 //     the Go reply type, decode it, run a semantic check, and perform
 //     exactly one repair retry on failure.

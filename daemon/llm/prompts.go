@@ -186,15 +186,15 @@ const (
 // NextAction is the model's reply to next_action.tmpl: one step. Fields
 // are in the order the model should write them (reason first).
 type NextAction struct {
-	Reason  string `json:"reason" jsonschema:"maxLength=400,description=One sentence: what the screen shows and why this action moves the command forward."`
-	Action  string `json:"action" jsonschema:"enum=tap|long_press|input|scroll|back|home|done|ask,description=The kind of step."`
-	Element int    `json:"element" jsonschema:"minimum=-1,description=Index of the node to act on, as shown in brackets; -1 for back, home, done, ask and whole-screen scroll."`
+	Reason  string `json:"reason" jsonschema:"maxLength=400" jsonschema_description:"One sentence: what the screen shows and why this action moves the command forward."`
+	Action  string `json:"action" jsonschema:"enum=tap,enum=long_press,enum=input,enum=scroll,enum=back,enum=home,enum=done,enum=ask" jsonschema_description:"The kind of step."`
+	Element int    `json:"element" jsonschema:"minimum=-1" jsonschema_description:"Index of the node to act on, as shown in brackets; -1 for back, home, done, ask and whole-screen scroll."`
 	// Text is the text to type (input) or the question for the owner (ask).
-	Text      string `json:"text,omitempty" jsonschema:"description=For input: the exact text to type. For ask: one short question to the owner. Otherwise empty."`
-	Direction string `json:"direction,omitempty" jsonschema:"enum=forward|backward,description=For scroll only: forward shows content further down, backward goes back up."`
+	Text      string `json:"text,omitempty" jsonschema_description:"For input: the exact text to type. For ask: one short question to the owner. Otherwise empty."`
+	Direction string `json:"direction,omitempty" jsonschema:"enum=forward,enum=backward" jsonschema_description:"For scroll only: forward shows content further down, backward goes back up."`
 	// Done is true when this action finishes the command (e.g. the final
 	// Save); Action "done" means the command was already finished.
-	Done bool `json:"done" jsonschema:"description=true if the command is fulfilled once this action is performed."`
+	Done bool `json:"done" jsonschema_description:"true if the command is fulfilled once this action is performed."`
 }
 
 // NextActionCheck returns a CompleteJSON check for NextAction: the fields
@@ -235,15 +235,15 @@ func NextActionCheck(exists func(index int) bool) func(*NextAction) error {
 
 // Check is the model's reply to check.tmpl (AutoTask §4.5).
 type Check struct {
-	Reason    string `json:"reason" jsonschema:"maxLength=400,description=One sentence: what the current screen shows about progress."`
-	Completed bool   `json:"completed" jsonschema:"description=true only if the current screen shows the command fully carried out."`
-	Correct   bool   `json:"correct" jsonschema:"description=true if the last action keeps a path that can still fulfil the command."`
-	Penalty   int    `json:"penalty" jsonschema:"minimum=0,maximum=9,description=0 if the last action is correct or failed only because an earlier step was wrong; up to 9 for a serious mistake by the last action itself."`
+	Reason    string `json:"reason" jsonschema:"maxLength=400" jsonschema_description:"One sentence: what the current screen shows about progress."`
+	Completed bool   `json:"completed" jsonschema_description:"true only if the current screen shows the command fully carried out."`
+	Correct   bool   `json:"correct" jsonschema_description:"true if the last action keeps a path that can still fulfil the command."`
+	Penalty   int    `json:"penalty" jsonschema:"minimum=0,maximum=9" jsonschema_description:"0 if the last action is correct or failed only because an earlier step was wrong; up to 9 for a serious mistake by the last action itself."`
 }
 
 // ElementDoc is the model's reply to describe.tmpl (AppAgent §3.3).
 type ElementDoc struct {
-	Doc string `json:"doc" jsonschema:"minLength=3,maxLength=300,description=One sentence on what the node does in general."`
+	Doc string `json:"doc" jsonschema:"minLength=3,maxLength=300" jsonschema_description:"One sentence on what the node does in general."`
 }
 
 // ---- message builders ----

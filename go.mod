@@ -7,6 +7,7 @@ tool golang.org/x/mobile/cmd/gobind
 require (
 	github.com/coder/websocket v1.8.15
 	github.com/invopop/jsonschema v0.14.0
+	github.com/kljensen/snowball v0.10.0
 	github.com/mattn/go-sqlite3 v1.14.52
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sashabaranov/go-openai v1.43.0

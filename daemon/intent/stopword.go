@@ -1,8 +1,28 @@
 package intent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// uiStopwords are words of spoken or typed commands that carry no task
+// meaning and are not in Snowball's English stop-word list: politeness,
+// modal and light verbs whose sense comes from a particle ("turn on") or
+// from the UI ("tap", "button"), and words that introduce a value
+// ("called", "titled").
+var uiStopwords = setOf(
+	"also", "app", "application", "bit", "button", "called", "click", "could", "don't", "dont", "don’t", "flip",
+	"get", "gets", "go", "got", "hey", "hit", "i'd", "i'll", "i'm", "icon", "it's", "kindly", "let", "let's",
+	"lets", "like", "little", "lot", "may", "might", "mine", "must", "named", "need", "never", "onto", "please",
+	"pls", "plz", "press", "quickly", "really", "say", "saying", "says", "shall", "slightly", "switch", "tap",
+	"thank", "thanks", "that's", "titled", "toggle", "touch", "turn", "us", "using", "via", "wanna", "want", "would",
+)
 
 // IsStopword reports whether word (any case) is a stopword of the
-// vocabulary: articles, pronouns, prepositions, politeness and light verbs
-// that carry no meaning on their own.
-func IsStopword(word string) bool { return stopwords[strings.ToLower(word)] }
+// vocabulary: Snowball's English stop words (github.com/kljensen/snowball)
+// and uiStopwords.
+func IsStopword(word string) bool { return isStopword(strings.ToLower(word)) }
+
+// isStopword is IsStopword for a lower-case word.
+func isStopword(w string) bool { return english.IsStopWord(w) || uiStopwords[w] }

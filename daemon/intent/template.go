@@ -225,7 +225,7 @@ func labelName(label string) string {
 	us := false
 	content := false
 	for _, w := range strings.FieldsFunc(strings.ToLower(label), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stopwords[w] {
+		if !isStopword(w) {
 			content = true
 		}
 		if us {

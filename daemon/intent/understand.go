@@ -280,7 +280,7 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 		case p.kind == KindSymbol:
 			p.stop = true
 		case p.kind == KindWord && !p.proper:
-			p.stop = stopwords[p.text] || p.text == "down"
+			p.stop = isStopword(p.text)
 		}
 	}
 	markProper(src, pts)

@@ -135,23 +135,6 @@ var opposites = []struct {
 	{"landscape", "portrait", false},
 }
 
-// stopwords carry no task meaning: articles, pronouns, prepositions,
-// politeness, and light verbs whose sense comes from a particle ("turn on")
-// or from the UI ("tap", "button").
-var stopwords = setOf(
-	"a", "an", "the", "to", "for", "of", "in", "on", "at", "by", "with", "from", "into", "onto", "about", "as",
-	"and", "or", "but", "so", "is", "are", "be", "been", "being", "was", "were", "am", "it", "its", "it's",
-	"this", "that", "these", "those", "my", "mine", "me", "i", "i'm", "i'd", "i'll", "you", "your", "we", "our",
-	"us", "he", "she", "him", "her", "his", "they", "them", "their", "please", "pls", "plz", "can", "could",
-	"would", "will", "should", "shall", "may", "might", "must", "do", "does", "did", "want", "wanna", "need",
-	"let", "lets", "let's", "just", "now", "then", "some", "any", "there", "here", "what", "which", "how",
-	"also", "too", "very", "really", "quickly", "again", "kindly", "hey", "go", "turn", "switch", "flip",
-	"toggle", "tap", "click", "press", "hit", "touch", "button", "icon", "like", "thanks", "thank", "using",
-	"via", "app", "application", "up", "out", "called", "named", "titled", "saying", "says", "say", "that's",
-	"if", "has", "have", "get", "gets", "got", "bit", "little", "slightly", "lot", "more",
-	"not", "don't", "dont", "never", "no", "don’t",
-)
-
 // slotEdge words never begin or end a slot value taken from plain words.
 var slotEdge = setOf("a", "an", "the", "to", "for", "of", "in", "on", "at", "by", "with", "from", "into",
 	"and", "or", "as", "about", "my", "your", "please", "called", "named", "titled", "saying", "says")
@@ -273,7 +256,7 @@ func wordConcepts(text, stem string) []cmem {
 	if ms, ok := conceptByText[text]; ok {
 		return ms
 	}
-	if stopwords[text] {
+	if isStopword(text) {
 		return nil
 	}
 	return conceptByStem[stem]

@@ -2,9 +2,10 @@
 // without a model.
 //
 // It owns: tokenization (Tokenize: words, quoted strings, numbers, times,
-// dates), the Porter stemmer (Stem), the generic UI vocabulary of action
-// and object concepts with their synonyms (Concepts, Synonyms: "remove"
-// matches a "Delete" button, "⋮" means more options), command
+// dates), stemming and stop words (Stem, IsStopword: the Snowball English
+// stemmer and list, with UI exceptions), the generic UI vocabulary of
+// action and object concepts with their synonyms (Concepts, Synonyms:
+// "remove" matches a "Delete" button, "⋮" means more options), command
 // understanding (Understand: verbs, values, target words — the offline
 // counterpart of AutoTask §4.2.2), flow ranking with slot filling
 // (Matcher: PromptRPA's historical repository lookup, §4.1.2/§4.2.1, and

@@ -298,13 +298,14 @@ func (r *run) ask(kind, command string, snap *screen.Snapshot, reply any, pt, ct
 	return r.pub(event.LLMReply, event.ReplyInfo{Step: r.step, Text: string(b), PromptTokens: pt, CompletionTokens: ct, MS: ms})
 }
 
-// act publishes the action on the element labelled label.
+// act publishes the action on the element labelled label (an input: the
+// screen's first field when none is so labelled, as a field is labelled by
+// its hint or its dialog's title).
 func (r *run) act(info event.ScreenInfo, mode, action, label, text, reason string, ms int64, tokens int) bool {
-	idx := -1
+	idx := indexOf(info, label)
 	for _, e := range info.Elements {
-		if e.Label == label {
+		if idx < 0 && action == "input" && e.Kind == "input" {
 			idx = e.Index
-			break
 		}
 	}
 	if mode == "replay" || mode == "graph" {
@@ -348,7 +349,12 @@ func (c *Controller) learn(ctx context.Context, id, command string) {
 	if ok {
 		info, ok = r.show(snaps[1])
 	}
-	field := indexOf(info, "Title")
+	field := -1
+	for _, e := range info.Elements {
+		if e.Kind == "input" && field < 0 {
+			field = e.Index
+		}
+	}
 	why = "The title field is empty; type the title."
 	ok = ok && r.ask("next_action", command, snaps[1].snap, choice{"input", field, title, why}, 774, 47, 588) &&
 		r.act(info, "llm", "input", "Title", title, why, 655, 821)

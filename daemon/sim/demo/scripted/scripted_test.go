@@ -31,6 +31,13 @@ func collect(t *testing.T, bus *event.Bus, c *Controller, start func() (string, 
 		if ev.Type == event.RunFinished {
 			json.Unmarshal(ev.Data, &res)
 		}
+		if ev.Type == event.Action { // every scripted action finds its element
+			var a event.ActionInfo
+			json.Unmarshal(ev.Data, &a)
+			if !a.OK || a.Element < 0 {
+				t.Errorf("step %d: %s %q found no element", a.Step, a.Action, a.Label)
+			}
+		}
 	}
 	return types, res
 }

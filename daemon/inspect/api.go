@@ -397,14 +397,21 @@ type GraphView struct {
 	Edges   []GraphEdge   `json:"edges"`
 }
 
-// GraphScreen is a node of GraphView.
+// GraphScreen is a node of GraphView. Elements are the labels of the
+// elements known on the screen (at most maxScreenLabels, in store order),
+// shown when the screen is clicked in the inspector.
 type GraphScreen struct {
-	ID          int64  `json:"id"`
-	Fingerprint string `json:"fingerprint"`
-	Activity    string `json:"activity,omitempty"`
-	Description string `json:"description,omitempty"`
-	Visits      int    `json:"visits"`
+	ID          int64    `json:"id"`
+	Fingerprint string   `json:"fingerprint"`
+	Activity    string   `json:"activity,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Dialog      bool     `json:"dialog,omitempty"`
+	Visits      int      `json:"visits"`
+	Elements    []string `json:"elements,omitempty"`
 }
+
+// maxScreenLabels bounds GraphScreen.Elements.
+const maxScreenLabels = 40
 
 // GraphEdge is a transition of GraphView; Label is the element's label.
 type GraphEdge struct {
@@ -423,12 +430,25 @@ func GraphViewOf(g *knowledge.Graph) *GraphView {
 		return nil
 	}
 	v := &GraphView{App: g.App, Screens: make([]GraphScreen, len(g.Screens)), Edges: make([]GraphEdge, len(g.Transitions))}
+	index := make(map[int64]int, len(g.Screens))
 	for i, s := range g.Screens {
-		v.Screens[i] = GraphScreen{ID: s.ID, Fingerprint: s.Fingerprint, Activity: s.Activity, Description: s.Description, Visits: s.Visits}
+		v.Screens[i] = GraphScreen{ID: s.ID, Fingerprint: s.Fingerprint, Activity: s.Activity, Description: s.Description, Dialog: s.Dialog, Visits: s.Visits}
+		index[s.ID] = i
 	}
 	labels := make(map[int64]string, len(g.Elements))
+	seen := map[int64]map[string]bool{}
 	for _, e := range g.Elements {
-		labels[e.ID] = firstNonEmpty(e.Label, e.Descriptor.Label())
+		l := firstNonEmpty(e.Label, e.Descriptor.Label())
+		labels[e.ID] = l
+		i, ok := index[e.ScreenID]
+		if !ok || l == "" || seen[e.ScreenID][l] || len(v.Screens[i].Elements) >= maxScreenLabels {
+			continue
+		}
+		if seen[e.ScreenID] == nil {
+			seen[e.ScreenID] = map[string]bool{}
+		}
+		seen[e.ScreenID][l] = true
+		v.Screens[i].Elements = append(v.Screens[i].Elements, l)
 	}
 	for i, t := range g.Transitions {
 		v.Edges[i] = GraphEdge{From: t.From, To: t.To, Action: t.Action, Label: labels[t.ElementID], Count: t.Count, Failures: t.Failures, Source: t.Source}

@@ -3,6 +3,7 @@ package inspect_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/inspect"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 func TestLoadOrCreateToken(t *testing.T) {
@@ -180,4 +183,31 @@ func FuzzParseRequest(f *testing.F) {
 			t.Fatalf("accepted id of %d bytes", len(r.ID))
 		}
 	})
+}
+
+func TestGraphViewOf(t *testing.T) {
+	if inspect.GraphViewOf(nil) != nil {
+		t.Error("GraphViewOf(nil) != nil")
+	}
+	g := &knowledge.Graph{
+		Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a", Dialog: true}, {ID: 2, Fingerprint: "b"}},
+		Elements: []knowledge.Element{
+			{ID: 10, ScreenID: 1, Label: "Save"}, {ID: 11, ScreenID: 1, Label: "Save"}, {ID: 12, ScreenID: 1},
+			{ID: 13, ScreenID: 2, Descriptor: screen.Descriptor{Desc: "More options"}}, {ID: 14, ScreenID: 9, Label: "orphan"},
+		},
+		Transitions: []knowledge.Transition{{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 3}},
+	}
+	for i := 0; i < 50; i++ {
+		g.Elements = append(g.Elements, knowledge.Element{ID: int64(100 + i), ScreenID: 2, Label: fmt.Sprint("item ", i)})
+	}
+	v := inspect.GraphViewOf(g)
+	if got := v.Screens[0].Elements; len(got) != 1 || got[0] != "Save" || !v.Screens[0].Dialog {
+		t.Errorf("screen 1: elements %q (want one Save, duplicates and empty labels dropped), dialog %v", got, v.Screens[0].Dialog)
+	}
+	if got := v.Screens[1].Elements; len(got) != 40 || got[0] != "More options" {
+		t.Errorf("screen 2: %d labels starting %q, want 40 (capped) starting with the descriptor's label", len(got), got[:1])
+	}
+	if e := v.Edges[0]; e.Label != "Save" || e.Count != 3 {
+		t.Errorf("edge %+v", e)
+	}
 }

@@ -11,6 +11,18 @@
 // they reach the Bus, flows are sent as FlowView (literal input text
 // omitted) and the graph as GraphView.
 //
+// # Page and assets
+//
+// GET / is the inspector page (inspector.html, embedded). Its UI
+// transition graph is drawn by Cytoscape.js with the dagre layered layout
+// (zoom and pan, a click on a screen shows it, the shown run's path
+// highlighted), served from GET /assets/NAME: minified builds vendored
+// from npm at pinned versions with their licences (daemon/inspect/assets,
+// written by scripts/vendor-inspector-libs.sh, which checks each
+// tarball's integrity; assets/SHA256SUMS lists them, and a test compares
+// what is served with it). They are committed so that building needs
+// neither npm nor the network.
+//
 // # Wire protocol (GET /ws)
 //
 // Authentication: the per-install token (LoadOrCreateToken) as the query

@@ -6,7 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +25,13 @@ import (
 
 //go:embed inspector.html
 var pageHTML []byte
+
+// assets are the page's vendored libraries (Cytoscape.js and its dagre
+// layout; scripts/vendor-inspector-libs.sh, licences beside them), served
+// at /assets/NAME.
+//
+//go:embed assets
+var assets embed.FS
 
 const (
 	// historyBuffer is the Bus buffer of the server's own history
@@ -196,6 +203,7 @@ func (s *Server) Close() error {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.servePage)
+	mux.HandleFunc("GET /assets/{name}", s.serveAsset)
 	mux.HandleFunc("GET /ws", s.serveWS)
 	mux.HandleFunc("GET /api/{method}", s.serveAPI)
 	return s.checkHost(mux)
@@ -279,9 +287,29 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "+
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "+
 		"connect-src 'self' ws://"+r.Host+"; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 	w.Write(pageHTML)
+}
+
+// serveAsset serves a vendored library (no token: it is public code, the
+// same in every build) or its licence.
+func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	b, err := assets.ReadFile("assets/" + name)
+	if err != nil || strings.Contains(name, "/") {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	if strings.HasSuffix(name, ".js") {
+		h.Set("Content-Type", "text/javascript; charset=utf-8")
+	} else {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+	}
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.Write(b)
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {

@@ -5,6 +5,7 @@ package inspect_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -338,6 +341,38 @@ func TestForeignHost(t *testing.T) {
 	}
 }
 
+// checkAsset fetches /assets/name and compares it with its line in
+// assets/SHA256SUMS (written by scripts/vendor-inspector-libs.sh), so the
+// embedded library is the one vendored from npm.
+func checkAsset(t *testing.T, base, name string) {
+	t.Helper()
+	sums, err := os.ReadFile("assets/SHA256SUMS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ""
+	for _, line := range strings.Split(string(sums), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[1] == name {
+			want = f[0]
+		}
+	}
+	if want == "" {
+		t.Errorf("%s is not in assets/SHA256SUMS", name)
+	}
+	resp, err := http.Get(base + "/assets/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") {
+		t.Errorf("GET /assets/%s: %d %s", name, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != want {
+		t.Errorf("/assets/%s: sha256 %s, SHA256SUMS says %s", name, got, want)
+	}
+}
+
 func TestPage(t *testing.T) {
 	h := start(t, &fakeController{}, inspect.Options{})
 	resp, err := http.Get(h.ts.URL + "/")
@@ -352,11 +387,30 @@ func TestPage(t *testing.T) {
 	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
 		t.Errorf("CSP %q", csp)
 	}
-	// no external resource: the only absolute URL is the SVG namespace
+	// no external resource: the only absolute URL is the SVG namespace, the
+	// only scripts loaded are the vendored libraries the server embeds
 	rest := bytes.ReplaceAll(body, []byte("http://www.w3.org/2000/svg"), nil)
+	scripts := regexp.MustCompile(`<script src="/assets/([a-z.-]+)"></script>`)
+	for _, m := range scripts.FindAllSubmatch(rest, -1) {
+		checkAsset(t, h.ts.URL, string(m[1]))
+	}
+	if n := len(scripts.FindAll(rest, -1)); n != 2 {
+		t.Errorf("page loads %d vendored scripts, want 2 (cytoscape and its dagre layout)", n)
+	}
+	rest = scripts.ReplaceAll(rest, nil)
 	for _, bad := range []string{"http://", "https://", "//cdn", `src="`, `href="/`, `href="http`} {
 		if bytes.Contains(rest, []byte(bad)) {
 			t.Errorf("page contains %q: it must be self-contained", bad)
+		}
+	}
+	for _, path := range []string{"/assets/nothing.js", "/assets/..%2finspector.html"} {
+		resp, err := http.Get(h.ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", path, resp.StatusCode)
 		}
 	}
 	resp, err = http.Get(h.ts.URL + "/nothing-here")

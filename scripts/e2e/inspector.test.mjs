@@ -21,6 +21,7 @@
 // type, real mode), E2E_SLOT and E2E_SHOT (the screenshot's file name in
 // E2E_OUT) override each mode's defaults.
 import { chromium } from "playwright-core";
+import { zoomAndPan } from "./graphpanel.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -119,8 +120,10 @@ try {
     assert(!page.url().includes("token="), page.url());
   });
   await check("hello: graph drawn", async () => {
-    await page.waitForSelector("#graph svg .gnode");
-    return (await page.locator("#graph svg .gnode").count()) + " screens";
+    await page.waitForFunction(() => { const g = document.querySelector("#graph"); return g.cy && g.cy.nodes().length > 0 && g.querySelector("canvas"); });
+    const n = await page.evaluate(() => document.querySelector("#graph").cy.nodes().length);
+    assert(n === Number(await page.getAttribute("#graph", "data-screens")), "drawn " + n + " of " + (await page.getAttribute("#graph", "data-screens")));
+    return n + " screens";
   });
   if (real) {
     // the graph came with the same hello: a fresh store has no flow yet
@@ -205,6 +208,39 @@ try {
   }
   await check("run: new flow listed", async () => {
     await page.waitForFunction((n) => document.querySelectorAll("#flows .flow").length > n, flowsBefore);
+  });
+  await check("graph: current screen and the run's path highlighted", async () => {
+    // the scripted demo ends on a screen the explored graph does not have
+    // (the new note's editor); the real engine's screens are all in it
+    await page.waitForFunction(() => Number(document.querySelector("#graph").getAttribute("data-path")) >= 2);
+    const r = await page.evaluate(() => {
+      const cy = document.querySelector("#graph").cy;
+      return { cur: cy.nodes(".cur").length, path: cy.nodes(".path").length, edges: cy.edges(".path").length };
+    });
+    assert(r.path >= 2 && r.edges >= 1 && r.cur === (real ? 1 : r.cur), JSON.stringify(r));
+    return r.path + " screens, " + r.edges + " transitions on the path";
+  });
+  await check("graph: zoom and pan", () => zoomAndPan(page));
+  await check("graph: click a screen shows it", async () => {
+    await page.locator("#graph").scrollIntoViewIfNeeded();
+    const cv = await page.locator("#graph canvas").last().boundingBox();
+    const n = await page.evaluate(() => {
+      const cy = document.querySelector("#graph").cy, node = cy.nodes(".cur")[0] || cy.nodes()[0];
+      return { id: node.id(), label: node.data("label"), fp: node.data("fp"), p: node.renderedPosition() };
+    });
+    await page.mouse.click(cv.x + n.p.x, cv.y + n.p.y);
+    await page.waitForSelector("#graph-detail:not([hidden])");
+    const d = await text("#graph-detail");
+    assert(d.includes(n.fp.slice(0, 16)), "detail " + JSON.stringify(d.slice(0, 80)) + " for " + n.fp);
+    const seen = page.locator("#graph-detail button[data-step]");
+    if (await seen.count()) { // pins a step of the run that saw it: the screen panel shows it
+      const step = await seen.first().getAttribute("data-step");
+      await seen.first().click();
+      await page.waitForFunction((k) => document.querySelector("#screen-mode").textContent.startsWith("step " + k + " "), step);
+      await page.locator("#graph-detail button[data-step=\"" + step + "\"]").click(); // back to live
+      await page.waitForFunction(() => document.querySelector("#screen-mode").textContent === "live");
+    }
+    return n.label.replace("\n", ": ");
   });
   await check("pinning a step highlights its chosen element", async () => {
     const row = page.locator("#timeline tbody tr.step-row").first();

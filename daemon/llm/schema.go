@@ -31,7 +31,10 @@ import (
 //	`jsonschema:"enum=tap,enum=back,minimum=-1,maxLength=400" jsonschema_description:"What to do."`
 //
 // (enum, minimum, maximum, minLength, maxLength, minItems, maxItems,
-// required; see the generator's documentation for the rest).
+// required; see the generator's documentation for the rest). SchemaFor
+// refuses unknown keys, "a|b" enums and description= inside the
+// jsonschema tag (a comma there would split it), so a mistyped tag does not
+// pass silently.
 type Schema struct {
 	def      *jsonschema.Schema
 	raw      []byte // def as JSON
@@ -55,6 +58,9 @@ func SchemaFor(v any) (s *Schema, err error) {
 			s, err = nil, fmt.Errorf("llm: schema for %s: %v", t, r)
 		}
 	}()
+	if err := checkTags(t, map[reflect.Type]bool{}); err != nil {
+		return nil, fmt.Errorf("llm: schema for %s: %w", t, err)
+	}
 	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, Anonymous: true}
 	def := r.ReflectFromType(t)
 	def.Version = "" // the validator is told the draft; the prompt need not be
@@ -77,6 +83,48 @@ func SchemaFor(v any) (s *Schema, err error) {
 		return nil, fmt.Errorf("llm: schema for %s: %w", t, err)
 	}
 	return &Schema{def: def, raw: raw, compiled: compiled}, nil
+}
+
+// tagKeys are the jsonschema tag keys reply types may use (the generator
+// ignores keys it does not know, so a typo would pass silently).
+var tagKeys = map[string]bool{
+	"enum": true, "minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"multipleOf": true, "minLength": true, "maxLength": true, "pattern": true, "format": true,
+	"minItems": true, "maxItems": true, "uniqueItems": true, "required": true, "nullable": true,
+	"title": true, "default": true, "example": true,
+}
+
+// checkTags rejects jsonschema struct tags the generator would misread:
+// unknown keys, "a|b" enums (one enum= per value) and description= (a
+// comma in it would split the tag: use jsonschema_description).
+func checkTags(t reflect.Type, seen map[reflect.Type]bool) error {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("jsonschema")
+		for _, entry := range strings.Split(tag, ",") {
+			key, val, _ := strings.Cut(entry, "=")
+			switch {
+			case entry == "":
+			case key == "description":
+				return fmt.Errorf("field %s: description in the jsonschema tag: use the jsonschema_description tag", f.Name)
+			case !tagKeys[key]:
+				return fmt.Errorf("field %s: unknown jsonschema tag key %q", f.Name, key)
+			case key == "enum" && strings.Contains(val, "|"):
+				return fmt.Errorf("field %s: enum value %q: write one enum= per value", f.Name, val)
+			}
+		}
+		if err := checkTags(f.Type, seen); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var schemaCache sync.Map // reflect.Type → *Schema (treated as read-only)

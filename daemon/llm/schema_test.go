@@ -136,6 +136,17 @@ func TestSchemaForErrors(t *testing.T) {
 		want string
 	}{
 		{"nil", nil, "nil value"},
+		{"unknown tag key", struct {
+			A string `json:"a" jsonschema:"enums=a"`
+		}{}, `unknown jsonschema tag key "enums"`},
+		{"enum with bars", struct {
+			A string `json:"a" jsonschema:"enum=a|b"`
+		}{}, `enum value "a|b": write one enum= per value`},
+		{"description in the jsonschema tag", struct {
+			B []struct {
+				A string `json:"a" jsonschema:"description=Pick one, a or b."`
+			} `json:"b"`
+		}{}, "use the jsonschema_description tag"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

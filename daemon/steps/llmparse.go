@@ -17,15 +17,15 @@ import (
 // Parsed is the model's reply to the parse prompt; its JSON Schema is
 // generated from the type and checked by llm.CompleteJSON.
 type Parsed struct {
-	Instructions []ParsedInstruction `json:"instructions" jsonschema:"description=The instructions in order."`
+	Instructions []ParsedInstruction `json:"instructions" jsonschema_description:"The instructions in order."`
 }
 
 // ParsedInstruction is one instruction of a Parsed reply.
 type ParsedInstruction struct {
-	Op     string `json:"op" jsonschema:"enum=open|tap|long_press|turn_on|turn_off|input|scroll|back|home,description=The operation."`
-	Target string `json:"target" jsonschema:"maxLength=120,description=The words of the widget or page on the phone; empty for back and home."`
-	Value  string `json:"value,omitempty" jsonschema:"maxLength=200,description=For input: the text to type. For scroll: down or up. Otherwise empty."`
-	Text   string `json:"text" jsonschema:"maxLength=200,description=The instruction in a few words."`
+	Op     string `json:"op" jsonschema:"enum=open,enum=tap,enum=long_press,enum=turn_on,enum=turn_off,enum=input,enum=scroll,enum=back,enum=home" jsonschema_description:"The operation."`
+	Target string `json:"target" jsonschema:"maxLength=120" jsonschema_description:"The words of the widget or page on the phone; empty for back and home."`
+	Value  string `json:"value,omitempty" jsonschema:"maxLength=200" jsonschema_description:"For input: the text to type. For scroll: down or up. Otherwise empty."`
+	Text   string `json:"text" jsonschema:"maxLength=200" jsonschema_description:"The instruction in a few words."`
 }
 
 //go:embed prompts/parse.tmpl

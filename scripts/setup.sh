@@ -21,6 +21,9 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+echo "setup: sentence-embedding model (daemon/bert)"
+bash scripts/fetch-model.sh | tail -1
+
 echo "setup: go modules"
 go mod download
 go build ./... >/dev/null

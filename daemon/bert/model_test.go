@@ -1,0 +1,133 @@
+package bert
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"slices"
+	"testing"
+)
+
+// golden is testdata/golden.json, written by testdata/golden.py from Hugging
+// Face's tokenizers and sentence-transformers.
+type golden struct {
+	MaxSeqLength int `json:"max_seq_length"`
+	Sentences    []struct {
+		Text      string    `json:"text"`
+		IDs       []int32   `json:"ids"`    // tokenizers, no truncation
+		STIDs     []int32   `json:"st_ids"` // sentence-transformers, truncated
+		Embedding []float32 `json:"embedding"`
+	} `json:"sentences"`
+}
+
+func loadGolden(t testing.TB) golden {
+	t.Helper()
+	b, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g golden
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// testModel loads the fetched model, or skips when it is absent.
+func testModel(t testing.TB) *Model {
+	t.Helper()
+	m, err := LoadDefault()
+	if errors.Is(err, ErrNoModel) {
+		t.Skipf("model files absent (scripts/fetch-model.sh fetches them; setup runs it): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestGoldenTokens(t *testing.T) {
+	m := testModel(t)
+	g := loadGolden(t)
+	for _, s := range g.Sentences {
+		if got := m.Tokenizer().Encode(s.Text, 0); !slices.Equal(got, s.IDs) {
+			t.Errorf("Encode(%q)\n got %v\nwant %v", s.Text, got, s.IDs)
+		}
+		if got := m.Tokenizer().Encode(s.Text, g.MaxSeqLength); !slices.Equal(got, s.STIDs) {
+			t.Errorf("Encode(%q, %d) = %d ids, want %d", s.Text, g.MaxSeqLength, len(got), len(s.STIDs))
+		}
+	}
+}
+
+// TestGoldenEmbeddings compares with sentence-transformers: every vector
+// within 1e-4 per component (float32 sums in another order) and a cosine
+// above 0.99999; one batch, so sequences of different lengths share the
+// dense layers.
+func TestGoldenEmbeddings(t *testing.T) {
+	m := testModel(t)
+	g := loadGolden(t)
+	texts := make([]string, len(g.Sentences))
+	for i, s := range g.Sentences {
+		texts[i] = s.Text
+	}
+	vs, err := m.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != len(texts) {
+		t.Fatalf("%d vectors for %d texts", len(vs), len(texts))
+	}
+	for i, s := range g.Sentences {
+		if len(vs[i]) != len(s.Embedding) {
+			t.Fatalf("%q: %d dims, want %d", s.Text, len(vs[i]), len(s.Embedding))
+		}
+		maxd, dot := 0.0, 0.0
+		for j := range vs[i] {
+			maxd = math.Max(maxd, math.Abs(float64(vs[i][j]-s.Embedding[j])))
+			dot += float64(vs[i][j]) * float64(s.Embedding[j])
+		}
+		if maxd > 1e-4 || dot < 0.99999 {
+			t.Errorf("%q: max component difference %.2g, cosine %.7f", s.Text, maxd, dot)
+		}
+	}
+}
+
+// TestEmbedBatchIndependent: a text's vector does not depend on the other
+// texts of its batch.
+func TestEmbedBatchIndependent(t *testing.T) {
+	m := testModel(t)
+	ctx := context.Background()
+	one, err := m.Embed(ctx, []string{"turn on dark mode"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := m.Embed(ctx, []string{"a much longer sentence about something else entirely", "turn on dark mode", "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range one[0] {
+		if math.Abs(float64(one[0][j]-many[1][j])) > 1e-5 {
+			t.Fatalf("component %d: %v alone, %v in a batch", j, one[0][j], many[1][j])
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := m.Embed(cctx, []string{"x"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled context: %v", err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir, "x"); err == nil {
+		t.Fatal("an empty directory loaded")
+	}
+	if err := os.WriteFile(dir+"/"+ConfigFile, []byte(`{"hidden_size":384,"num_attention_heads":12,"num_hidden_layers":1,"intermediate_size":4,"max_position_embeddings":8,"type_vocab_size":1,"vocab_size":4,"hidden_act":"relu"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir, "x"); err == nil {
+		t.Fatal("a relu config loaded")
+	}
+}

@@ -29,7 +29,7 @@ func TestTokenizer(t *testing.T) {
 		{"CAFÉ, unwanted", []string{"cafe", ",", "un", "##want", "##ed"}},
 		{"don't", []string{"don", "'", "t"}},
 		{"東京", []string{"東", "[UNK]"}},
-		{"lightx", []string{"[UNK]"}}, // a piece missing: the whole word is [UNK]
+		{"lightx", []string{"[UNK]"}},                 // a piece missing: the whole word is [UNK]
 		{"tu\x00rn\u200b on", []string{"turn", "on"}}, // NUL and a zero-width space (Cf) dropped
 		{strings.Repeat("a", maxWordChars+1), []string{"[UNK]"}},
 		{"", []string{}},

@@ -30,6 +30,13 @@ type Candidate struct {
 	// which already includes them; a caller that may raise a score by
 	// other evidence (daemon/semantic) must never raise a vetoed one.
 	Vetoes []string `json:"vetoes,omitempty"`
+	// Unmatched are the command's content words (lowercased) that no word
+	// of the matched pattern stands for, FlowUnmatched the pattern's words
+	// left without a partner in the command; slot values and values the
+	// flow does not use (VetoValue) are not listed. A caller that bridges
+	// rewordings by other evidence (daemon/semantic) compares these.
+	Unmatched     []string `json:"unmatched,omitempty"`
+	FlowUnmatched []string `json:"flow_unmatched,omitempty"`
 }
 
 // Veto reasons reported in Candidate.Vetoes: the penalties of Rank that
@@ -593,7 +600,7 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 		if best.score <= 0 {
 			continue
 		}
-		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes})
+		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes, Unmatched: best.cmdLone, FlowUnmatched: best.patLone})
 	}
 	slices.SortFunc(out, func(a, b Candidate) int {
 		switch {

@@ -39,6 +39,9 @@ type patResult struct {
 	fills   map[string]string
 	missing []string
 	vetoes  []string // Veto* reasons, in the order found
+	// lone content words left without a partner: of the command, of the
+	// pattern (Candidate.Unmatched, Candidate.FlowUnmatched)
+	cmdLone, patLone []string
 }
 
 func (r *patResult) veto(v string) {
@@ -128,6 +131,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			cmdLone = append(cmdLone, c.concepts...)
 		}
 		if credC[j] == 0 {
+			res.cmdLone = append(res.cmdLone, c.text)
 			if c.hasAction() {
 				cmdLoneAct = true
 				cmdLoneStrongAct = cmdLoneStrongAct || c.strongAction()
@@ -151,6 +155,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			patLone = append(patLone, t.concepts...)
 		}
 		if credP[i] == 0 {
+			res.patLone = append(res.patLone, t.text)
 			switch {
 			case t.hasAction():
 				patLoneAct = true

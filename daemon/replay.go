@@ -62,6 +62,11 @@ func (e *Engine) MatchFlow(ctx context.Context, command, pkg string, k int) ([]i
 	return m.Rank(command, pkg, k), nil
 }
 
+// semanticCandidates is how many lexical candidates the embedding check
+// sees: every flow close to the command must be compared, or a closer one
+// ranked lower could not make the command ambiguous (daemon/semantic).
+const semanticCandidates = 10
+
 // matchFlow returns the saved flow to replay, or nil when none fits well
 // enough: a wrong flow replayed is worse than planning, so below the
 // calibrated threshold nothing is replayed — except a candidate just below
@@ -89,7 +94,11 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	if err != nil {
 		return nil, machineErr{err}
 	}
-	cands := m.Rank(r.res.Command, r.res.Package, 3)
+	k := 3
+	if r.sem != nil {
+		k = semanticCandidates
+	}
+	cands := m.Rank(r.res.Command, r.res.Package, k)
 	if len(cands) == 0 {
 		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
 		return nil, nil

@@ -47,6 +47,9 @@ func cmdEval(ctx context.Context, args []string) error {
 	}
 	defer closeStore()
 	cfg := eval.Config{Data: d, Apps: splitList(*apps), Store: st}
+	if cfg.Engine, err = lf.engineConfig(); err != nil {
+		return err
+	}
 	if !*quiet {
 		cfg.Progress = os.Stdout
 	}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/bert"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llmplan"
@@ -28,7 +30,7 @@ func llmFlags(fs *flag.FlagSet) *llmOpts {
 		kind:       fs.String("planner", "", "graph | llm | auto (default auto: the graph planner, and the LLM where it is unsure, when an endpoint is configured)"),
 		baseURL:    fs.String("base-url", "", "OpenAI-compatible base URL (env OPENAI_BASE_URL)"),
 		model:      fs.String("model", "", "model name (env WAYFINDER_MODEL)"),
-		embedModel: fs.String("embed-model", "", "embedding model on the same endpoint, for flow matching just below the replay threshold (env WAYFINDER_EMBED_MODEL; default none: lexical only)"),
+		embedModel: fs.String("embed-model", "", "embedding model for flow matching just below the replay threshold: \"local\" for the on-device all-MiniLM-L6-v2 (scripts/fetch-model.sh), else a model on the same endpoint (env WAYFINDER_EMBED_MODEL; default none: lexical only)"),
 		apiKey:     fs.String("api-key", "", "API key (env OPENAI_API_KEY; prefer the environment: flags show in ps)"),
 		timeout:    fs.Duration("llm-timeout", 0, "LLM call timeout, retries included (env WAYFINDER_LLM_TIMEOUT; default 60s)"),
 	}
@@ -66,11 +68,23 @@ func (o *llmOpts) engineConfig() (daemon.Config, error) {
 		return daemon.Config{}, err
 	}
 	var ec daemon.Config
-	if cfg.EmbedEnabled() {
+	switch {
+	case cfg.EmbedModel == LocalEmbedModel:
+		m, err := bert.LoadDefault()
+		if err != nil {
+			return ec, fmt.Errorf("--embed-model %s: %w", LocalEmbedModel, err)
+		}
+		ec.Embedder = m // semantic.New takes semantic.MiniLM for it
+	case cfg.EmbedEnabled():
 		ec.Embedder = llm.New(cfg)
 	}
 	return ec, nil
 }
+
+// LocalEmbedModel as the embedding model selects the on-device
+// all-MiniLM-L6-v2 (daemon/bert; files from scripts/fetch-model.sh)
+// instead of the endpoint.
+const LocalEmbedModel = "local"
 
 func (o *llmOpts) planner(st *knowledge.Store) (daemon.Planner, error) {
 	return o.plannerWith(st, graphplan.New(st))

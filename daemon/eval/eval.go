@@ -75,7 +75,9 @@ type CommandCase struct {
 	ExpectNoMatch bool     `json:"expect_no_match,omitempty"`
 	// ExpectPicked lists, in order, the labels of list or dialog options
 	// the replay must tap for the choices the command fixes ("set snooze
-	// to 10 minutes" taps "10 minutes"). It is parsed but not yet scored.
+	// to 10 minutes" taps "10 minutes"): they must appear, in this order,
+	// among the labels of the replay's taps (case folded), or the command
+	// counts as wrong_slot.
 	ExpectPicked []string `json:"expect_picked,omitempty"`
 }
 
@@ -216,6 +218,8 @@ type CommandRow struct {
 	WantFlow    int64    `json:"want_flow,omitempty"`
 	Score       float64  `json:"score"`
 	Typed       []string `json:"typed,omitempty"`
+	Tapped      []string `json:"tapped,omitempty"` // labels of the replay's taps, in order
+	Promoted    bool     `json:"promoted,omitempty"`
 	FinalScreen string   `json:"final_screen,omitempty"`
 	LLMCalls    int      `json:"llm_calls"`
 	Error       string   `json:"error,omitempty"`
@@ -496,7 +500,12 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	if err != nil {
 		return row, fmt.Errorf("eval: command %q: %w", c.Command, err)
 	}
-	row.Score, row.Typed, row.LLMCalls, row.Error = res.Score, res.Typed, res.LLMCalls, res.Error
+	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted
+	for _, st := range res.Steps {
+		if st.Action == device.Tap && !st.Backtracked && !st.Undo {
+			row.Tapped = append(row.Tapped, st.Target.Label())
+		}
+	}
 	row.FinalScreen = phone.State()
 	if res.Matched {
 		row.MatchedFlow = res.FlowID
@@ -512,6 +521,8 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 		row.Verdict = "wrong_flow"
 	case len(c.ExpectTyped) > 0 && !equalFold(c.ExpectTyped, res.Typed):
 		row.Verdict = "wrong_slot"
+	case !subsequenceFold(c.ExpectPicked, row.Tapped):
+		row.Verdict = "wrong_slot" // another choice picked in a list or dialog
 	case task != nil && res.Outcome != knowledge.OutcomeSuccess:
 		row.Verdict = "bad_flow" // matched the right flow but could not finish it
 	case task != nil && !sameScreen(cfg.Data, task.App, row.FinalScreen, task.FinalState()):
@@ -537,6 +548,33 @@ func sameScreen(d *droidtask.Dataset, app, a, b string) bool {
 
 func equalFold(a, b []string) bool {
 	return slices.EqualFunc(a, b, strings.EqualFold)
+}
+
+// subsequenceFold reports whether want appears in have in order (not
+// necessarily adjacent). A label matches a wanted one when it, or one of
+// its " · "-joined parts (a list row's texts: "Diary.pdf · 6.1 kB"), is
+// equal with case folded and spaces trimmed.
+func subsequenceFold(want, have []string) bool {
+	i := 0
+	for _, h := range have {
+		if i < len(want) && labelIs(h, want[i]) {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+func labelIs(label, want string) bool {
+	want = strings.TrimSpace(want)
+	if strings.EqualFold(strings.TrimSpace(label), want) {
+		return true
+	}
+	for _, part := range strings.Split(label, " · ") {
+		if strings.EqualFold(strings.TrimSpace(part), want) {
+			return true
+		}
+	}
+	return false
 }
 
 func ratio(a, b int) float64 {

@@ -37,6 +37,10 @@ type Candidate struct {
 	// rewordings by other evidence (daemon/semantic) compares these.
 	Unmatched     []string `json:"unmatched,omitempty"`
 	FlowUnmatched []string `json:"flow_unmatched,omitempty"`
+	// Substituted: an unmatched object word (not an action) on both sides,
+	// "open the clock faq" against "open the clock page" — another thing,
+	// or the same thing in other words; the lexical rules cannot tell.
+	Substituted bool `json:"substituted,omitempty"`
 }
 
 // Veto reasons reported in Candidate.Vetoes: the penalties of Rank that
@@ -600,7 +604,7 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 		if best.score <= 0 {
 			continue
 		}
-		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes, Unmatched: best.cmdLone, FlowUnmatched: best.patLone})
+		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes, Unmatched: best.cmdLone, FlowUnmatched: best.patLone, Substituted: best.substituted})
 	}
 	slices.SortFunc(out, func(a, b Candidate) int {
 		switch {

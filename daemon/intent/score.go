@@ -42,6 +42,7 @@ type patResult struct {
 	// lone content words left without a partner: of the command, of the
 	// pattern (Candidate.Unmatched, Candidate.FlowUnmatched)
 	cmdLone, patLone []string
+	substituted      bool // an unmatched object word on both sides
 }
 
 func (r *patResult) veto(v string) {
@@ -206,6 +207,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	}
 	if (cmdLoneObj || spanObj) && patLoneObj {
 		mult *= penObject
+		res.substituted = true
 	}
 	// unmatched words on one side only: not a rewording but a requirement
 	// added or dropped (no score change; see Candidate.Vetoes)

@@ -14,6 +14,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -341,6 +342,64 @@ func TestServerDownLeavesLexicalResult(t *testing.T) {
 				if cands[i].Score != before[i].Score || cands[i].FlowID != before[i].FlowID {
 					t.Errorf("candidates changed: %+v", cands)
 				}
+			}
+		})
+	}
+}
+
+// TestDecideGuards covers the rules that keep a bridged rewording from
+// replaying another value or another thing: a choice the flow taps, a
+// substituted object word, a closer flow vetoed for its value, and the
+// vetoes Config.Bridge lets embeddings overrule.
+func TestDecideGuards(t *testing.T) {
+	grey := th - 0.05
+	choice := func(id int64, intent, label string) *knowledge.Flow {
+		return &knowledge.Flow{ID: id, Intent: intent, Package: "p", Steps: []knowledge.Step{
+			{Action: "tap", Target: screen.Descriptor{Text: "Sort by"}},
+			{Action: "tap", Target: screen.Descriptor{Text: label}},
+		}}
+	}
+	tests := []struct {
+		name     string
+		cfg      semantic.Config
+		flows    []*knowledge.Flow
+		cands    []intent.Candidate
+		promoted int
+	}{
+		{"an unmatched flow word is a tapped choice", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "same sort by first name", "First name")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"middle"}, FlowUnmatched: []string{"first"}}}, -1},
+		{"an unmatched flow word that is no tapped label", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"disable"}, FlowUnmatched: []string{"close"}, Vetoes: []string{intent.VetoAction}}}, 0},
+		{"the action veto is not bridged by default", semantic.Config{},
+			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Vetoes: []string{intent.VetoAction}}}, -1},
+		{"a substituted object word is not bridged by MiniLM", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "same open the clock page", "Clock")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Substituted: true}}, -1},
+		{"a substituted object word is bridged by default", semantic.Config{},
+			[]*knowledge.Flow{choice(1, "same open the clock page", "Clock")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Substituted: true}}, 0},
+		{"a closer flow vetoed for its value makes it ambiguous", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "close timer 5 minutes", "5 minutes"), choice(2, "same alarm 1 minute", "1 minute")},
+			[]intent.Candidate{cand(1, grey), cand(2, 0.2, intent.VetoValue, intent.VetoLiteral)}, -1},
+		{"a closer flow the command contradicts does not", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "close turn on x", "X"), choice(2, "same turn off x", "X")},
+			[]intent.Candidate{cand(1, grey), cand(2, 0.2, intent.VetoOpposite)}, 0},
+		{"MiniLM's grey zone reaches lexical 0.10", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "same x", "X")}, []intent.Candidate{cand(1, 0.11)}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			flows := map[int64]*knowledge.Flow{}
+			for _, f := range tt.flows {
+				flows[f.ID] = f
+			}
+			d := semantic.New(unit(&calls, vecs), nil, tt.cfg).Decide(context.Background(), "cmd please", tt.cands, flows, th)
+			if d.Promoted != tt.promoted || d.Err != nil {
+				t.Errorf("promoted %d err %v (%s); want %d", d.Promoted, d.Err, d.Reason, tt.promoted)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/bert"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
@@ -369,9 +370,12 @@ func TestDecideGuards(t *testing.T) {
 		{"an unmatched flow word is a tapped choice", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "same sort by first name", "First name")},
 			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"middle"}, FlowUnmatched: []string{"first"}}}, -1},
-		{"an unmatched flow word that is no tapped label", semantic.MiniLM,
+		{"an unmatched flow word that is no tapped label, a bridged veto", semantic.Config{Bridge: []string{intent.VetoAction}},
 			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
 			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"disable"}, FlowUnmatched: []string{"close"}, Vetoes: []string{intent.VetoAction}}}, 0},
+		{"MiniLM bridges no veto", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"disable"}, FlowUnmatched: []string{"close"}, Vetoes: []string{intent.VetoAction}}}, -1},
 		{"the action veto is not bridged by default", semantic.Config{},
 			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
 			[]intent.Candidate{{FlowID: 1, Score: grey, Vetoes: []string{intent.VetoAction}}}, -1},
@@ -402,5 +406,14 @@ func TestDecideGuards(t *testing.T) {
 				t.Errorf("promoted %d err %v (%s); want %d", d.Promoted, d.Err, d.Reason, tt.promoted)
 			}
 		})
+	}
+}
+
+// TestTunedKeyIsTheLocalModel: the on-device model's vectors are keyed
+// by bert.CacheKey, and semantic.New must find its tuned configuration
+// under that key.
+func TestTunedKeyIsTheLocalModel(t *testing.T) {
+	if _, ok := semantic.Tuned[bert.CacheKey]; !ok {
+		t.Fatalf("no tuned configuration for %q", bert.CacheKey)
 	}
 }

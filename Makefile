@@ -10,6 +10,9 @@ SHARED ?= ../shared
 DATA ?= $(SHARED)/droidtask
 OUT ?= out
 export WAYFINDER_CACHE ?= $(HOME)/.cache/wayfinder
+# guarded figures of the frozen test set with the on-device model (make test-eval)
+FROZEN_MIN_CORRECT ?= 148
+FROZEN_MAX_WRONG ?= 39
 
 .DEFAULT_GOAL := help
 
@@ -41,6 +44,8 @@ test-go: ## go vet and all Go tests (race detector on the engine and store)
 test-eval: ## eval on the recorded apps: oracle (all tasks) and graph planner
 	mkdir -p $(OUT)
 	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner oracle --commands testdata/commands.jsonl --report $(OUT)/eval-oracle.json
+	@# the frozen test set (issue 11) with the on-device embedding model (fetched by setup): its figure is guarded
+	set -o pipefail; $(GO) run ./cmd/wayfinder eval --data $(DATA) --planner oracle --commands testdata/frozen/test.jsonl --embed-model local --report $(OUT)/eval-frozen-local.json -q --min-correct $(FROZEN_MIN_CORRECT) --max-wrong $(FROZEN_MAX_WRONG) | grep '^commands:'
 	@# the graph planner's failed tasks are measurements, not test failures:
 	@# keep its "N passed, M failed" line out of the test log (it is in the report)
 	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --commands testdata/commands.jsonl --report $(OUT)/eval-graph.json -q --min-success 0.52 > $(OUT)/eval-graph.txt; status=$$?; grep -v ' passed, [0-9]* failed$$' $(OUT)/eval-graph.txt; exit $$status

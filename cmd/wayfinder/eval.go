@@ -31,6 +31,8 @@ func cmdEval(ctx context.Context, args []string) error {
 	leaveOut := fs.String("leave-out", string(eval.LeaveOutRecording), "graph planner: what of a task's own demonstration to hide while solving it: recording (edges only its own DroidBot sessions recorded), demo (also every edge coinciding with its steps) or none")
 	minSuccess := fs.Float64("min-success", -1, "exit non-zero when the learn success rate is below this (default: oracle 1.0, others none)")
 	ac, args := takeADB(args, false)
+	minCorrect := fs.Int("min-correct", -1, "exit non-zero when fewer --commands are correct (default: no check)")
+	maxWrong := fs.Int("max-wrong", -1, "exit non-zero when more --commands replay a wrong flow or a wrong value (default: no check)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -125,6 +127,12 @@ func cmdEval(ctx context.Context, args []string) error {
 	}
 	if min >= 0 && rep.SuccessRate < min {
 		return fmt.Errorf("success rate %.3f below %.3f", rep.SuccessRate, min)
+	}
+	if *minCorrect >= 0 && rep.Commands.Correct < *minCorrect {
+		return fmt.Errorf("commands: %d correct, below %d", rep.Commands.Correct, *minCorrect)
+	}
+	if wrong := rep.Commands.WrongFlow + rep.Commands.WrongSlot; *maxWrong >= 0 && wrong > *maxWrong {
+		return fmt.Errorf("commands: %d wrong flows or values, above %d", wrong, *maxWrong)
 	}
 	if *plannerName == "oracle" && (rep.Replay.Succeeded != rep.Replay.Tasks || rep.Replay.LLMCalls != 0) {
 		return fmt.Errorf("replay: %d of %d flows replayed, %d LLM calls", rep.Replay.Succeeded, rep.Replay.Tasks, rep.Replay.LLMCalls)

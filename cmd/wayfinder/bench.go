@@ -85,6 +85,10 @@ func cmdBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	erows, err := embedBenchRows(ctx, d, st)
+	if err != nil {
+		return err
+	}
 	p50, p99, maxStep := timed.percentiles()
 	fmt.Printf("\n%-44s %14s\n", "measure", "value")
 	row := func(k string, v string) { fmt.Printf("%-44s %14s\n", k, v) }
@@ -101,6 +105,9 @@ func cmdBench(ctx context.Context, args []string) error {
 	row("Go heap in use after import + eval", fmt.Sprintf("%.1f MB", float64(ms.HeapInuse)/1e6))
 	row("resident memory (VmRSS) before import", fmt.Sprintf("%.1f MB", float64(rssBefore)/1e3))
 	row("resident memory (VmRSS) after import + eval", fmt.Sprintf("%.1f MB", float64(rssAfter)/1e3))
+	for _, r := range erows {
+		row(r[0], r[1])
+	}
 	return nil
 }
 

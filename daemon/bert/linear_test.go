@@ -10,7 +10,7 @@ import (
 // y = x·W + b, and the Go kernel too, at sizes around the block width.
 func TestLinear(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, sz := range []struct{ n, in, out int }{{1, 3, 5}, {7, 384, 384}, {3, 40, linearBlock + 13}, {0, 4, 4}} {
+	for _, sz := range []struct{ n, in, out int }{{1, 3, 5}, {7, 384, 384}, {linearRows + 5, 20, 30}, {3, 40, linearCols + 13}, {0, 4, 4}} {
 		x := randVec(r, sz.n*sz.in)
 		w := randVec(r, sz.out*sz.in) // [out][in], as stored in the checkpoint
 		b := randVec(r, sz.out)

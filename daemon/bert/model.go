@@ -23,6 +23,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 )
 
 // Config is the part of a Hugging Face BERT config.json the encoder uses.
@@ -129,6 +130,11 @@ func Load(dir, name string) (*Model, error) {
 	if err := m.loadWeights(st); err != nil {
 		return nil, fmt.Errorf("bert: %s: %w", WeightsFile, err)
 	}
+	// the file's bytes (90 MB for MiniLM) are garbage now: give the
+	// memory back to the OS rather than keep it resident until the
+	// scavenger gets to it
+	raw, st = nil, nil
+	debug.FreeOSMemory()
 	return m, nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/api"
+	"github.com/wayfinder-agent/wayfinder/daemon/bert"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
@@ -90,7 +91,7 @@ func newDaemonImpl(dataDir, configJSON string, dev Device) (*daemonImpl, error) 
 		return nil, err
 	}
 	eng := daemon.New(&jsonDevice{d: dev}, store, nil, nil, daemon.Config{})
-	a, err := api.New(ctx, eng, store, plannerFor, cfg.Settings, api.WithEmbedder(embedderFor))
+	a, err := api.New(ctx, eng, store, plannerFor, cfg.Settings, api.WithEmbedder(embedderIn(dataDir)))
 	if err != nil {
 		store.Close()
 		return nil, err
@@ -135,16 +136,32 @@ func plannerFor(s api.Settings, store *knowledge.Store) (daemon.Planner, error) 
 	return llmplan.Choose(s.Planner, cfg, store, graphplan.New(store))
 }
 
-// embedderFor builds the flow-matching embedder of the settings: the
-// endpoint and key of the planner with embed_model; nil (lexical matching
-// only) without an embedding model or an endpoint.
-func embedderFor(s api.Settings) (semantic.Embedder, error) {
-	cfg := llm.DefaultConfig()
-	cfg.BaseURL, cfg.APIKey, cfg.EmbedModel = s.BaseURL, s.APIKey, s.EmbedModel
-	if !cfg.EmbedEnabled() {
-		return nil, nil
+// LocalEmbedModel as embed_model selects the on-device sentence encoder
+// (daemon/bert) instead of the endpoint. Its files (config.json,
+// vocab.txt, model.safetensors) are read from <dataDir>/models/<name>/,
+// where the app copies them from its assets (models/all-MiniLM-L6-v2/).
+const LocalEmbedModel = "local"
+
+// embedderIn returns the flow-matching embedder factory of a daemon whose
+// data directory is dataDir: the on-device model for embed_model "local",
+// else the endpoint and key of the planner with embed_model; nil (lexical
+// matching only) without an embedding model or an endpoint.
+func embedderIn(dataDir string) api.EmbedderFactory {
+	return func(s api.Settings) (semantic.Embedder, error) {
+		if s.EmbedModel == LocalEmbedModel {
+			m, err := bert.LoadShared(filepath.Join(dataDir, "models", bert.ModelName))
+			if err != nil {
+				return nil, fmt.Errorf("wayfinder: embed_model %q: %w", LocalEmbedModel, err)
+			}
+			return m, nil
+		}
+		cfg := llm.DefaultConfig()
+		cfg.BaseURL, cfg.APIKey, cfg.EmbedModel = s.BaseURL, s.APIKey, s.EmbedModel
+		if !cfg.EmbedEnabled() {
+			return nil, nil
+		}
+		return llm.New(cfg), nil
 	}
-	return llm.New(cfg), nil
 }
 
 // errZero is what a Daemon made by gobind's no-argument constructor says.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -100,7 +101,7 @@ func (st *safetensors) f32(name string, shape ...int) ([]float32, error) {
 	if ti.DType != "F32" {
 		return nil, fmt.Errorf("safetensors: tensor %q is %s, want F32", name, ti.DType)
 	}
-	if !equalShape(ti.Shape, shape) {
+	if !slices.Equal(ti.Shape, shape) {
 		return nil, fmt.Errorf("safetensors: tensor %q has shape %v, want %v", name, ti.Shape, shape)
 	}
 	b := st.data[ti.Offsets[0]:ti.Offsets[1]]
@@ -109,16 +110,4 @@ func (st *safetensors) f32(name string, shape ...int) ([]float32, error) {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return out, nil
-}
-
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -413,6 +413,7 @@ func TestDecideGuards(t *testing.T) {
 // by bert.CacheKey, and semantic.New must find its tuned configuration
 // under that key.
 func TestTunedKeyIsTheLocalModel(t *testing.T) {
+	var _ semantic.Embedder = (*bert.Model)(nil) // the on-device model is an Embedder
 	if _, ok := semantic.Tuned[bert.CacheKey]; !ok {
 		t.Fatalf("no tuned configuration for %q", bert.CacheKey)
 	}

@@ -103,16 +103,28 @@ func (s *Store) SaveFlow(ctx context.Context, f *Flow) error {
 		}
 		g.Token = tok
 		g.Sensitive = g.Sensitive || stepsSensitive(g.Steps)
+		goal, err := marshalGoal(g.Goal)
+		if err != nil {
+			return err
+		}
+		g.Version = 1
 		// the id is the highest ever given plus one (0003_flow_safety.sql)
 		err = tx.QueryRowContext(ctx, `INSERT INTO flows (id, app_id, package, name, intent, source, uses, successes, failures, pinned,
-			token, sensitive, allow_sensitive, created, updated)
-			VALUES ((SELECT hi + 1 FROM flow_id_hwm WHERE one = 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			token, sensitive, allow_sensitive, created, updated, goal, version, fail_streak)
+			VALUES ((SELECT hi + 1 FROM flow_id_hwm WHERE one = 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Uses, g.Successes, g.Failures, g.Pinned,
-			g.Token, g.Sensitive, g.AllowSensitive, toMS(g.Created), toMS(g.Updated)).Scan(&g.ID)
+			g.Token, g.Sensitive, g.AllowSensitive, toMS(g.Created), toMS(g.Updated), goal, g.Version, max(g.FailStreak, 0)).Scan(&g.ID)
 		if err != nil {
 			return nameConflict(op, g, err)
 		}
-		return insertFlowParts(ctx, tx, g)
+		if err := insertFlowParts(ctx, tx, g); err != nil {
+			return err
+		}
+		reason := ReasonLearned
+		if g.Source != SourceLearned {
+			reason = "saved (" + g.Source + ")"
+		}
+		return insertVersion(ctx, tx, g, reason)
 	})
 	if err != nil {
 		return wrap(op, err)
@@ -200,13 +212,30 @@ func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 }
 
 // UpdateFlow rewrites flow f.ID in one transaction: app/package, Name,
-// Intent, Source, Pinned, and all steps, slots and commands (replaced).
-// Created is kept and Updated set to now. The counters are not written
-// (RecordFlowUse owns them); f's counters and Created are refreshed from
-// the database on success. ErrNotFound: no flow f.ID or no app f.AppID;
-// ErrInvalid and ErrConflict as for SaveFlow.
+// Intent, Source, Pinned, Goal, and all steps, slots and commands
+// (replaced). Created is kept and Updated set to now. When the steps or
+// the goal differ from the current version, the old version is kept and
+// a new one (reason ReasonEdited) becomes current; use ReviseFlow to give
+// the reason. The counters are not written (RecordFlowUse owns them); f's
+// counters, version and Created are refreshed from the database on
+// success. ErrNotFound: no flow f.ID or no app f.AppID; ErrInvalid and
+// ErrConflict as for SaveFlow.
 func (s *Store) UpdateFlow(ctx context.Context, f *Flow) error {
-	const op = "UpdateFlow"
+	return s.updateFlow(ctx, "UpdateFlow", f, ReasonEdited, false)
+}
+
+// ReviseFlow is UpdateFlow for a new route: it always writes a new
+// version with reason (say what and why: "repaired: steps 2-3 replaced"),
+// keeps every older version (FlowHistory) and resets the failure streak.
+// ErrInvalid: empty reason; otherwise as UpdateFlow.
+func (s *Store) ReviseFlow(ctx context.Context, f *Flow, reason string) error {
+	if strings.TrimSpace(reason) == "" {
+		return errf("ReviseFlow", ErrInvalid, "reason: empty")
+	}
+	return s.updateFlow(ctx, "ReviseFlow", f, reason, true)
+}
+
+func (s *Store) updateFlow(ctx context.Context, op string, f *Flow, reason string, always bool) error {
 	g := cloneFlow(f)
 	if g.Source == "" {
 		g.Source = SourceLearned
@@ -214,8 +243,8 @@ func (s *Store) UpdateFlow(ctx context.Context, f *Flow) error {
 	g.Updated = now()
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var created int64
-		err := tx.QueryRowContext(ctx, `SELECT created, uses, successes, failures, token FROM flows WHERE id = ?`, g.ID).
-			Scan(&created, &g.Uses, &g.Successes, &g.Failures, &g.Token)
+		err := tx.QueryRowContext(ctx, `SELECT created, uses, successes, failures, token, version, fail_streak FROM flows WHERE id = ?`, g.ID).
+			Scan(&created, &g.Uses, &g.Successes, &g.Failures, &g.Token, &g.Version, &g.FailStreak)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errf(op, ErrNotFound, "flow %d", g.ID)
 		} else if err != nil {
@@ -229,9 +258,25 @@ func (s *Store) UpdateFlow(ctx context.Context, f *Flow) error {
 			return err
 		}
 		g.Sensitive = stepsSensitive(g.Steps)
+		changed, err := routeChanged(ctx, tx, g)
+		if err != nil {
+			return err
+		}
+		newVersion := always || changed
+		if newVersion {
+			if err := tx.QueryRowContext(ctx, `SELECT ifnull(max(version), 0) + 1 FROM flow_versions WHERE flow_id = ?`, g.ID).Scan(&g.Version); err != nil {
+				return err
+			}
+			g.FailStreak = 0
+		}
+		goal, err := marshalGoal(g.Goal)
+		if err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, `UPDATE flows SET app_id = ?, package = ?, name = ?, intent = ?, source = ?, pinned = ?,
-			sensitive = ?, allow_sensitive = ?, updated = ? WHERE id = ?`,
-			g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Pinned, g.Sensitive, g.AllowSensitive, toMS(g.Updated), g.ID)
+			sensitive = ?, allow_sensitive = ?, updated = ?, goal = ?, version = ?, fail_streak = ? WHERE id = ?`,
+			g.AppID, g.Package, g.Name, g.Intent, g.Source, g.Pinned, g.Sensitive, g.AllowSensitive, toMS(g.Updated),
+			goal, g.Version, g.FailStreak, g.ID)
 		if err != nil {
 			return nameConflict(op, g, err)
 		}
@@ -240,7 +285,13 @@ func (s *Store) UpdateFlow(ctx context.Context, f *Flow) error {
 				return err
 			}
 		}
-		return insertFlowParts(ctx, tx, g)
+		if err := insertFlowParts(ctx, tx, g); err != nil {
+			return err
+		}
+		if !newVersion {
+			return nil
+		}
+		return insertVersion(ctx, tx, g, reason)
 	})
 	if err != nil {
 		return wrap(op, err)
@@ -256,6 +307,10 @@ func cloneFlow(f *Flow) *Flow {
 	g.Steps = append([]Step(nil), f.Steps...)
 	g.Slots = append([]Slot(nil), f.Slots...)
 	g.Commands = append([]string(nil), f.Commands...)
+	if f.Goal != nil {
+		goal := cloneGoal(*f.Goal)
+		g.Goal = &goal
+	}
 	return &g
 }
 
@@ -302,15 +357,16 @@ func (s *Store) AddFlowCommand(ctx context.Context, id int64, command string) er
 	return wrap(op, err)
 }
 
-// RecordFlowUse counts one use of flow id, successful or not.
+// RecordFlowUse counts one use of flow id, successful or not: a success
+// resets the failure streak, a failure lengthens it (Flow.Healthy).
 // ErrNotFound: no such flow.
 func (s *Store) RecordFlowUse(ctx context.Context, id int64, success bool) error {
-	col := "failures"
+	set := "failures = failures + 1, fail_streak = fail_streak + 1"
 	if success {
-		col = "successes"
+		set = "successes = successes + 1, fail_streak = 0"
 	}
 	return s.updateOne(ctx, "RecordFlowUse", fmt.Sprintf("flow %d", id),
-		`UPDATE flows SET uses = uses + 1, `+col+` = `+col+` + 1 WHERE id = ?`, id)
+		`UPDATE flows SET uses = uses + 1, `+set+` WHERE id = ?`, id)
 }
 
 // Flow returns flow id with its steps, slots and commands. ErrNotFound: no
@@ -352,7 +408,7 @@ func (s *Store) Flows(ctx context.Context, filter FlowFilter) ([]Flow, error) {
 // and their parts, in bulk.
 func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flow, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, app_id, package, name, intent, source, uses, successes, failures, pinned,
-		token, sensitive, allow_sensitive, created, updated
+		token, sensitive, allow_sensitive, created, updated, goal, version, fail_streak
 		FROM flows WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, err
@@ -361,12 +417,17 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 	for rows.Next() {
 		var f Flow
 		var created, updated int64
+		var goal string
 		if err := rows.Scan(&f.ID, &f.AppID, &f.Package, &f.Name, &f.Intent, &f.Source, &f.Uses, &f.Successes,
-			&f.Failures, &f.Pinned, &f.Token, &f.Sensitive, &f.AllowSensitive, &created, &updated); err != nil {
+			&f.Failures, &f.Pinned, &f.Token, &f.Sensitive, &f.AllowSensitive, &created, &updated, &goal, &f.Version, &f.FailStreak); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		f.Created, f.Updated = fromMS(created), fromMS(updated)
+		if f.Goal, err = unmarshalGoal(goal); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("flow %d goal: %w", f.ID, err)
+		}
 		fs = append(fs, f)
 	}
 	if err := closeRows(rows); err != nil || len(fs) == 0 {

@@ -152,6 +152,65 @@ type Flow struct {
 	AllowSensitive bool      `json:"allow_sensitive,omitempty"`
 	Created        time.Time `json:"created"`
 	Updated        time.Time `json:"updated"`
+	// Goal is the end screen the flow reached when it was learned (nil:
+	// unknown, e.g. a flow saved before goals were kept): a replay
+	// succeeds only when it ends there.
+	Goal *Goal `json:"goal,omitempty"`
+	// Version is the number of the flow's current version (FlowHistory);
+	// 0 in a flow not yet saved.
+	Version int `json:"version,omitempty"`
+	// FailStreak counts the flow's failures since its last success, new
+	// version or rollback; see Healthy.
+	FailStreak int `json:"fail_streak,omitempty"`
+}
+
+// UnhealthyAfter is the number of consecutive failures after which a flow
+// is unhealthy. One failure can be a passing thing (a dialog recovery
+// could not dismiss, other data in the app, the owner touching the
+// phone); two in a row can still be chance. A third without a success
+// between says the flow no longer fits the app, and every further try is
+// a run acting on the phone with a wrong route, so the owner decides from
+// there. A success, a new version or a rollback resets the streak.
+const UnhealthyAfter = 3
+
+// Healthy reports whether the flow may act on its own: an unhealthy flow
+// is never replayed because a command matched it, only when the owner
+// names it (by id).
+func (f *Flow) Healthy() bool { return f.FailStreak < UnhealthyAfter }
+
+// Goal is what a flow's end screen looked like when it was learned, for
+// checking that a replay or a repair really got there: the structural
+// fingerprint, and, to recognise the screen after an app update changed
+// its ids, labels or layout, its activity, its static labels and its
+// resource names (both normalised, sorted, de-duplicated).
+type Goal struct {
+	Screen   string   `json:"screen"`
+	Activity string   `json:"activity,omitempty"`
+	Labels   []string `json:"labels,omitempty"`
+	IDs      []string `json:"ids,omitempty"`
+}
+
+// Flow version reasons written by the engine and the store.
+const (
+	ReasonLearned  = "learned"
+	ReasonRepaired = "repaired"
+	ReasonRelearn  = "relearned"
+	ReasonImported = "imported"
+	ReasonEdited   = "edited"
+	ReasonRollback = "rollback"
+)
+
+// FlowVersion is one version of a flow's route: its steps and goal, when
+// it was written and why ("learned", "repaired: steps 1-2 replaced",
+// "rollback to version 1").
+type FlowVersion struct {
+	FlowID  int64     `json:"flow_id"`
+	Version int       `json:"version"`
+	Steps   []Step    `json:"steps"`
+	Goal    *Goal     `json:"goal,omitempty"`
+	Reason  string    `json:"reason"`
+	Created time.Time `json:"created"`
+	Current bool      `json:"current"`
 }
 
 // Validate checks a flow before it is saved.

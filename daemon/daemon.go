@@ -309,6 +309,9 @@ type run struct {
 	tokens   int
 	start    time.Time
 	owner    *Private // the owner's private values of this run; nil: none
+	// goal is the recorded end screen of the saved flow the run finishes
+	// (replay handed over to the planner); nil when none
+	goal *knowledge.Goal
 }
 
 // emit publishes an event of the run. The owner's private values of
@@ -554,12 +557,14 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		if err := e.store.RecordFlowUse(ctx, flow.ID, false); err != nil {
 			return machineErr{err}
 		}
+		e.matcher.invalidate() // its health may have changed
 		if r.planner == nil {
 			return fmt.Errorf("replay of flow %q failed at step %d and no planner is available to continue", flow.Name, failedAt+1)
 		}
 		// hand the rest to the planner, then repair only the broken steps
 		r.res.Strategy = "replay+plan"
 		r.guides = append(r.guides, guideFromFlow(flow, failedAt))
+		r.goal = flowGoal(flow)
 		kept := len(r.steps)
 		if err := r.plan(ctx); err != nil {
 			return err

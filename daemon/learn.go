@@ -120,9 +120,13 @@ func (r *run) learn(ctx context.Context) error {
 	}
 	steps := r.flowSteps(r.steps, 0)
 	slots = withPasswordSlot(slots, steps)
+	goal, err := r.currentGoal(ctx)
+	if err != nil {
+		return err
+	}
 	f := &knowledge.Flow{AppID: r.app.ID, Package: r.res.Package, Name: flowName(command), Intent: tmpl,
 		Commands: []string{command}, Slots: slots, Steps: steps, Source: knowledge.SourceLearned,
-		Uses: 1, Successes: 1, Created: time.Now(), Updated: time.Now()}
+		Uses: 1, Successes: 1, Created: time.Now(), Updated: time.Now(), Goal: goal}
 	if dup := r.sameFlow(ctx, f); dup != nil {
 		if err := r.e.store.AddFlowCommand(ctx, dup.ID, command); err != nil {
 			return machineErr{err}
@@ -130,6 +134,9 @@ func (r *run) learn(ctx context.Context) error {
 		r.e.matcher.invalidate()
 		r.res.FlowID, r.res.FlowName = dup.ID, dup.Name
 		return nil
+	}
+	if old := r.namesake(ctx, f); old != nil {
+		return r.relearn(ctx, old, f)
 	}
 	if err := r.e.store.SaveFlow(ctx, f); err != nil {
 		return machineErr{err}
@@ -167,6 +174,39 @@ func (r *run) sameFlow(ctx context.Context, f *knowledge.Flow) *knowledge.Flow {
 			return g
 		}
 	}
+	return nil
+}
+
+// namesake finds the saved flow of the same app with f's name and
+// intent: the same command learned again, by a route that differs (the
+// app changed, or the old flow was unhealthy and not replayed).
+func (r *run) namesake(ctx context.Context, f *knowledge.Flow) *knowledge.Flow {
+	flows, err := r.e.store.Flows(ctx, knowledge.FlowFilter{Package: f.Package})
+	if err != nil {
+		return nil
+	}
+	for i := range flows {
+		if flows[i].Name == f.Name && flows[i].Intent == f.Intent {
+			return &flows[i]
+		}
+	}
+	return nil
+}
+
+// relearn saves the route of f as a new version of old (the older
+// versions stay in its history) instead of a second flow for one command.
+func (r *run) relearn(ctx context.Context, old, f *knowledge.Flow) error {
+	g := *old
+	g.Steps, g.Goal, g.Slots = f.Steps, f.Goal, f.Slots
+	if err := r.e.store.ReviseFlow(ctx, &g, knowledge.ReasonRelearn+": the command was planned again and reached its end screen"); err != nil {
+		return machineErr{err}
+	}
+	if err := r.e.store.AddFlowCommand(ctx, g.ID, f.Commands[0]); err != nil {
+		return machineErr{err}
+	}
+	r.e.matcher.invalidate()
+	r.res.Saved, r.res.FlowID, r.res.FlowName = true, g.ID, g.Name
+	r.emit(event.FlowRepaired, event.FlowInfo{FlowID: g.ID, Name: g.Name, Intent: g.Intent, Steps: len(g.Steps)})
 	return nil
 }
 

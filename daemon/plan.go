@@ -32,8 +32,12 @@ func targetOf(s *screen.Snapshot, el *screen.Element) screen.Descriptor {
 // plan runs the planner step by step until it says done, the checker says
 // complete, or the step limit is reached. Steps the correctness check
 // rejects are undone (AutoTask Table 3) and penalised (AutoTask §4.3).
+//
+// A step with no effect never counts toward completion: the planner's
+// "done" or the checker's "complete" is accepted only as run.accept says.
 func (r *run) plan(ctx context.Context) error {
 	planned := 0
+	var prog progress
 	checker, _ := r.planner.(Checker)
 	learner, _ := r.planner.(Learner)
 	for {
@@ -64,8 +68,7 @@ func (r *run) plan(ctx context.Context) error {
 		d.Text = r.owner.Restore(d.Text) // a model typed a placeholder
 		switch d.Action {
 		case ActDone:
-			r.res.Outcome = knowledge.OutcomeSuccess
-			return nil
+			return r.accept(s, fp, prog, "the "+r.planner.Name()+" planner")
 		case ActFail:
 			return fmt.Errorf("the %s planner gave up: %s", r.planner.Name(), d.Reason)
 		case ActAsk:
@@ -100,6 +103,7 @@ func (r *run) plan(ctx context.Context) error {
 			return err
 		}
 		planned++
+		prog.add(rec)
 		if learner != nil {
 			learner.Observe(ctx, st, rec)
 		}
@@ -121,9 +125,10 @@ func (r *run) plan(ctx context.Context) error {
 			}
 			return &PlannerError{Planner: r.planner.Name(), Err: fmt.Errorf("check: %w", err)}
 		}
-		if v.Completed {
-			r.res.Outcome = knowledge.OutcomeSuccess
-			return nil
+		if v.Completed && hadEffect(rec) {
+			if err := r.accept(after, afterFP, prog, "the "+r.planner.Name()+" checker"); err == nil {
+				return nil
+			}
 		}
 		if !v.Correct {
 			if err := r.backtrack(ctx, rec, v); err != nil {

@@ -41,10 +41,15 @@ func (c *matcherCache) get(ctx context.Context, st *knowledge.Store) (*intent.Ma
 		return nil, nil, err
 	}
 	c.flows = make(map[int64]*knowledge.Flow, len(flows))
+	healthy := flows[:0:0]
 	for i := range flows {
 		c.flows[flows[i].ID] = &flows[i]
+		if flows[i].Healthy() {
+			healthy = append(healthy, flows[i])
+		}
 	}
-	c.m = intent.NewMatcher(flows)
+	// an unhealthy flow acts only when the owner names it (Options.FlowID)
+	c.m = intent.NewMatcher(healthy)
 	return c.m, c.flows, nil
 }
 
@@ -255,14 +260,14 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 		}
 	}
 	// verify: the flow ends on the screen it ended on when learned
-	last := f.Steps[len(f.Steps)-1]
-	if last.Expect != "" {
-		_, fp, err := r.observe(ctx, len(r.steps))
+	// (fingerprint, else element level); not there is a failure
+	if g := flowGoal(f); g != nil {
+		s, fp, err := r.observe(ctx, len(r.steps))
 		if err != nil {
 			return false, len(f.Steps), err
 		}
-		if fp != last.Expect {
-			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "replay: ended on an unexpected screen"})
+		if !goalReached(g, s, fp) {
+			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "replay: ended on a screen that is not the flow's recorded end screen"})
 			return false, len(f.Steps), nil
 		}
 	}
@@ -389,23 +394,40 @@ func IsDialog(s *screen.Snapshot) bool { return screen.IsDialog(s) }
 
 // repairFlow replaces the steps of flow from failedAt on by the steps the
 // planner took (steps[kept:] of the run, backtracked ones dropped), and
-// saves it.
+// saves the result as a new version of the flow; the old version stays in
+// its history. It does so only when the run's goal was verified: the run
+// succeeded, which run.accept allows only on the flow's recorded end
+// screen, checked here once more on the screen the run ended on.
 func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept int) error {
-	if r.res.Outcome != "success" || r.cfg.NoLearn || r.steered {
+	if r.res.Outcome != knowledge.OutcomeSuccess || r.cfg.NoLearn || r.steered {
 		return nil
 	}
 	fresh := r.flowSteps(r.steps[kept:], len(f.Steps[:failedAt]))
 	if len(fresh) == 0 {
 		return nil
 	}
+	s, err := r.e.dev.Snapshot(ctx)
+	if err != nil {
+		return machineErr{fmt.Errorf("snapshot: %w", err)}
+	}
+	goal := flowGoal(f)
+	if !goalReached(goal, s, screen.Fingerprint(s)) {
+		r.emit(event.Log, event.LogInfo{Level: "warn", Text: "repair not saved: the run did not end on the flow's recorded end screen"})
+		return nil
+	}
+	if goal == nil || f.Goal == nil {
+		goal = goalOf(s, screen.Fingerprint(s))
+	}
 	repaired := *f
+	repaired.Goal = goal
 	repaired.Steps = append(append([]knowledge.Step(nil), f.Steps[:failedAt]...), fresh...)
 	repaired.Slots = withPasswordSlot(append([]knowledge.Slot(nil), f.Slots...), repaired.Steps)
 	for i := range repaired.Steps {
 		repaired.Steps[i].Index = i
 	}
 	repaired.Updated = time.Now()
-	if err := r.e.store.UpdateFlow(ctx, &repaired); err != nil {
+	reason := fmt.Sprintf("%s: step %d on replaced (%d steps now)", knowledge.ReasonRepaired, failedAt+1, len(repaired.Steps))
+	if err := r.e.store.ReviseFlow(ctx, &repaired, reason); err != nil {
 		return machineErr{err}
 	}
 	r.e.matcher.invalidate()

@@ -14,7 +14,7 @@ import (
 
 func cmdFlows(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return usageError{"flows: want list | show ID | export [-o FILE] | import FILE | rm ID | rename ID NAME"}
+		return usageError{"flows: want list | show ID | history ID | rollback ID VERSION | export [-o FILE] | import FILE | rm ID | rename ID NAME"}
 	}
 	sub := args[0]
 	fs := newFlags("flows " + sub)
@@ -47,13 +47,14 @@ func cmdFlows(ctx context.Context, args []string) error {
 			return err
 		}
 		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tAPP\tNAME\tINTENT\tSTEPS\tSLOTS\tUSES\tSAFETY")
+		fmt.Fprintln(tw, "ID\tAPP\tNAME\tINTENT\tSTEPS\tSLOTS\tUSES\tSAFETY\tVERSION\tHEALTH")
 		for _, f := range flows {
 			var slots []string
 			for _, s := range f.Slots {
 				slots = append(slots, s.Name)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%d\t%s\n", f.ID, f.Package, trunc(f.Name, 40), trunc(f.Intent, 50), len(f.Steps), strings.Join(slots, ","), f.Uses, safetyMark(f))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%d\t%s\tv%d\t%s\n", f.ID, f.Package, trunc(f.Name, 40), trunc(f.Intent, 50), len(f.Steps),
+				strings.Join(slots, ","), f.Uses, safetyMark(f), f.Version, health(&f))
 		}
 		return tw.Flush()
 	case "show":
@@ -65,7 +66,8 @@ func cmdFlows(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("flow #%d %q (%s)\nintent:   %s\ncommands: %s\n", f.ID, f.Name, f.Package, f.Intent, strings.Join(f.Commands, " | "))
+		fmt.Printf("flow #%d %q (%s)\nintent:   %s\ncommands: %s\nversion:  %d, %s\n", f.ID, f.Name, f.Package, f.Intent,
+			strings.Join(f.Commands, " | "), f.Version, health(f))
 		for _, s := range f.Slots {
 			fmt.Printf("slot:     {%s} e.g. %q\n", s.Name, s.Example)
 		}
@@ -79,6 +81,44 @@ func cmdFlows(ctx context.Context, args []string) error {
 			}
 			fmt.Printf("  %2d. %-6s %-40s on %s → %s%s\n", s.Index+1, s.Action, trunc(describeFlowStep(s), 40), short8(s.Screen), short8(s.Expect), mark)
 		}
+		return nil
+	case "history":
+		n, err := id()
+		if err != nil {
+			return err
+		}
+		hist, err := st.FlowHistory(ctx, n)
+		if err != nil {
+			return err
+		}
+		for _, v := range hist {
+			mark := " "
+			if v.Current {
+				mark = "*"
+			}
+			fmt.Printf("%s v%-3d %s  %-40s %d steps\n", mark, v.Version, v.Created.Local().Format("2006-01-02 15:04:05"), trunc(v.Reason, 40), len(v.Steps))
+			for _, s := range v.Steps {
+				fmt.Printf("        %2d. %s\n", s.Index+1, trunc(describeFlowStep(s), 60))
+			}
+		}
+		return nil
+	case "rollback":
+		n, err := id()
+		if err != nil {
+			return err
+		}
+		if len(pos) < 2 {
+			return usageError{"flows rollback ID VERSION"}
+		}
+		v, err := strconv.Atoi(strings.TrimPrefix(pos[1], "v"))
+		if err != nil {
+			return usageError{fmt.Sprintf("flows rollback: %q is not a version number", pos[1])}
+		}
+		f, err := st.RollbackFlow(ctx, n, v)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("flow #%d: version %d's steps are current again, as version %d\n", f.ID, v, f.Version)
 		return nil
 	case "export":
 		flows, err := st.Flows(ctx, knowledge.FlowFilter{Package: *pkg})
@@ -139,6 +179,14 @@ func cmdFlows(ctx context.Context, args []string) error {
 		return st.RenameFlow(ctx, n, strings.Join(pos[1:], " "))
 	}
 	return usageError{fmt.Sprintf("flows: unknown subcommand %q", sub)}
+}
+
+// health says whether a flow may act on its own, for listings.
+func health(f *knowledge.Flow) string {
+	if f.Healthy() {
+		return "ok"
+	}
+	return fmt.Sprintf("UNHEALTHY (%d failures in a row; replays only when named)", f.FailStreak)
 }
 
 func describeFlowStep(s knowledge.Step) string {

@@ -228,6 +228,7 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		Token   string            `json:"token"`
 		Slots   map[string]string `json:"slots"`
 		Steps   string            `json:"steps"`
+		Version int               `json:"version"`
 	}
 	if out, ok, err := a.callContext(ctx, method, params); ok {
 		return out, err
@@ -349,6 +350,34 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 		}
 		a.eng.InvalidateFlows()
 		return a.flowSummary(ctx, p.ID)
+	case "flows.history":
+		hist, err := a.store.FlowHistory(ctx, p.ID)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		out := struct {
+			Versions []FlowVersion `json:"versions"`
+		}{Versions: make([]FlowVersion, 0, len(hist))}
+		for _, v := range hist {
+			fv := FlowVersion{Version: v.Version, Reason: v.Reason, CreatedMS: v.Created.UnixMilli(), Current: v.Current, Actions: []string{}}
+			for _, st := range v.Steps {
+				fv.Actions = append(fv.Actions, daemon.DescribeStep(st))
+			}
+			out.Versions = append(out.Versions, fv)
+		}
+		return out, nil
+	case "flows.rollback":
+		if p.Version <= 0 {
+			return nil, badRequest("params.version is missing")
+		}
+		if a.eng.RunID() != "" {
+			return nil, ErrBusy // a run may be replaying this flow
+		}
+		if _, err := a.store.RollbackFlow(ctx, p.ID, p.Version); err != nil {
+			return nil, wrap(err)
+		}
+		a.eng.InvalidateFlows()
+		return a.flowSummary(ctx, p.ID)
 	case "flows.delete":
 		if err := a.store.DeleteFlow(ctx, p.ID); err != nil {
 			return nil, wrap(err)
@@ -411,11 +440,28 @@ type FlowSummary struct {
 	// account; AllowSensitive: the owner said "don't ask again".
 	Sensitive      bool `json:"sensitive"`
 	AllowSensitive bool `json:"allow_sensitive"`
+	// Version is the number of the flow's current version (flows.history).
+	Version int `json:"version"`
+	// Healthy is false after knowledge.UnhealthyAfter failures in a row:
+	// the flow is then never replayed because a command matched it, only
+	// by an explicit replay; FailStreak is that count.
+	Healthy    bool `json:"healthy"`
+	FailStreak int  `json:"fail_streak"`
+}
+
+// FlowVersion is one version of a flow as flows.history shows it.
+type FlowVersion struct {
+	Version   int      `json:"version"`
+	Reason    string   `json:"reason"`
+	CreatedMS int64    `json:"created_ms"`
+	Current   bool     `json:"current"`
+	Actions   []string `json:"actions"`
 }
 
 func summarize(f knowledge.Flow) FlowSummary {
 	s := FlowSummary{ID: f.ID, Name: f.Name, Intent: f.Intent, Package: f.Package, Steps: len(f.Steps), Uses: f.Uses, Pinned: f.Pinned, Slots: []string{},
-		Token: f.Token, Sensitive: f.Sensitive, AllowSensitive: f.AllowSensitive}
+		Token: f.Token, Sensitive: f.Sensitive, AllowSensitive: f.AllowSensitive,
+		Version: f.Version, Healthy: f.Healthy(), FailStreak: f.FailStreak}
 	for _, sl := range f.Slots {
 		s.Slots = append(s.Slots, sl.Name)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -132,3 +133,59 @@ func BenchmarkReplayEvents(b *testing.B) {
 		})
 	}
 }
+
+// TestFlowHistoryAndRollback: flows.history lists the versions,
+// flows.rollback brings one back as a new version, flows.list shows the
+// version and health.
+func TestFlowHistoryAndRollback(t *testing.T) {
+	a, eng, _ := newAPI(t)
+	ctx := context.Background()
+	res, err := eng.Run(ctx, "turn on dark mode", daemon.Options{})
+	if err != nil || res.FlowID == 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	st := eng.Store()
+	f, _ := st.Flow(ctx, res.FlowID)
+	f.Steps = f.Steps[:1]
+	if err := st.ReviseFlow(ctx, f, "edited by hand"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < knowledge.UnhealthyAfter; i++ {
+		_ = st.RecordFlowUse(ctx, f.ID, false)
+	}
+	call := func(req string) map[string]json.RawMessage {
+		t.Helper()
+		out, err := a.CallJSON(ctx, []byte(req))
+		if err != nil {
+			t.Fatalf("%s: %v", req, err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	var list []api.FlowSummary
+	_ = json.Unmarshal(call(`{"method":"flows.list"}`)["flows"], &list)
+	if len(list) != 1 || list[0].Healthy || list[0].Version != 2 || list[0].FailStreak != knowledge.UnhealthyAfter {
+		t.Fatalf("flows.list %+v", list)
+	}
+	var hist []api.FlowVersion
+	_ = json.Unmarshal(call(`{"method":"flows.history","params":{"id":` + itoa(f.ID) + `}}`)["versions"], &hist)
+	if len(hist) != 2 || hist[1].Reason != "edited by hand" || !hist[1].Current || len(hist[0].Actions) <= len(hist[1].Actions) {
+		t.Fatalf("flows.history %+v", hist)
+	}
+	var sum api.FlowSummary
+	_ = json.Unmarshal(call(`{"method":"flows.rollback","params":{"id":` + itoa(f.ID) + `,"version":1}}`)["flow"], &sum)
+	if sum.Version != 3 || !sum.Healthy || sum.Steps != len(hist[0].Actions) {
+		t.Fatalf("flows.rollback %+v", sum)
+	}
+	for _, bad := range []string{`{"method":"flows.rollback","params":{"id":` + itoa(f.ID) + `}}`,
+		`{"method":"flows.rollback","params":{"id":` + itoa(f.ID) + `,"version":9}}`, `{"method":"flows.history","params":{"id":999}}`} {
+		if _, err := a.CallJSON(ctx, []byte(bad)); err == nil {
+			t.Fatalf("%s accepted", bad)
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -180,6 +180,14 @@ func TestFlowHistoryAndRollback(t *testing.T) {
 	if sum.Version != 3 || !sum.Healthy || sum.Steps != len(hist[0].Actions) {
 		t.Fatalf("flows.rollback %+v", sum)
 	}
+	// the inspector's view of the same (api.Live implements inspect.FlowVersions)
+	var fv inspect.FlowVersions = a.Live()
+	if err := fv.RollbackFlow(ctx, f.ID, 2); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := fv.FlowHistory(ctx, f.ID); err != nil || len(h) != 4 || !h[3].Current || !strings.Contains(h[3].Reason, "version 2") {
+		t.Fatalf("Live history %+v %v", h, err)
+	}
 	for _, bad := range []string{`{"method":"flows.rollback","params":{"id":` + itoa(f.ID) + `}}`,
 		`{"method":"flows.rollback","params":{"id":` + itoa(f.ID) + `,"version":9}}`, `{"method":"flows.history","params":{"id":999}}`} {
 		if _, err := a.CallJSON(ctx, []byte(bad)); err == nil {

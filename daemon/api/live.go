@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -84,6 +85,23 @@ func (l *Live) Snapshot(ctx context.Context) (*screen.Snapshot, error) {
 // Flows lists the saved flows.
 func (l *Live) Flows(ctx context.Context) ([]knowledge.Flow, error) {
 	return l.a.store.Flows(ctx, knowledge.FlowFilter{})
+}
+
+// FlowHistory lists the versions of flow id (inspect.FlowVersions).
+func (l *Live) FlowHistory(ctx context.Context, id int64) ([]knowledge.FlowVersion, error) {
+	return l.a.store.FlowHistory(ctx, id)
+}
+
+// RollbackFlow makes a version of flow id current again, as a new version
+// (inspect.FlowVersions); busy while a command runs.
+func (l *Live) RollbackFlow(ctx context.Context, id int64, version int) error {
+	_, err := l.a.Call(ctx, "flows.rollback", mustJSON(map[string]any{"id": id, "version": version}))
+	return err
+}
+
+func mustJSON(v map[string]any) json.RawMessage {
+	b, _ := json.Marshal(v) // a map of ints cannot fail
+	return b
 }
 
 // Graph returns the UI transition graph of the foreground app.

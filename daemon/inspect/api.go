@@ -50,6 +50,16 @@ type StepsController interface {
 	RunSteps(ctx context.Context, goal, steps string) (runID string, err error)
 }
 
+// FlowVersions is optionally implemented by a Controller whose flows keep
+// versions (knowledge.FlowVersion): the inspector then shows a flow's
+// history and can roll it back.
+type FlowVersions interface {
+	// FlowHistory lists the versions of flow id, oldest first.
+	FlowHistory(ctx context.Context, id int64) ([]knowledge.FlowVersion, error)
+	// RollbackFlow makes version's steps current again, as a new version.
+	RollbackFlow(ctx context.Context, id int64, version int) error
+}
+
 // Defaults of Options.
 const (
 	DefaultAddr         = "127.0.0.1:7777"
@@ -185,12 +195,14 @@ func isLoopbackHost(host string) bool {
 
 // Methods a client may call.
 const (
-	MethodRun      = "run"      // params {"command": string} -> {"run_id": string}
-	MethodReplay   = "replay"   // params {"flow_id": int, "slots": {name: value}} -> {"run_id": string}
-	MethodCancel   = "cancel"   // params {"run_id": string} -> {"ok": true}
-	MethodSnapshot = "snapshot" // -> event.ScreenInfo, or null when there is no screen
-	MethodFlows    = "flows"    // -> []FlowView
-	MethodGraph    = "graph"    // -> GraphView, or null when no app is current
+	MethodRun      = "run"          // params {"command": string} -> {"run_id": string}
+	MethodReplay   = "replay"       // params {"flow_id": int, "slots": {name: value}} -> {"run_id": string}
+	MethodCancel   = "cancel"       // params {"run_id": string} -> {"ok": true}
+	MethodSnapshot = "snapshot"     // -> event.ScreenInfo, or null when there is no screen
+	MethodFlows    = "flows"        // -> []FlowView
+	MethodGraph    = "graph"        // -> GraphView, or null when no app is current
+	MethodHistory  = "flow_history" // params {"flow_id": int} -> []VersionView, oldest first
+	MethodRollback = "rollback"     // params {"flow_id": int, "version": int} -> {"ok": true}
 )
 
 // Request is a command from a client. ID is echoed in the reply (any
@@ -203,6 +215,7 @@ type Request struct {
 	Command string            `json:"-"`
 	Steps   string            `json:"-"` // run: pasted steps to follow toward Command
 	FlowID  int64             `json:"-"`
+	Version int               `json:"-"`
 	Slots   map[string]string `json:"-"`
 	RunID   string            `json:"-"`
 }
@@ -285,6 +298,21 @@ func ParseRequest(b []byte) (Request, error) {
 			return r, fmt.Errorf("replay: %d slots exceed 64", len(p.Slots))
 		}
 		r.FlowID, r.Slots = p.FlowID, p.Slots
+	case MethodHistory, MethodRollback:
+		var p struct {
+			FlowID  int64 `json:"flow_id"`
+			Version int   `json:"version"`
+		}
+		if err := decode(&p); err != nil {
+			return r, err
+		}
+		if p.FlowID <= 0 {
+			return r, fmt.Errorf("%s: flow_id %d: want a positive flow id", r.Method, p.FlowID)
+		}
+		if r.Method == MethodRollback && p.Version <= 0 {
+			return r, fmt.Errorf("rollback: version %d: want a positive version", p.Version)
+		}
+		r.FlowID, r.Version = p.FlowID, p.Version
 	case MethodCancel:
 		var p struct {
 			RunID string `json:"run_id"`
@@ -302,7 +330,7 @@ func ParseRequest(b []byte) (Request, error) {
 			return r, err
 		}
 	default:
-		return r, fmt.Errorf("unknown method %q (want run, replay, cancel, snapshot, flows or graph)", r.Method)
+		return r, fmt.Errorf("unknown method %q (want run, replay, cancel, snapshot, flows, graph, flow_history or rollback)", r.Method)
 	}
 	return r, nil
 }
@@ -359,6 +387,26 @@ type FlowView struct {
 	// (replay asks first unless AllowSensitive).
 	Sensitive      bool `json:"sensitive,omitempty"`
 	AllowSensitive bool `json:"allow_sensitive,omitempty"`
+	// Version is the current version's number; Healthy is false after
+	// knowledge.UnhealthyAfter failures in a row (FailStreak): the flow
+	// then acts only when the owner replays it by name.
+	Version    int  `json:"version"`
+	Healthy    bool `json:"healthy"`
+	FailStreak int  `json:"fail_streak,omitempty"`
+}
+
+// VersionView is one version of a flow as the inspector shows it.
+type VersionView struct {
+	Version   int        `json:"version"`
+	Reason    string     `json:"reason"`
+	CreatedMS int64      `json:"created_ms"`
+	Current   bool       `json:"current"`
+	Steps     []StepView `json:"steps"`
+}
+
+// VersionViewOf converts a flow version for the inspector.
+func VersionViewOf(v knowledge.FlowVersion) VersionView {
+	return VersionView{Version: v.Version, Reason: v.Reason, CreatedMS: v.Created.UnixMilli(), Current: v.Current, Steps: stepViews(v.Steps)}
 }
 
 // StepView is one step of a FlowView.
@@ -375,19 +423,25 @@ type StepView struct {
 // FlowViewOf converts a flow for the inspector.
 func FlowViewOf(f knowledge.Flow) FlowView {
 	v := FlowView{ID: f.ID, Package: f.Package, Name: f.Name, Intent: f.Intent, Slots: f.Slots, Source: f.Source,
-		Uses: f.Uses, Successes: f.Successes, Failures: f.Failures, Pinned: f.Pinned, Steps: make([]StepView, len(f.Steps)),
-		Sensitive: f.Sensitive, AllowSensitive: f.AllowSensitive}
+		Uses: f.Uses, Successes: f.Successes, Failures: f.Failures, Pinned: f.Pinned, Steps: stepViews(f.Steps),
+		Sensitive: f.Sensitive, AllowSensitive: f.AllowSensitive, Version: f.Version, Healthy: f.Healthy(), FailStreak: f.FailStreak}
 	if !f.Updated.IsZero() {
 		v.UpdatedMS = f.Updated.UnixMilli()
 	}
-	for i, s := range f.Steps {
+	return v
+}
+
+// stepViews converts flow steps, leaving literal input text out.
+func stepViews(steps []knowledge.Step) []StepView {
+	out := make([]StepView, len(steps))
+	for i, s := range steps {
 		sv := StepView{Index: s.Index, Action: s.Action, Label: s.Target.Label(), Comment: s.Comment, Sensitive: s.Sensitive}
 		if t := strings.TrimSpace(s.Text); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && !strings.ContainsAny(t[1:len(t)-1], "{} ") {
 			sv.Slot = t
 		}
-		v.Steps[i] = sv
+		out[i] = sv
 	}
-	return v
+	return out
 }
 
 // GraphView is a UI transition graph as the inspector draws it.

@@ -106,6 +106,10 @@ func TestParseRequest(t *testing.T) {
 		{`{"id":"3","method":"cancel","params":{"run_id":"r9"}}`, inspect.Request{ID: "3", Method: "cancel", RunID: "r9"}, ""},
 		{`{"method":"flows","params":null}`, inspect.Request{Method: "flows"}, ""},
 		{`{"id":"4","method":"graph"}`, inspect.Request{ID: "4", Method: "graph"}, ""},
+		{`{"id":"h","method":"flow_history","params":{"flow_id":4}}`, inspect.Request{ID: "h", Method: "flow_history", FlowID: 4}, ""},
+		{`{"id":"r","method":"rollback","params":{"flow_id":4,"version":2}}`, inspect.Request{ID: "r", Method: "rollback", FlowID: 4, Version: 2}, ""},
+		{`{"id":"r0","method":"rollback","params":{"flow_id":4}}`, inspect.Request{ID: "r0"}, "positive version"},
+		{`{"id":"h0","method":"flow_history","params":{}}`, inspect.Request{ID: "h0"}, "positive flow id"},
 		{`{"id":"5","method":"run","params":{"command":"   "}}`, inspect.Request{ID: "5"}, "empty command"},
 		{`{"id":"6","method":"run","params":{"command":"` + strings.Repeat("a", inspect.MaxCommandLen+1) + `"}}`, inspect.Request{ID: "6"}, "exceeds"},
 		{`{"id":"7","method":"replay","params":{"flow_id":-1}}`, inspect.Request{ID: "7"}, "positive"},
@@ -134,7 +138,7 @@ func TestParseRequest(t *testing.T) {
 		}
 		got.Params = nil
 		if g, w := mustJSON(got), mustJSON(tt.want); g != w || got.Command != tt.want.Command || got.RunID != tt.want.RunID ||
-			got.FlowID != tt.want.FlowID || mustJSON(got.Slots) != mustJSON(tt.want.Slots) {
+			got.FlowID != tt.want.FlowID || got.Version != tt.want.Version || mustJSON(got.Slots) != mustJSON(tt.want.Slots) {
 			t.Errorf("%s: got %+v, want %+v", tt.in, got, tt.want)
 		}
 	}

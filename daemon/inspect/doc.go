@@ -2,7 +2,7 @@
 // inspector page: a local HTTP server (loopback only, token required) that
 // streams the agent's progress events (package daemon/event) to browser
 // clients, one JSON event per websocket text message, and accepts a few
-// commands (run, replay, cancel, snapshot, flows, graph) that it hands to a
+// commands (run, replay, cancel, snapshot, flows, graph, flow_history, rollback) that it hands to a
 // Controller implemented by the daemon.
 //
 // The package must not touch the device, the knowledge store or the LLM

@@ -393,6 +393,26 @@ func (s *Server) call(ctx context.Context, req Request) (res any, err error) {
 			out[i] = FlowViewOf(f)
 		}
 		return out, nil
+	case MethodHistory, MethodRollback:
+		fv, ok := s.ctrl.(FlowVersions)
+		if !ok {
+			return nil, fmt.Errorf("%s: this daemon keeps no flow versions", req.Method)
+		}
+		if req.Method == MethodRollback {
+			if err := fv.RollbackFlow(ctx, req.FlowID, req.Version); err != nil {
+				return nil, err
+			}
+			return map[string]bool{"ok": true}, nil
+		}
+		hist, err := fv.FlowHistory(ctx, req.FlowID)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]VersionView, len(hist))
+		for i, v := range hist {
+			out[i] = VersionViewOf(v)
+		}
+		return out, nil
 	case MethodGraph:
 		g, err := s.ctrl.Graph(ctx)
 		if err != nil || g == nil {

@@ -38,9 +38,28 @@ type fakeController struct {
 	SnapshotFn func(ctx context.Context) (*screen.Snapshot, error)
 	FlowsFn    func(ctx context.Context) ([]knowledge.Flow, error)
 	GraphFn    func(ctx context.Context) (*knowledge.Graph, error)
+	HistoryFn  func(ctx context.Context, id int64) ([]knowledge.FlowVersion, error)
+	RollbackFn func(ctx context.Context, id int64, version int) error
 }
 
-var _ inspect.Controller = (*fakeController)(nil)
+var (
+	_ inspect.Controller   = (*fakeController)(nil)
+	_ inspect.FlowVersions = (*fakeController)(nil)
+)
+
+func (f *fakeController) FlowHistory(ctx context.Context, id int64) ([]knowledge.FlowVersion, error) {
+	if f.HistoryFn == nil {
+		return nil, errors.New("fake: FlowHistory not set")
+	}
+	return f.HistoryFn(ctx, id)
+}
+
+func (f *fakeController) RollbackFlow(ctx context.Context, id int64, version int) error {
+	if f.RollbackFn == nil {
+		return errors.New("fake: RollbackFlow not set")
+	}
+	return f.RollbackFn(ctx, id, version)
+}
 
 func (f *fakeController) Run(ctx context.Context, command string) (string, error) {
 	if f.RunFn == nil {
@@ -732,6 +751,18 @@ func TestCommands(t *testing.T) {
 				Transitions: []knowledge.Transition{{From: 1, To: 2, Action: "tap", ElementID: 9, Count: 2}}}, nil
 		},
 		SnapshotFn: func(context.Context) (*screen.Snapshot, error) { return nil, nil },
+		HistoryFn: func(_ context.Context, id int64) ([]knowledge.FlowVersion, error) {
+			record(fmt.Sprintf("history %d", id))
+			return []knowledge.FlowVersion{{FlowID: id, Version: 1, Reason: "learned", Created: time.UnixMilli(1000),
+				Steps: []knowledge.Step{{Action: "tap", Text: "secret"}}}, {FlowID: id, Version: 2, Reason: "repaired", Created: time.UnixMilli(2000), Current: true}}, nil
+		},
+		RollbackFn: func(_ context.Context, id int64, version int) error {
+			record(fmt.Sprintf("rollback %d %d", id, version))
+			if version > 2 {
+				return fmt.Errorf("flow %d has no version %d: %w", id, version, knowledge.ErrNotFound)
+			}
+			return nil
+		},
 	}
 	h := start(t, ctrl, inspect.Options{})
 	bus = h.bus
@@ -748,10 +779,14 @@ func TestCommands(t *testing.T) {
 		{`{"id":"5","method":"cancel","params":{"run_id":"nope"}}`, "cancel nope", "", "not found"},
 		{`{"id":"6","method":"replay","params":{"flow_id":3,"slots":{"contact":"Ann"}}}`, "replay 3 map[contact:Ann]", `{"run_id":"run-2"}`, ""},
 		{`{"id":"7","method":"replay","params":{"flow_id":0}}`, "", "", "positive flow id"},
-		{`{"id":"8","method":"flows"}`, "flows", `[{"id":3,"package":"com.example.app","name":"n","intent":"i","steps":[{"index":0,"action":"tap"}],"source":"","uses":0,"successes":0,"failures":0}]`, ""},
+		{`{"id":"8","method":"flows"}`, "flows", `[{"id":3,"package":"com.example.app","name":"n","intent":"i","steps":[{"index":0,"action":"tap"}],"source":"","uses":0,"successes":0,"failures":0,"version":0,"healthy":true}]`, ""},
 		{`{"id":"9","method":"graph","params":{}}`, "graph", `{"app":{"id":0,"package":"com.example.app"},"screens":[{"id":1,"fingerprint":"a","visits":0},{"id":2,"fingerprint":"b","visits":0}],"edges":[{"from":1,"to":2,"action":"tap","label":"Next","count":2,"failures":0}]}`, ""},
 		{`{"id":"10","method":"snapshot"}`, "", `null`, ""},
 		{`{"id":"11","method":"format_phone"}`, "", "", "unknown method"},
+		{`{"id":"13","method":"flow_history","params":{"flow_id":3}}`, "history 3", `[{"version":1,"reason":"learned","created_ms":1000,"current":false,"steps":[{"index":0,"action":"tap"}]},{"version":2,"reason":"repaired","created_ms":2000,"current":true,"steps":[]}]`, ""},
+		{`{"id":"14","method":"rollback","params":{"flow_id":3,"version":1}}`, "rollback 3 1", `{"ok":true}`, ""},
+		{`{"id":"15","method":"rollback","params":{"flow_id":3,"version":7}}`, "rollback 3 7", "", "no version 7"},
+		{`{"id":"16","method":"rollback","params":{"flow_id":3}}`, "", "", "positive version"},
 		{`{"id":"12","method":"run","params":{"command":"x","settings":true}}`, "", "", "unknown field"},
 		{`{"id":"13","method":"run","params":{"command":"x","steps":"1. Tap A"}}`, "", "", "cannot follow pasted steps"},
 		{`not json`, "", "", "request"},

@@ -126,7 +126,8 @@ func lostFlowScenario(t *testing.T, d *droidtask.Dataset, task *droidtask.Task) 
 		t.Fatal(err)
 	}
 	defer st.Close()
-	eng := daemon.New(phone, st, nil, nil, daemon.Config{})
+	// unattended: the command asks to delete, so the policy lets it
+	eng := daemon.New(phone, st, nil, nil, daemon.Config{Unattended: true})
 	pkg := phone.App().MainPackage
 
 	// learn the flow with the ground truth

@@ -36,6 +36,8 @@ usage:
   wayfinder flows  list|show|history|rollback|export|import|rm --db FILE ...
   wayfinder store  check|recover --db FILE         integrity check; move a damaged store aside, keep its flows
   wayfinder eval   --data DIR --planner oracle|graph|llm [--apps a,b] [--db FILE] [--commands FILE] [--tutorials FILE] [--adb [SERIAL]] --report FILE
+  wayfinder drift  --data DIR --out DIR [--kinds k,...] [--strength low|moderate|high|N] --seed N
+                                                   an "updated app" copy of DroidTask data (daemon/drift)
   wayfinder bench  [--data DIR]                    planning, lookup and memory benchmarks
   wayfinder serve  [--data DIR --app NAME | --adb [SERIAL]] [--addr 127.0.0.1:7777] [--step-delay 400ms] [--reset-each-run]
                                                    the inspector on the simulated phone (default: the demo phone)
@@ -86,6 +88,8 @@ func run(ctx context.Context, args []string) error {
 		return cmdEval(ctx, rest)
 	case "context":
 		return cmdContext(ctx, rest, os.Stdout)
+	case "drift":
+		return cmdDrift(ctx, rest)
 	case "bench":
 		return cmdBench(ctx, rest)
 	case "serve":

@@ -11,6 +11,8 @@ need=()
 command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# WordNet 3.0: the synonyms of the drift benchmark's text kind (daemon/drift)
+[ -f /usr/share/wordnet/data.verb ] || need+=(wordnet-base)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     echo "setup: apt-get install ${need[*]}"

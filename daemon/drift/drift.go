@@ -166,6 +166,7 @@ func Generate(in, out string, cfg Config) (*Summary, error) {
 			sum.Changes[k] += n
 			sum.PerApp[name] += n
 		}
+		a.refreshTargets()
 		sum.Apps++
 		sum.States += len(a.states)
 		sum.Added += len(a.states) - before

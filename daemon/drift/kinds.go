@@ -57,18 +57,29 @@ func (a *app) retext(s float64, syn Synonyms, r *rand.Rand) int {
 			}
 		}
 	}
+	var htmls []map[string]any
+	for _, t := range a.trans {
+		for _, tgt := range transTargets(t) {
+			if h := obj(tgt["html_only"]); h != nil {
+				htmls = append(htmls, h)
+			}
+		}
+	}
 	for _, t := range a.tasks {
 		for _, st := range list(t["steps"]) {
 			if h := obj(obj(st)["target_html"]); h != nil {
-				inner := str(h["inner"])
-				first, rest, cut := strings.Cut(inner, "<br>")
-				if u := change(strings.TrimSpace(first)); u != strings.TrimSpace(first) {
-					if cut {
-						u += "<br>" + rest
-					}
-					h["inner"] = u
-				}
+				htmls = append(htmls, h)
 			}
+		}
+	}
+	for _, h := range htmls {
+		inner := str(h["inner"])
+		first, rest, cut := strings.Cut(inner, "<br>")
+		if u := change(strings.TrimSpace(first)); u != strings.TrimSpace(first) {
+			if cut {
+				u += "<br>" + rest
+			}
+			h["inner"] = u
 		}
 	}
 	return n

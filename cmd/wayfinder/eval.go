@@ -33,6 +33,8 @@ func cmdEval(ctx context.Context, args []string) error {
 	ac, args := takeADB(args, false)
 	minCorrect := fs.Int("min-correct", -1, "exit non-zero when fewer --commands are correct (default: no check)")
 	maxWrong := fs.Int("max-wrong", -1, "exit non-zero when more --commands replay a wrong flow or a wrong value (default: no check)")
+	replayData := fs.String("replay-data", "", "a drifted copy of --data (wayfinder drift): replay the learned flows there instead, repairing with the planner, and report replays, repairs and wrong taps")
+	minDrift := fs.Float64("min-drift-replay", -1, "with --replay-data: exit non-zero when the share of tasks replayed without help is below this, or on any wrong tap or lost flow")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -51,6 +53,11 @@ func cmdEval(ctx context.Context, args []string) error {
 	cfg := eval.Config{Data: d, Apps: splitList(*apps), Store: st}
 	if cfg.Engine, err = lf.engineConfig(); err != nil {
 		return err
+	}
+	if *replayData != "" {
+		if cfg.ReplayData, err = loadData(*replayData); err != nil {
+			return err
+		}
 	}
 	if !*quiet {
 		cfg.Progress = os.Stdout
@@ -121,6 +128,10 @@ func cmdEval(ctx context.Context, args []string) error {
 		}
 	}
 	rep.WriteTable(os.Stdout)
+	rep.WriteDrift(os.Stdout)
+	if dr := rep.Drift; dr != nil && *minDrift >= 0 && (dr.ReplayRate < *minDrift || dr.WrongTaps > 0 || dr.FlowsLost > 0) {
+		return fmt.Errorf("drift: replayed %.3f (guard %.3f), %d wrong taps, %d flows lost", dr.ReplayRate, *minDrift, dr.WrongTaps, dr.FlowsLost)
+	}
 	min := *minSuccess
 	if min < 0 && *plannerName == "oracle" {
 		min = 1

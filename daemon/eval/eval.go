@@ -64,6 +64,10 @@ type Config struct {
 	// StepsOnly follows the tutorials with no inner planner: an
 	// instruction that cannot be grounded fails the task.
 	StepsOnly bool
+	// ReplayData, when set, is a drifted copy of Data (daemon/drift): the
+	// replay phase runs on it instead (see replayDrifted) and the report
+	// gets a Drift section.
+	ReplayData *droidtask.Dataset
 }
 
 // CommandCase is one line of a --commands file.
@@ -137,6 +141,7 @@ type Report struct {
 	LLMCalls     int            `json:"llm_calls"`
 	Tokens       int            `json:"tokens"`
 	Replay       ReplayReport   `json:"replay"`
+	Drift        *DriftReport   `json:"drift,omitempty"`
 	Commands     CommandsReport `json:"commands"`
 	PerApp       []AppReport    `json:"per_app"`
 	PerTask      []TaskRow      `json:"per_task"`
@@ -236,13 +241,15 @@ type recorder struct {
 type moved struct {
 	before, after string
 	action        string
+	node          int  // acted-on node of the before state, -1 for none
+	changed       bool // the phone said the action changed the screen
 }
 
 func (r *recorder) Perform(ctx context.Context, a device.Action) (device.Result, error) {
 	before := r.Phone.State()
 	res, err := r.Phone.Perform(ctx, a)
 	r.mu.Lock()
-	r.log = append(r.log, moved{before: before, after: r.Phone.State(), action: a.Type})
+	r.log = append(r.log, moved{before: before, after: r.Phone.State(), action: a.Type, node: a.Node, changed: res.Changed})
 	r.mu.Unlock()
 	return res, err
 }
@@ -385,9 +392,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			progress(cfg.Progress, "learn  %-22s %-4s steps=%-2d llm=%-2d %s", task.ID, okStr(row.Succeeded), row.Steps, row.LLMCalls, row.Error)
 			rows[i] = row
 		}
-		// phase replay: planner off
+		// phase replay: planner off (on the drifted copy when there is one)
 		eng.SetPlanner(nil)
-		for i := range tasks {
+		replayTasks := tasks
+		if cfg.ReplayData != nil {
+			if err := replayDrifted(ctx, cfg, app, rows, rep); err != nil {
+				return nil, err
+			}
+			replayTasks = nil // the drifted phase replaced the replay phase
+		}
+		for i := range replayTasks {
 			task := &tasks[i]
 			row := &rows[i]
 			if err := phone.Episode(task); err != nil {

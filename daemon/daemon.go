@@ -60,6 +60,10 @@ type Config struct {
 	// Semantic tunes the promotion rule; the zero value takes its
 	// defaults.
 	Semantic semantic.Config
+	// LabelSimilarity, when set, lets a replay re-ground a step whose
+	// label an app update reworded (daemon/reground.go): the hook for an
+	// on-device embedding model. Nil: lexical comparison only.
+	LabelSimilarity LabelSimilarity
 	// FullLogs keeps personal data (phone numbers, e-mail addresses, card
 	// numbers) in the run log, events and stored flow commands, for
 	// debugging. Secrets are redacted regardless.

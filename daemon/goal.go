@@ -25,7 +25,7 @@ const maxGoalItems = 48
 // activity, and the normalised static labels and resource names of its
 // elements (list rows are content, not identity, and are left out).
 func goalOf(s *screen.Snapshot, fp string) *knowledge.Goal {
-	g := &knowledge.Goal{Screen: fp, Activity: shortActivity(s.Activity)}
+	g := &knowledge.Goal{Screen: fp, Activity: shortActivity(s.Activity), Dialog: screen.IsDialog(s)}
 	g.Labels, g.IDs = goalItems(s)
 	return g
 }

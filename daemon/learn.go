@@ -65,7 +65,7 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 	out := make([]knowledge.Step, 0, len(path))
 	for i, s := range path {
 		st := knowledge.Step{Index: first + i, Screen: s.Screen, Action: s.Action, Target: s.Target, Text: s.Text, Expect: s.After,
-			Comment: describeStep(knowledge.Step{Action: s.Action, Target: s.Target, Text: s.Text}), Sensitive: s.Sensitive}
+			Comment: describeStep(knowledge.Step{Action: s.Action, Target: s.Target, Text: s.Text}), Sensitive: s.Sensitive, Where: s.Where}
 		if s.Action == device.Scroll {
 			st.Text = ""
 		}

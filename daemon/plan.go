@@ -148,7 +148,7 @@ func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
 // the knowledge store, and publishes it.
 func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.Action, el *screen.Element, d Decision, decide time.Duration) (StepRecord, error) {
 	t0 := time.Now()
-	rec := StepRecord{Step: len(r.steps), Screen: fp, Action: a.Type, Text: a.Text, Reason: d.Reason, Mode: d.Mode}
+	rec := StepRecord{Step: len(r.steps), Screen: fp, Action: a.Type, Text: a.Text, Reason: d.Reason, Mode: d.Mode, Where: goalOf(s, fp)}
 	if el != nil {
 		rec.Target = screen.Describe(s, el.NodeID)
 		rec.Label = el.Label
@@ -207,7 +207,7 @@ func (r *run) ensure(ctx context.Context, s *screen.Snapshot, fp string, a devic
 		return rec, err
 	}
 	state := map[bool]string{true: "on", false: "off"}[want]
-	rec := StepRecord{Step: len(r.steps), Screen: fp, After: fp, Action: d.Action, Target: screen.Describe(s, el.NodeID),
+	rec := StepRecord{Step: len(r.steps), Screen: fp, After: fp, Action: d.Action, Target: screen.Describe(s, el.NodeID), Where: goalOf(s, fp),
 		Label: el.Label, Reason: d.Reason, Mode: d.Mode, OK: true, Message: "already " + state}
 	r.steps = append(r.steps, rec)
 	r.emit(event.Action, event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: d.Action, Element: el.Index, Label: el.Label,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // Decision kinds beyond the device action types.
@@ -56,6 +57,9 @@ type StepRecord struct {
 	// Sensitive: the step deleted, sent, paid, called or changed an
 	// account (daemon/safety), after the policy allowed it.
 	Sensitive bool `json:"sensitive,omitempty"`
+	// Where describes the screen the step acted on (for a flow step's
+	// re-grounding after an app update); not sent to planners.
+	Where *knowledge.Goal `json:"-"`
 }
 
 // PlanState is everything a planner may look at to choose the next step.

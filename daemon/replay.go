@@ -220,7 +220,7 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			return false, i, err
 		}
 		a, el, ok := r.groundStep(s, fp, step)
-		for attempt := 0; !ok && attempt < 2; attempt++ {
+		for attempt := 0; !ok && attempt < 2 && !ownDialog(step, s); attempt++ {
 			recovered, err := r.recover(ctx, s, attempt)
 			if err != nil {
 				return false, i, err
@@ -289,7 +289,18 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 	}
 	m, ok := screen.Ground(s, step.Target)
 	if !ok || (fp != step.Screen && m.Score < replayGroundOther) {
-		return a, nil, false
+		// the app may have changed: a looser match on the same screen
+		id, found := reground(s, step, r.cfg.LabelSimilarity)
+		if !found {
+			return a, nil, false
+		}
+		m = screen.Match{NodeID: id}
+	} else if d := screen.Describe(s, m.NodeID); step.Target.InList && relaxedLabel(step.Target) != "" && relaxedLabel(d) != relaxedLabel(step.Target) {
+		// another row of the list (Ground credits rows for any content): a
+		// row that clearly carries the step's label, maybe reworded, wins
+		if id, found := reground(s, step, r.cfg.LabelSimilarity); found {
+			m = screen.Match{NodeID: id}
+		}
 	}
 	elems := screen.Elements(s)
 	idx := ElementIndex(s, elems, m.NodeID)
@@ -387,6 +398,13 @@ func (r *run) recover(ctx context.Context, s *screen.Snapshot, attempt int) (boo
 		return err == nil, err
 	}
 	return attempt == 0, nil
+}
+
+// ownDialog reports whether s is the dialog the flow itself leads to (the
+// step was learned on a dialog that looked like s): recovery must not
+// dismiss it, its "Cancel" would undo the flow's own last step.
+func ownDialog(step knowledge.Step, s *screen.Snapshot) bool {
+	return step.Where != nil && step.Where.Dialog && screenLike(step.Where, s)
 }
 
 // IsDialog is screen.IsDialog.

@@ -158,8 +158,8 @@ func nameConflict(op string, f *Flow, err error) error {
 // the step indexes.
 func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 	if len(f.Steps) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment, sensitive)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment, sensitive, context)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -171,7 +171,11 @@ func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 			if err != nil {
 				return fmt.Errorf("steps[%d].target: %w", i, err)
 			}
-			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment, step.Sensitive); err != nil {
+			where, err := marshalGoal(step.Where)
+			if err != nil {
+				return fmt.Errorf("steps[%d].where: %w", i, err)
+			}
+			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment, step.Sensitive, where); err != nil {
 				return fmt.Errorf("steps[%d]: %w", i, err)
 			}
 		}
@@ -451,7 +455,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		return nil
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive, context
 		FROM flow_steps WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
 	if err != nil {
 		return nil, err
@@ -461,9 +465,15 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 	for rows.Next() {
 		var fid int64
 		var st Step
-		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive); err != nil {
+		var where string
+		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive, &where); err != nil {
 			rows.Close()
 			return nil, err
+		}
+		var err error
+		if st.Where, err = unmarshalGoal(where); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("flow %d step %d where: %w", fid, st.Index, err)
 		}
 		if err := unmarshalDescriptor(target, &st.Target); err != nil {
 			rows.Close()

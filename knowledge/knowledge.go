@@ -122,6 +122,9 @@ type Step struct {
 	// Sensitive: acting on the target deletes, sends, pays, calls or
 	// changes an account (daemon/safety); replay confirms it first.
 	Sensitive bool `json:"sensitive,omitempty"`
+	// Where is what the screen the step acts on looked like when learned
+	// (nil: unknown), for re-grounding the step after an app update.
+	Where *Goal `json:"where,omitempty"`
 }
 
 // Flow is a learned route: the shortest correct step sequence for a
@@ -188,6 +191,7 @@ type Goal struct {
 	Activity string   `json:"activity,omitempty"`
 	Labels   []string `json:"labels,omitempty"`
 	IDs      []string `json:"ids,omitempty"`
+	Dialog   bool     `json:"dialog,omitempty"` // drawn as a dialog
 }
 
 // Flow version reasons written by the engine and the store.

@@ -151,8 +151,9 @@ func dataWordsOf(cmd string) map[string]bool {
 	return out
 }
 
-// renameIDs obfuscates a share s of the app's distinct resource names
-// ("pkg:id/save_button" -> "pkg:id/b7q"), the same way everywhere.
+// renameIDs obfuscates a share s of the app's own distinct resource
+// names ("pkg:id/save_button" -> "pkg:id/b7q"; the framework's "android:id/…"
+// stay), the same way everywhere.
 func (a *app) renameIDs(s float64, r *rand.Rand) int {
 	salt := r.Uint64()
 	n := 0
@@ -163,7 +164,7 @@ func (a *app) renameIDs(s float64, r *rand.Rand) int {
 				continue
 			}
 			prefix, name, found := strings.Cut(rid, ":id/")
-			if !found || !chance(salt, "rid\x00"+name, s) {
+			if !found || prefix != a.pkg || !chance(salt, "rid\x00"+name, s) {
 				continue
 			}
 			v["resource_id"] = prefix + ":id/" + obfuscated(salt, name)

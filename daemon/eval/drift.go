@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -32,10 +33,13 @@ import (
 // effect (the phone said the screen changed, or the recorded state
 // changed), on a recorded state where the drifted ground truth of the
 // task does not act on that element (the same node, a node with the same
-// clickable owner, or a node inside the other), or on a state the ground
-// truth never visits. BACK is never a wrong tap, nor is a step that did
-// nothing. Dismissing an injected dialog with its dismissing button is in
-// the drifted ground truth.
+// clickable owner, a node inside the other, or an invisible twin) and
+// where the action did not lead to the ground truth's next state either
+// (in the recorded app two elements that lead to the same screen cannot
+// be told apart), or on a state the ground truth never visits. BACK is
+// never a wrong tap, nor is a step that did nothing. Dismissing an
+// injected dialog with its dismissing button is in the drifted ground
+// truth.
 //
 // StepsRepaired counts the steps of repaired flows that the new version
 // changed (from the first differing step on). FlowsLost counts learned
@@ -60,6 +64,7 @@ type DriftRow struct {
 	TaskID        string   `json:"task_id"`
 	Verdict       string   `json:"verdict"` // replayed | repaired | wrong | failed
 	WrongTaps     int      `json:"wrong_taps"`
+	Wrong         []string `json:"wrong,omitempty"` // each wrong tap: state, action, node
 	StepsRepaired int      `json:"steps_repaired,omitempty"`
 	LLMCalls      int      `json:"llm_calls"`
 	Error         string   `json:"error,omitempty"`
@@ -112,7 +117,9 @@ func replayDrifted(ctx context.Context, cfg Config, app string, rows []TaskRow, 
 				return nil, 0, false, fmt.Errorf("eval: drifted replay %s: %w", task.ID, err)
 			}
 			dev.mu.Lock()
-			wrong := wrongTaps(d, task, dev.log)
+			bad := wrongTaps(d, task, dev.log)
+			wrong := len(bad)
+			out.Wrong = append(out.Wrong, bad...)
 			dev.mu.Unlock()
 			reached := res.Outcome == knowledge.OutcomeSuccess && sameScreen(d, app, phone.State(), task.FinalState())
 			out.Trace = append(out.Trace, traceOf(res)...)
@@ -214,10 +221,12 @@ func changedSteps(a, b []knowledge.Step) int {
 
 // wrongTaps counts the wrong taps of a logged run against the task's
 // drifted ground truth (DriftReport says exactly what is wrong).
-func wrongTaps(d *droidtask.Dataset, task *droidtask.Task, log []moved) int {
+func wrongTaps(d *droidtask.Dataset, task *droidtask.Task, log []moved) []string {
 	const revealed = -3 // a below-the-fold target: a row the phone reveals
 	want := map[string][]int{}
+	next := map[string][]string{}
 	for _, st := range task.Actions() {
+		next[st.State] = append(next[st.State], st.NextState)
 		switch {
 		case st.Action.Target != nil && st.Action.Target.TempID != nil:
 			want[st.State] = append(want[st.State], *st.Action.Target.TempID)
@@ -225,7 +234,7 @@ func wrongTaps(d *droidtask.Dataset, task *droidtask.Task, log []moved) int {
 			want[st.State] = append(want[st.State], revealed)
 		}
 	}
-	n := 0
+	var bad []string
 	for _, m := range log {
 		if m.action != device.Tap && m.action != device.LongPress && m.action != device.Input {
 			continue
@@ -234,7 +243,7 @@ func wrongTaps(d *droidtask.Dataset, task *droidtask.Task, log []moved) int {
 			continue // it did nothing
 		}
 		s, err := d.State(task.App, m.before)
-		right := false
+		right := m.after != m.before && slices.Contains(next[m.before], m.after)
 		for _, w := range want[m.before] {
 			switch {
 			case w == m.node, w == revealed && err == nil && m.node >= len(s.Nodes):
@@ -244,17 +253,27 @@ func wrongTaps(d *droidtask.Dataset, task *droidtask.Task, log []moved) int {
 			}
 		}
 		if !right {
-			n++
+			label := ""
+			if err == nil && s.Node(m.node) != nil {
+				label = s.Node(m.node).Label()
+			}
+			bad = append(bad, fmt.Sprintf("%s %d %q on %s (ground truth %v)", m.action, m.node, label, short(m.before), want[m.before]))
 		}
 	}
-	return n
+	return bad
 }
 
 // sameTarget reports whether acting on node b is acting on the ground
-// truth's node a: the same clickable owner, or one inside the other.
+// truth's node a: the same clickable owner, one inside the other, or a is
+// an invisible twin of b (no area, same class and resource-id: the
+// recording named a pager's off-screen copy, as daemon/sim accepts).
 func sameTarget(s *screen.Snapshot, a, b int) bool {
-	if s.Node(a) == nil || s.Node(b) == nil {
+	na, nb := s.Node(a), s.Node(b)
+	if na == nil || nb == nil {
 		return false
+	}
+	if na.Bounds.Empty() && na.ResourceID != "" && na.ResourceID == nb.ResourceID && na.Class == nb.Class {
+		return true
 	}
 	oa, ob := s.ClickableAncestor(a), s.ClickableAncestor(b)
 	if oa != nil && oa == ob {

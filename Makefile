@@ -9,6 +9,9 @@ ANDROID_NDK := 27.2.12479018
 SHARED ?= ../shared
 DATA ?= $(SHARED)/droidtask
 OUT ?= out
+# guard of the drift subset: the least share of tasks a drifted copy must
+# replay without help (measured 2026-11: see README)
+DRIFT_MIN_REPLAY ?= 0.9
 export WAYFINDER_CACHE ?= $(HOME)/.cache/wayfinder
 # guarded figures of the frozen test set with the on-device model (make test-eval)
 FROZEN_MIN_CORRECT ?= 152
@@ -49,6 +52,16 @@ test-eval: ## eval on the recorded apps: oracle (all tasks) and graph planner
 	@# the graph planner's failed tasks are measurements, not test failures:
 	@# keep its "N passed, M failed" line out of the test log (it is in the report)
 	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --commands testdata/commands.jsonl --report $(OUT)/eval-graph.json -q --min-success 0.52 > $(OUT)/eval-graph.txt; status=$$?; grep -v ' passed, [0-9]* failed$$' $(OUT)/eval-graph.txt; exit $$status
+	$(MAKE) --no-print-directory test-eval-drift
+
+.PHONY: test-eval-drift
+test-eval-drift: ## drift benchmark subset with a guard: every kind at moderate strength, first 4 apps
+	scripts/drift-bench.sh --data $(DATA) --out $(OUT)/drift-ci --strengths moderate --app-count 4 --min-replay $(DRIFT_MIN_REPLAY)
+
+.PHONY: drift-bench
+drift-bench: ## the full UI-drift benchmark: every kind x low/moderate/high on all recorded apps (table in $(OUT)/drift/table.md)
+	mkdir -p $(OUT)/drift
+	scripts/drift-bench.sh --data $(DATA) --out $(OUT)/drift | tee $(OUT)/drift/table.md
 
 .PHONY: test-android
 test-android: ## compile every Kotlin source against android-all and run the JVM unit tests

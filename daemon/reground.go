@@ -32,12 +32,26 @@ const (
 // label recased or reworded, the element wrapped in a new container or
 // moved among its siblings. It first checks that s is recognisably the
 // screen the step was learned on (same activity, labels or resource
-// names overlapping by sameScreenCoverage; needs Step.Where), then scores
-// the elements with relaxedScore and accepts the best only when it is
-// clearly the best. It returns the element's node id.
+// names overlapping by sameScreenCoverage; needs Step.Where). The one
+// element of the step's role carrying the step's label (case aside) is
+// the match; failing that it scores the elements with relaxedScore and
+// accepts the best only when it is clearly the best. It returns the
+// element's node id.
 func reground(s *screen.Snapshot, step knowledge.Step, sim LabelSimilarity) (int, bool) {
 	if !screenLike(step.Where, s) {
 		return -1, false
+	}
+	// one element of the same role with the very label (case aside) is
+	// the element, whatever else changed around it
+	want, exact, n := relaxedLabel(step.Target), -1, 0
+	for _, el := range screen.Elements(s) {
+		d := screen.Describe(s, el.NodeID)
+		if want != "" && relaxedLabel(d) == want && d.Editable == step.Target.Editable && d.Checkable == step.Target.Checkable {
+			exact, n = el.NodeID, n+1
+		}
+	}
+	if n == 1 {
+		return exact, true
 	}
 	best, second, id := 0.0, 0.0, -1
 	for _, el := range screen.Elements(s) {
@@ -111,12 +125,14 @@ func relaxedScore(want, got screen.Descriptor, sim LabelSimilarity) float64 {
 	return 0.45*label + 0.2*rid + 0.1*class + 0.15*setOverlap(want.Path, got.Path) + 0.1*setOverlap(lower(want.Neighbors), lower(got.Neighbors))
 }
 
+// relaxedLabel is a descriptor's label in lower case, digits kept ("3
+// columns" is not "5 columns", though screen.MaskVolatile makes them one).
 func relaxedLabel(d screen.Descriptor) string {
 	l := d.Text
 	if l == "" {
 		l = d.Desc
 	}
-	return normLabel(l)
+	return strings.ToLower(strings.TrimSpace(l))
 }
 
 func lower(ss []string) []string {

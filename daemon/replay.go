@@ -266,6 +266,16 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 		if err != nil {
 			return false, len(f.Steps), err
 		}
+		if !goalReached(g, s, fp) && !g.Dialog && screen.IsDialog(s) {
+			// a dialog over the end screen ("What's new"): dismiss it, look again
+			if recovered, err := r.recover(ctx, s, 0); err != nil {
+				return false, len(f.Steps), err
+			} else if recovered {
+				if s, fp, err = r.observe(ctx, len(r.steps)); err != nil {
+					return false, len(f.Steps), err
+				}
+			}
+		}
 		if !goalReached(g, s, fp) {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "replay: ended on a screen that is not the flow's recorded end screen"})
 			return false, len(f.Steps), nil

@@ -220,6 +220,19 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			return false, i, err
 		}
 		a, el, ok := r.groundStep(s, fp, step)
+		if !ok && step.Target.Class != "" {
+			// the element left its screen: an entry moved deeper?
+			moved, err := r.replanStep(ctx, s, fp, step)
+			if err != nil {
+				return false, i, err
+			}
+			if moved {
+				if s, fp, err = r.observe(ctx, len(r.steps)); err != nil {
+					return false, i, err
+				}
+				a, el, ok = r.groundStep(s, fp, step)
+			}
+		}
 		for attempt := 0; !ok && attempt < 2 && !ownDialog(step, s); attempt++ {
 			recovered, err := r.recover(ctx, s, attempt)
 			if err != nil {

@@ -34,6 +34,7 @@ func cmdEval(ctx context.Context, args []string) error {
 	minCorrect := fs.Int("min-correct", -1, "exit non-zero when fewer --commands are correct (default: no check)")
 	maxWrong := fs.Int("max-wrong", -1, "exit non-zero when more --commands replay a wrong flow or a wrong value (default: no check)")
 	replayData := fs.String("replay-data", "", "a drifted copy of --data (wayfinder drift): replay the learned flows there instead, repairing with the planner, and report replays, repairs and wrong taps")
+	exploreDrifted := fs.Bool("explore-drifted", false, "with --replay-data: import the drifted app's recorded exploration graph before replaying (the agent has explored the updated app; lets a replay re-plan a moved entry through the graph)")
 	minDrift := fs.Float64("min-drift-replay", -1, "with --replay-data: exit non-zero when the share of tasks replayed without help is below this, or on any wrong tap or lost flow")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -57,6 +58,12 @@ func cmdEval(ctx context.Context, args []string) error {
 	if *replayData != "" {
 		if cfg.ReplayData, err = loadData(*replayData); err != nil {
 			return err
+		}
+		if *exploreDrifted {
+			cfg.BeforeDrifted = func(ctx context.Context, app string) error {
+				_, _, err := importApp(ctx, cfg.ReplayData, st, app)
+				return err
+			}
 		}
 	}
 	if !*quiet {

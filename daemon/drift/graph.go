@@ -210,7 +210,7 @@ func inside(st *state, id, row int) bool {
 }
 
 // deeper moves a share s of the settings entries that task steps tap to
-// open another screen (an entry of a screen whose activity names settings
+// open another screen (at most one per screen) (an entry of a screen whose activity names settings
 // or preferences; toggles that stay on the page are left) onto a new page
 // behind an "Advanced" entry, which takes the old entry's place. Tasks get
 // the extra tap.
@@ -247,11 +247,13 @@ func (a *app) deeper(s float64, r *rand.Rand) (int, error) {
 		return x.row - y.row
 	})
 	n := 0
+	moved := map[string]bool{} // one entry per screen moves (one "Advanced" page)
 	for _, e := range entries {
 		src := a.states[e.state]
-		if !chance(salt, "deeper\x00"+e.state+"\x00"+viewKey(src.views[e.row]), s) {
+		if moved[e.state] || !chance(salt, "deeper\x00"+e.state+"\x00"+viewKey(src.views[e.row]), s) {
 			continue
 		}
+		moved[e.state] = true
 		page, copies, err := a.deeperPage(src, e.row, salt)
 		if err != nil {
 			return n, err

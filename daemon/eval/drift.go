@@ -79,6 +79,11 @@ func replayDrifted(ctx context.Context, cfg Config, app string, rows []TaskRow, 
 	}
 	dr := rep.Drift
 	d := cfg.ReplayData
+	if cfg.BeforeDrifted != nil {
+		if err := cfg.BeforeDrifted(ctx, app); err != nil {
+			return err
+		}
+	}
 	phone, err := sim.New(d, app)
 	if err != nil {
 		return fmt.Errorf("eval: drifted data: %w", err)

@@ -68,6 +68,10 @@ type Config struct {
 	// replay phase runs on it instead (see replayDrifted) and the report
 	// gets a Drift section.
 	ReplayData *droidtask.Dataset
+	// BeforeDrifted runs once per app before its drifted replay phase
+	// (e.g. importing the drifted app's exploration graph: the agent has
+	// explored the updated app).
+	BeforeDrifted func(ctx context.Context, app string) error
 }
 
 // CommandCase is one line of a --commands file.

@@ -10,14 +10,17 @@ import (
 )
 
 // replanDepth bounds the taps a re-planned detour may take: an app update
-// moves a setting one level deeper, rarely more.
-const replanDepth = 2
+// moves a setting one level deeper. Longer detours found paths that left
+// the screen and came back to another variant of it (a wrong tap on the
+// way), so the bound stays at one.
+const replanDepth = 1
 
 // replanStep handles a step whose element is gone from the screen it was
 // learned on (an app update moved the entry deeper): when s is
 // recognisably that screen and the app's UI graph in the store knows a
-// screen, at most replanDepth taps away, holding an element of the step's
-// role with the step's label, it follows that path (each edge's element
+// screen of the same activity, at most replanDepth navigation taps away,
+// holding an element with the step's label that otherwise matches the
+// step's target (relaxedScore), it follows that path (each edge's element
 // grounded by its descriptor) and reports whether the phone got there.
 // A detour that cannot be followed stops where it failed; the caller's
 // recovery and the planner take it from there.
@@ -30,9 +33,16 @@ func (r *run) replanStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 	if err != nil {
 		return false, nil // no graph: nothing to plan with
 	}
+	// the destination: a screen of the step's activity (a moved entry
+	// stays in its settings) holding the element — same role, same label,
+	// and otherwise like it (relaxedScore)
+	activity := map[int64]string{}
+	for _, sc := range g.Screens {
+		activity[sc.ID] = shortActivity(sc.Activity)
+	}
 	path := detour(g, fp, func(e knowledge.Element) bool {
-		return relaxedLabel(e.Descriptor) == want && e.Descriptor.Editable == step.Target.Editable &&
-			e.Descriptor.Checkable == step.Target.Checkable
+		return activity[e.ScreenID] == step.Where.Activity && relaxedLabel(e.Descriptor) == want &&
+			relaxedScore(step.Target, e.Descriptor, r.cfg.LabelSimilarity) >= regroundMin
 	})
 	if len(path) == 0 {
 		return false, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -205,6 +206,9 @@ func traceOf(res *daemon.Result) []string {
 		}
 		if !s.Changed {
 			line += " (no effect)"
+		}
+		if strings.HasPrefix(s.Reason, "re-plan") {
+			line += " (re-planned)"
 		}
 		out = append(out, line)
 	}

@@ -122,7 +122,7 @@ func relaxedScore(want, got screen.Descriptor, sim LabelSimilarity) float64 {
 	if screen.ShortClass(want.Class) == screen.ShortClass(got.Class) {
 		class = 1
 	}
-	return 0.45*label + 0.2*rid + 0.1*class + 0.15*setOverlap(want.Path, got.Path) + 0.1*setOverlap(lower(want.Neighbors), lower(got.Neighbors))
+	return 0.45*label + 0.2*rid + 0.1*class + 0.15*screen.Jaccard(want.Path, got.Path) + 0.1*screen.Jaccard(lower(want.Neighbors), lower(got.Neighbors))
 }
 
 // relaxedLabel is a descriptor's label in lower case, digits kept ("3
@@ -141,26 +141,4 @@ func lower(ss []string) []string {
 		out[i] = strings.ToLower(s)
 	}
 	return out
-}
-
-// setOverlap is the Jaccard index of two string sets (1 when both are
-// empty).
-func setOverlap(a, b []string) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 1
-	}
-	in := map[string]int{}
-	for _, x := range a {
-		in[x] |= 1
-	}
-	for _, x := range b {
-		in[x] |= 2
-	}
-	both := 0
-	for _, v := range in {
-		if v == 3 {
-			both++
-		}
-	}
-	return float64(both) / float64(len(in))
 }

@@ -391,7 +391,7 @@ func ElementSimilarity(a, b Descriptor) float64 {
 		score += wHint
 	}
 	score += wPath * pathSimilarity(a.Path, b.Path)
-	score += wNeighbors * jaccard(a.Neighbors, b.Neighbors)
+	score += wNeighbors * Jaccard(a.Neighbors, b.Neighbors)
 	if (a.ResourceID != "" && b.ResourceID != "" && a.ResourceID != b.ResourceID) || a.Editable != b.Editable {
 		score = min(score, 0.4)
 	}
@@ -418,7 +418,9 @@ func pathSimilarity(a, b []string) float64 {
 	return float64(same) / float64(max(len(a), len(b)))
 }
 
-func jaccard(a, b []string) float64 {
+// Jaccard is the Jaccard index of two string sets, in [0, 1] (1 when both
+// are empty).
+func Jaccard(a, b []string) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}

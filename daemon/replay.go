@@ -323,6 +323,10 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 		// row that clearly carries the step's label, maybe reworded, wins
 		if id, found := reground(s, step, r.cfg.LabelSimilarity); found {
 			m = screen.Match{NodeID: id}
+		} else if screen.IsDialog(s) {
+			// rows of a popup menu are commands, not content: another
+			// label is another command
+			return a, nil, false
 		}
 	}
 	elems := screen.Elements(s)

@@ -25,6 +25,9 @@ const (
 	// regroundMargin is how far the best element must lead the second:
 	// an ambiguous match is no match (a wrong tap is worse than a repair).
 	regroundMargin = 0.1
+	// sameMeaning is the LabelSimilarity at which a reworded label with
+	// another resource-id is still taken for the same element.
+	sameMeaning = 0.85
 )
 
 // reground finds the step's element on s when screen.Ground does not
@@ -90,10 +93,18 @@ func screenLike(w *knowledge.Goal, s *screen.Snapshot) bool {
 // (and by meaning when sim is set), the ancestor path as a set (a wrapper
 // adds an element) and neighbours as a set (siblings move). An element of
 // another role (input field, toggle) scores 0; so does one whose label
-// shares nothing with the target's when both have labels.
+// differs from the target's, unless its resource-id is the same or sim
+// says the labels mean the same (sameMeaning).
 func relaxedScore(want, got screen.Descriptor, sim LabelSimilarity) float64 {
 	if want.Editable != got.Editable || want.Checkable != got.Checkable {
 		return 0
+	}
+	rid := 0.0
+	switch {
+	case want.ResourceID != "" && want.ResourceID == got.ResourceID:
+		rid = 1
+	case want.ResourceID == "" && got.ResourceID == "":
+		rid = 0.5
 	}
 	lw, lg := relaxedLabel(want), relaxedLabel(got)
 	label := 0.5 // neither has a label: no evidence either way
@@ -103,20 +114,18 @@ func relaxedScore(want, got screen.Descriptor, sim LabelSimilarity) float64 {
 	case lw == "" || lg == "":
 		label = 0
 	default:
+		// a reworded label counts only with the same resource-id, or
+		// when the meaning model vouches for it: "customize colors" and
+		// "customize widget colors" are alike as strings, not the same
 		label = screen.TextSimilarity(lw, lg)
+		meaning := 0.0
 		if sim != nil {
-			label = max(label, sim(lw, lg))
+			meaning = sim(lw, lg)
 		}
-		if label < 0.3 {
+		if label < 0.3 || (rid < 1 && meaning < sameMeaning) {
 			return 0
 		}
-	}
-	rid := 0.0
-	switch {
-	case want.ResourceID != "" && want.ResourceID == got.ResourceID:
-		rid = 1
-	case want.ResourceID == "" && got.ResourceID == "":
-		rid = 0.5
+		label = max(label, meaning)
 	}
 	class := 0.0
 	if screen.ShortClass(want.Class) == screen.ShortClass(got.Class) {

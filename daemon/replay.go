@@ -467,6 +467,12 @@ func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept 
 	repaired.Goal = goal
 	repaired.Steps = append(append([]knowledge.Step(nil), f.Steps[:failedAt]...), fresh...)
 	repaired.Slots = withPasswordSlot(append([]knowledge.Slot(nil), f.Slots...), repaired.Steps)
+	for _, st := range fresh {
+		if st.Sensitive {
+			// "don't ask again" was said of the old steps, not of these
+			repaired.AllowSensitive = false
+		}
+	}
 	for i := range repaired.Steps {
 		repaired.Steps[i].Index = i
 	}

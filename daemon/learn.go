@@ -78,6 +78,15 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 					st.Text = "{" + name + "}"
 				}
 			}
+		} else if s.Action == device.Tap {
+			// an option the command named: a choice slot (choice.go)
+			if cv := choiceValue(privacy.Redact(r.res.Command, r.secrets, false), s.Choices); cv != "" {
+				for name, v := range r.slots {
+					if strings.EqualFold(v, cv) {
+						st.Text = "{" + name + "}"
+					}
+				}
+			}
 		}
 		out = append(out, st)
 	}
@@ -104,15 +113,20 @@ func (r *run) learn(ctx context.Context) error {
 		return nil // already there: nothing worth remembering
 	}
 	var typed []intent.TypedText
-	for _, s := range path {
-		if s.Action == device.Input && !s.Target.Password {
-			typed = append(typed, intent.TypedText{Text: s.Text, FieldLabel: s.Target.Label()})
-		}
-	}
 	// secrets never reach the intent, the past commands or a slot example;
 	// personal data the owner said (a phone number to save) stays: the
 	// flow is the owner's, and matching needs the words as said
 	command := privacy.Redact(r.res.Command, r.secrets, false)
+	for _, s := range path {
+		switch {
+		case s.Action == device.Input && !s.Target.Password:
+			typed = append(typed, intent.TypedText{Text: s.Text, FieldLabel: s.Target.Label()})
+		case s.Action == device.Tap:
+			if cv := choiceValue(command, s.Choices); cv != "" {
+				typed = append(typed, intent.TypedText{Text: cv})
+			}
+		}
+	}
 	tmpl, slots := intent.TemplateWithLabels(command, typed)
 	r.slots = map[string]string{}
 	for _, sl := range slots {

@@ -162,6 +162,11 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 		return rec, err
 	}
 	rec.Sensitive = v.Sensitive
+	if a.Type == device.Tap && d.Action == device.Tap && isOption(s, el) {
+		if ps := peers(s, el); len(ps) >= 3 {
+			rec.Choices = ps
+		}
+	}
 	info := event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: a.Type, Element: idx, Label: rec.Label,
 		Text: redactTyped(s, el, a.Text), Reason: d.Reason, Tokens: d.Tokens}
 	r.emit(event.Chosen, info) // before acting: watchers see the choice while the phone acts

@@ -60,6 +60,10 @@ type StepRecord struct {
 	// Where describes the screen the step acted on (for a flow step's
 	// re-grounding after an app update); not sent to planners.
 	Where *knowledge.Goal `json:"-"`
+	// Choices: for a tap on one option of a group (a list's rows, a
+	// dialog's choices), the group's labels, the tapped one first; a
+	// command that names the option makes it a choice slot (choice.go).
+	Choices []string `json:"-"`
 }
 
 // PlanState is everything a planner may look at to choose the next step.

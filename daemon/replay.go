@@ -335,6 +335,29 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 		return a, nil, false
 	}
 	el := &elems[idx]
+	if name, ok := knowledge.SlotRef(step.Text); ok && step.Action == device.Tap {
+		// a choice slot: the option of the group that the value names
+		labels := peers(s, el)
+		i := pickByCommand(labels, r.res.Command)
+		if i < 0 {
+			i = pickChoice(labels, r.slots[name])
+		}
+		if i < 0 {
+			return a, nil, false // no option, or several, carry the value: never a guess
+		}
+		if i > 0 {
+			el = nil
+			for j := range elems {
+				if elems[j].Label == labels[i] && elems[j].Kind == elems[idx].Kind {
+					el = &elems[j]
+					break
+				}
+			}
+			if el == nil {
+				return a, nil, false
+			}
+		}
+	}
 	a.Node, a.Bounds, a.Label = el.NodeID, el.Bounds, el.Label
 	switch step.Action {
 	case device.Input:

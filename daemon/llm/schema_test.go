@@ -111,7 +111,7 @@ func TestNextActionSchema(t *testing.T) {
 	for _, want := range []string{
 		`"additionalProperties":false`,
 		`"required":["reason","action","element","done"]`,
-		`"enum":["tap","long_press","input","scroll","back","home","done","ask"]`,
+		`"enum":["tap","long_press","input","ime_enter","scroll","back","home","done","ask"]`,
 		`"enum":["forward","backward"]`,
 		`"element":{"type":"integer","minimum":-1,"description":"Index of the node to act on, as shown in brackets; -1 for back, home, done, ask and whole-screen scroll."}`,
 	} {

@@ -3,6 +3,8 @@ package dev.wayfinder.app.a11y
 import android.accessibilityservice.AccessibilityService
 import android.accessibilityservice.GestureDescription
 import android.content.ActivityNotFoundException
+import android.content.ClipData
+import android.content.ClipboardManager
 import android.content.ComponentName
 import android.content.Intent
 import android.content.pm.PackageManager
@@ -41,7 +43,7 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
     override fun onAccessibilityEvent(event: AccessibilityEvent) {
         // Wayfinder's own UI (progress list, notification) must not keep the target app from settling
         if (event.packageName == packageName) return
-        settle.onEvent(event.eventType, MonotonicClock.nowMs())
+        settle.onEvent(event.eventType, MonotonicClock.nowMs(), event.windowId, event.packageName?.toString().orEmpty())
         if (event.eventType == AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED) {
             tracker.onWindowStateChanged(event.packageName, event.className)
         }
@@ -95,6 +97,21 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
             true
         } catch (e: ActivityNotFoundException) {
             false
+        } catch (e: SecurityException) {
+            false
+        }
+    }
+
+    override fun setClipboard(text: String?): Boolean {
+        val cm = getSystemService(ClipboardManager::class.java) ?: return false
+        return try {
+            if (text == null) {
+                if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.P) cm.clearPrimaryClip()
+                else cm.setPrimaryClip(ClipData.newPlainText("", ""))
+            } else {
+                cm.setPrimaryClip(ClipData.newPlainText("Wayfinder", text))
+            }
+            true
         } catch (e: SecurityException) {
             false
         }

@@ -83,7 +83,12 @@ class ActionJsonTest {
                 false
             }
             assertEquals("Go valid=$valid for $json", valid, ok)
+            if (ok) {
+                val a = ActionJson.parse(json)
+                assertEquals("capture id of $json", o.getJSONObject("action").optString("capture_id"), a.captureId)
+            }
         }
+        assertTrue("Go marshals ime_enter", lines.any { it.contains("\"ime_enter\"") })
     }
 
     @Test

@@ -7,6 +7,9 @@ import android.app.NotificationManager
 import android.content.DialogInterface
 import android.content.Intent
 import android.os.Looper
+import android.view.WindowManager
+import android.view.WindowManagerImpl
+import dev.wayfinder.app.a11y.WayfinderAccessibilityService
 import dev.wayfinder.app.daemon.AskNotification
 import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.daemon.DaemonService
@@ -134,5 +137,37 @@ class AskUiTest {
 
         val plain = Dialogs.flowMenu(a, flow(false), {}, {}, {}, {}, { allowed += it })
         assertEquals(4, plain.listView.adapter.count)
+    }
+
+    private fun buttons(v: android.view.View): List<android.widget.Button> = when (v) {
+        is android.widget.Button -> listOf(v)
+        is android.view.ViewGroup -> (0 until v.childCount).flatMap { buttons(v.getChildAt(it)) }
+        else -> emptyList()
+    }
+
+    /** 12.3 a: the question over the app being operated, which needs no notification permission. */
+    @Test
+    fun overlayShowsEveryOptionOverOtherApps() {
+        val service = Robolectric.setupService(WayfinderAccessibilityService::class.java)
+        val answers = ArrayList<String>()
+        var stopped = 0
+        service.showQuestion(AskRequest("Delete 3 items?", listOf("yes", "no", "always for this flow")), "2. ✓ tap [replay]",
+            { answers += it }, { stopped++ })
+        val wm = service.getSystemService(WindowManager::class.java) as WindowManagerImpl
+        val views = shadowOf(wm).views
+        assertEquals(1, views.size)
+        assertEquals(WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY, (views[0].layoutParams as WindowManager.LayoutParams).type)
+        val b = buttons(views[0])
+        assertEquals(listOf("yes", "no", "always for this flow", "Stop"), b.map { it.text.toString() })
+        b[2].performClick()
+        assertEquals(listOf("always for this flow"), answers)
+        assertEquals("answered: the overlay is gone", 0, shadowOf(wm).views.size)
+
+        service.showQuestion(AskRequest("Which Bob?", emptyList()), "", { answers += it }, { stopped++ })
+        val free = buttons(shadowOf(wm).views.single())
+        assertEquals(listOf("Answer…", "Stop"), free.map { it.text.toString() })
+        free[1].performClick()
+        assertEquals(1, stopped)
+        assertEquals(0, shadowOf(wm).views.size)
     }
 }

@@ -18,6 +18,7 @@ import android.util.Log
 import dev.wayfinder.app.settings.Settings
 import dev.wayfinder.app.settings.AppSettings
 import dev.wayfinder.app.ui.MainActivity
+import dev.wayfinder.app.ui.QuestionHost
 import dev.wayfinder.bridge.Bridge
 import dev.wayfinder.bridge.Daemon
 import dev.wayfinder.bridge.EventListener
@@ -206,8 +207,16 @@ class DaemonService : Service() {
         val ask = AskRequest.from(e)
         val nm = getSystemService(NotificationManager::class.java)
         when {
-            ask != null -> nm?.notify(AskNotification.ID, AskNotification.build(this, ask, e.seq, step))
-            history.pendingAsk == null -> nm?.cancel(AskNotification.ID)
+            ask != null -> {
+                nm?.notify(AskNotification.ID, AskNotification.build(this, ask, e.seq, step))
+                // over the app being operated, even with notifications denied
+                QuestionHost.current?.showQuestion(ask, step, { text -> background("answer") { answer(text) } },
+                    { background("cancel") { call(Requests.cancel()) } })
+            }
+            history.pendingAsk == null -> {
+                nm?.cancel(AskNotification.ID)
+                QuestionHost.current?.hideQuestion()
+            }
         }
         listeners.forEach { it(e) }
     }

@@ -171,7 +171,8 @@ class MainActivity : Activity() {
             askDialog?.dismiss()
             askDialog = Dialogs.ask(this, ask, onAnswer = ::answer, onCancelRun = { call(Requests.cancel()) })
         }
-        if (e.type == DaemonEvent.RUN_FINISHED) askDialog?.dismiss()
+        // answered elsewhere (notification, overlay) or the run went on
+        if (e.type == DaemonEvent.RUN_FINISHED || e.type == DaemonEvent.ACTION) askDialog?.dismiss()
     }
 
     private fun refreshFlows() {

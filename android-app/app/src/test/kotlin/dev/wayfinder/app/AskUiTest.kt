@@ -28,6 +28,8 @@ import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
 import org.robolectric.Shadows.shadowOf
 import org.robolectric.shadows.ShadowAlertDialog
+import org.robolectric.shadows.ShadowWindowManagerImpl
+import org.robolectric.shadow.api.Shadow
 
 /** 12.3 a and issue 10: the question reaches the owner wherever they are, with every option. */
 @RunWith(RobolectricTestRunner::class)
@@ -153,21 +155,21 @@ class AskUiTest {
         var stopped = 0
         service.showQuestion(AskRequest("Delete 3 items?", listOf("yes", "no", "always for this flow")), "2. ✓ tap [replay]",
             { answers += it }, { stopped++ })
-        val wm = service.getSystemService(WindowManager::class.java) as WindowManagerImpl
-        val views = shadowOf(wm).views
+        val wm: ShadowWindowManagerImpl = Shadow.extract(service.getSystemService(WindowManager::class.java) as WindowManagerImpl)
+        val views = wm.views
         assertEquals(1, views.size)
         assertEquals(WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY, (views[0].layoutParams as WindowManager.LayoutParams).type)
         val b = buttons(views[0])
         assertEquals(listOf("yes", "no", "always for this flow", "Stop"), b.map { it.text.toString() })
         b[2].performClick()
         assertEquals(listOf("always for this flow"), answers)
-        assertEquals("answered: the overlay is gone", 0, shadowOf(wm).views.size)
+        assertEquals("answered: the overlay is gone", 0, wm.views.size)
 
         service.showQuestion(AskRequest("Which Bob?", emptyList()), "", { answers += it }, { stopped++ })
-        val free = buttons(shadowOf(wm).views.single())
+        val free = buttons(wm.views.single())
         assertEquals(listOf("Answer…", "Stop"), free.map { it.text.toString() })
         free[1].performClick()
         assertEquals(1, stopped)
-        assertEquals(0, shadowOf(wm).views.size)
+        assertEquals(0, wm.views.size)
     }
 }

@@ -4,6 +4,7 @@ import android.Manifest
 import android.content.Intent
 import android.os.Bundle
 import dev.wayfinder.app.daemon.DaemonService
+import dev.wayfinder.app.ui.DaemonConnection
 import dev.wayfinder.app.ui.MainActivity
 import dev.wayfinder.app.ui.OnboardingActivity
 import dev.wayfinder.app.ui.ReplayActivity
@@ -59,12 +60,19 @@ class EntryPointsTest {
             .setAction(ReplayActivity.ACTION_REPLAY)
             .putExtra("dev.wayfinder.app.extra.FLOW_ID", 3L)
             .putExtra(ReplayActivity.EXTRA_TOKEN, token)
-        Robolectric.buildActivity(MainActivity::class.java, old).setup()
+        val main = Robolectric.buildActivity(MainActivity::class.java, old).setup().get()
+        assertEquals("MainActivity queued no request for the daemon", 0, connection(main).queued)
+        val started = shadowOf(RuntimeEnvironment.getApplication()).allStartedServices
+        assertTrue("nor asked the service to replay: $started", started.none { it.action == DaemonService.ACTION_REPLAY })
         // a malformed token or the wrong action on ReplayActivity
         Robolectric.buildActivity(ReplayActivity::class.java, replayIntent("3")).setup()
         Robolectric.buildActivity(ReplayActivity::class.java, replayIntent().setAction(Intent.ACTION_VIEW)).setup()
         assertEquals(emptyList<String>(), replays)
     }
+
+    /** The daemon connection of [a], whose queue holds every request it means to send (none is sent under Robolectric). */
+    private fun connection(a: MainActivity): DaemonConnection =
+        MainActivity::class.java.getDeclaredField("daemon").apply { isAccessible = true }.get(a) as DaemonConnection
 
     @Test
     fun recreatingDoesNotReplayAgain() {

@@ -50,6 +50,9 @@ class DaemonConnection(private val context: Context, private val start: Boolean 
         bound = false
     }
 
+    /** Work waiting for the connection (requests the activity means to send). */
+    val queued: Int get() = pending.size
+
     fun whenBound(work: (DaemonService) -> Unit) {
         val s = service
         if (s != null) work(s) else pending += work

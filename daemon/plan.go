@@ -178,6 +178,7 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 		}
 		rec.Text = maskedSecret
 	}
+	a.CaptureID = s.CaptureID // node ids refer to this capture, whatever snapshots others take meanwhile
 	res, err := r.e.dev.Perform(ctx, a)
 	if err != nil {
 		return rec, machineErr{fmt.Errorf("perform %s: %w", a.Redacted(), err)}

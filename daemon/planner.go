@@ -168,6 +168,10 @@ func actionFor(st *PlanState, d Decision) (device.Action, *screen.Element, error
 		if d.Element < 0 {
 			return a, nil, nil
 		}
+	case device.ImeEnter:
+		if d.Element < 0 {
+			return a, nil, nil // the focused field
+		}
 	case device.Tap, device.LongPress, device.Input:
 	case ActEnsureOn, ActEnsureOff:
 		a.Type = device.Tap
@@ -180,6 +184,9 @@ func actionFor(st *PlanState, d Decision) (device.Action, *screen.Element, error
 	e := &st.Elements[d.Element]
 	if d.Action == device.Input && e.Kind != screen.KindInput {
 		return a, nil, fmt.Errorf("planner chose to type into element %d (%s %q), which is not editable", d.Element, e.Kind, e.Label)
+	}
+	if d.Action == device.ImeEnter && e.Kind != screen.KindInput {
+		return a, nil, fmt.Errorf("planner chose to press enter in element %d (%s %q), which is not an input field", d.Element, e.Kind, e.Label)
 	}
 	a.Node, a.Bounds, a.Label = e.NodeID, e.Bounds, e.Label
 	return a, e, nil

@@ -187,6 +187,11 @@ func describeStep(s knowledge.Step) string {
 		return fmt.Sprintf("input %q into %q", s.Text, s.Target.Label())
 	case device.Back, device.Home:
 		return "press " + s.Action
+	case device.ImeEnter:
+		if s.Target.Label() == "" {
+			return "press enter"
+		}
+		return fmt.Sprintf("press enter in %q", s.Target.Label())
 	case ActEnsureOn:
 		return fmt.Sprintf("switch on %q", s.Target.Label())
 	case ActEnsureOff:
@@ -309,6 +314,10 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 	case device.Launch:
 		a.Package = r.res.Package
 		return a, nil, true
+	case device.ImeEnter:
+		if step.Target.Key() == (screen.Descriptor{}).Key() {
+			return a, nil, true // enter in whatever field has focus
+		}
 	}
 	m, ok := screen.Ground(s, step.Target)
 	if !ok || (fp != step.Screen && m.Score < replayGroundOther) {

@@ -42,6 +42,8 @@ android {
 
     testOptions {
         unitTests.isIncludeAndroidResources = true
+        // ManifestTest reads src/main/... relative to the module, as android-check.sh runs it
+        unitTests.all { it.workingDir = projectDir }
     }
 }
 

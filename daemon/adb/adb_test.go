@@ -117,6 +117,34 @@ func TestSnapshotServesTheTrace(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// TestImeEnter: Enter in a field taps the field, then sends KEYCODE_ENTER;
+// with no field, only the key event (the focused field gets it).
+func TestImeEnter(t *testing.T) {
+	tr := traces(t)[0]
+	d, f := connect(t, tr, adbtest.ModeOK)
+	ctx := context.Background()
+	if _, err := d.Snapshot(ctx); err != nil {
+		t.Fatal(err)
+	}
+	has := func(want ...string) bool {
+		return slices.ContainsFunc(f.Shell(), func(c []string) bool { return slices.Equal(c, want) })
+	}
+	if res, err := d.Perform(ctx, device.Action{Type: device.ImeEnter, Node: -1}); err != nil || !res.OK {
+		t.Fatalf("enter: %+v %v", res, err)
+	}
+	if !has("input", "keyevent", "KEYCODE_ENTER") {
+		t.Fatalf("no `input keyevent KEYCODE_ENTER` among %q", f.Shell())
+	}
+	n := len(f.Shell())
+	b := screen.Rect{100, 200, 300, 400}
+	if res, err := d.Perform(ctx, device.Action{Type: device.ImeEnter, Node: 0, Bounds: b}); err != nil || !res.OK {
+		t.Fatalf("enter in a field: %+v %v", res, err)
+	}
+	if later := f.Shell()[n:]; !slices.ContainsFunc(later, func(c []string) bool { return slices.Equal(c, []string{"input", "tap", "200", "300"}) }) {
+		t.Fatalf("the field was not tapped first: %q", later)
+	}
+}
+
 // TestInputTextEscaping types awkward text and checks, through a real
 // /bin/sh split of the shell command, that `input text` got exactly it.
 func TestInputTextEscaping(t *testing.T) {

@@ -59,6 +59,14 @@ func (d *Device) perform(ctx context.Context, a device.Action) (string, error) {
 		return "", d.input(ctx, "keyevent", "KEYCODE_HOME")
 	case device.Launch:
 		return d.launch(ctx, a.Package)
+	case device.ImeEnter:
+		// focus the named field first (a tap), then the keyboard's Enter
+		if r, ok := d.target(a); ok && a.Node >= 0 {
+			if err := d.input(ctx, "tap", itoa((r[0]+r[2])/2), itoa((r[1]+r[3])/2)); err != nil {
+				return "", err
+			}
+		}
+		return "", d.input(ctx, "keyevent", "KEYCODE_ENTER")
 	}
 	r, ok := d.target(a)
 	if !ok {

@@ -23,6 +23,10 @@ const (
 	Back      = "back"       // global BACK
 	Home      = "home"       // global HOME
 	Launch    = "launch"     // launch Package's main activity
+	// ImeEnter presses the keyboard's Enter / submit action (search, send,
+	// go, done) in the input node Node, or in the focused input field when
+	// Node < 0: what a person does after typing into a search box.
+	ImeEnter = "ime_enter"
 )
 
 // Scroll directions.
@@ -46,6 +50,11 @@ type Action struct {
 	Text      string      `json:"text,omitempty"`
 	Direction string      `json:"direction,omitempty"`
 	Package   string      `json:"package,omitempty"`
+	// CaptureID is the capture id of the snapshot the action was chosen on
+	// (screen.Snapshot.CaptureID), echoed so that a device resolves Node
+	// against that capture even if another snapshot was taken since; ""
+	// when the snapshot had none (the device then uses its latest).
+	CaptureID string `json:"capture_id,omitempty"`
 }
 
 // Validate checks an action's shape, before it reaches a device.
@@ -63,7 +72,7 @@ func (a Action) Validate() error {
 		if a.Direction != Forward && a.Direction != Backward {
 			return fmt.Errorf("scroll direction %q: want forward or backward", a.Direction)
 		}
-	case Back, Home:
+	case Back, Home, ImeEnter:
 	case Launch:
 		if a.Package == "" {
 			return errors.New("launch needs a package")
@@ -83,6 +92,11 @@ func (a Action) String() string {
 		return fmt.Sprintf("scroll %s %q", a.Direction, a.Label)
 	case Back, Home:
 		return a.Type
+	case ImeEnter:
+		if a.Node < 0 {
+			return "ime_enter"
+		}
+		return fmt.Sprintf("ime_enter in %q", a.Label)
 	case Launch:
 		return "launch " + a.Package
 	}

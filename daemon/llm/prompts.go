@@ -173,6 +173,7 @@ const (
 	ActionScroll    = "scroll"
 	ActionBack      = "back"
 	ActionHome      = "home"
+	ActionImeEnter  = "ime_enter" // the keyboard's Enter / submit in an input field
 	ActionDone      = "done"
 	ActionAsk       = "ask"
 )
@@ -187,8 +188,8 @@ const (
 // are in the order the model should write them (reason first).
 type NextAction struct {
 	Reason  string `json:"reason" jsonschema:"maxLength=400" jsonschema_description:"One sentence: what the screen shows and why this action moves the command forward."`
-	Action  string `json:"action" jsonschema:"enum=tap,enum=long_press,enum=input,enum=scroll,enum=back,enum=home,enum=done,enum=ask" jsonschema_description:"The kind of step."`
-	Element int    `json:"element" jsonschema:"minimum=-1" jsonschema_description:"Index of the node to act on, as shown in brackets; -1 for back, home, done, ask and whole-screen scroll."`
+	Action  string `json:"action" jsonschema:"enum=tap,enum=long_press,enum=input,enum=ime_enter,enum=scroll,enum=back,enum=home,enum=done,enum=ask" jsonschema_description:"The kind of step."`
+	Element int    `json:"element" jsonschema:"minimum=-1" jsonschema_description:"Index of the node to act on, as shown in brackets; -1 for back, home, done, ask, whole-screen scroll and ime_enter in the focused field."`
 	// Text is the text to type (input) or the question for the owner (ask).
 	Text      string `json:"text,omitempty" jsonschema_description:"For input: the exact text to type. For ask: one short question to the owner. Otherwise empty."`
 	Direction string `json:"direction,omitempty" jsonschema:"enum=forward,enum=backward" jsonschema_description:"For scroll only: forward shows content further down, backward goes back up."`
@@ -213,6 +214,10 @@ func NextActionCheck(exists func(index int) bool) func(*NextAction) error {
 		case ActionScroll:
 			if a.Direction == "" {
 				return fmt.Errorf("$.direction: action %q needs direction forward or backward", a.Action)
+			}
+		case ActionImeEnter:
+			if a.Element < -1 {
+				return fmt.Errorf("$.element: action %q takes the index of an input node, or -1 for the focused field", a.Action)
 			}
 		case ActionBack, ActionHome, ActionDone, ActionAsk:
 			if a.Element != -1 {

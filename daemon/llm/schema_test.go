@@ -111,9 +111,9 @@ func TestNextActionSchema(t *testing.T) {
 	for _, want := range []string{
 		`"additionalProperties":false`,
 		`"required":["reason","action","element","done"]`,
-		`"enum":["tap","long_press","input","scroll","back","home","done","ask"]`,
+		`"enum":["tap","long_press","input","ime_enter","scroll","back","home","done","ask"]`,
 		`"enum":["forward","backward"]`,
-		`"element":{"type":"integer","minimum":-1,"description":"Index of the node to act on, as shown in brackets; -1 for back, home, done, ask and whole-screen scroll."}`,
+		`"element":{"type":"integer","minimum":-1,"description":"Index of the node to act on, as shown in brackets; -1 for back, home, done, ask, whole-screen scroll and ime_enter in the focused field."}`,
 	} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("NextAction schema lacks %s:\n%s", want, raw)
@@ -173,7 +173,7 @@ func TestValidate(t *testing.T) {
 		{"optional zero values count as absent", na, `{"reason":"r","action":"tap","element":0,"text":"","direction":"","done":false}`, ""},
 		{"optional null counts as absent", na, `{"reason":"r","action":"tap","element":0,"text":null,"done":false}`, ""},
 		{"enum", na, `{"reason":"r","action":"tapp","element":3,"done":false}`,
-			`$.action: value must be one of 'tap', 'long_press', 'input', 'scroll', 'back', 'home', 'done', 'ask'`},
+			`$.action: value must be one of 'tap', 'long_press', 'input', 'ime_enter', 'scroll', 'back', 'home', 'done', 'ask'`},
 		{"required", na, `{"reason":"r","action":"tap","done":false}`, `$.element: required`},
 		{"unknown key", na, `{"reason":"r","action":"tap","element":1,"done":false,"thought":"t"}`, `$.thought: unknown field, not in the schema`},
 		{"below minimum", na, `{"reason":"r","action":"tap","element":-2,"done":false}`, `$.element: minimum: got -2, want -1`},

@@ -70,7 +70,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	case llm.ActionAsk:
 		d.Action = daemon.ActAsk
 	default:
-		d.Action = out.Action // tap, long_press, input, scroll, back, home share device's names
+		d.Action = out.Action // tap, long_press, input, ime_enter, scroll, back, home share device's names
 	}
 	if out.Done && d.Action != daemon.ActDone && d.Action != daemon.ActAsk {
 		d.Reason += " (then done)"
@@ -309,13 +309,20 @@ func describe(st *daemon.PlanState, d daemon.Decision) string {
 		return "the command is complete"
 	case device.Back, device.Home:
 		return "press " + d.Action
+	case device.ImeEnter:
+		if d.Element < 0 {
+			return "press enter in the focused field"
+		}
 	}
 	label := ""
 	if d.Element >= 0 && d.Element < len(st.Elements) {
 		label = fmt.Sprintf(" [%d] %q", d.Element, st.Elements[d.Element].Label)
 	}
-	if d.Action == device.Input {
+	switch d.Action {
+	case device.Input:
 		return fmt.Sprintf("type %q into%s", d.Text, label)
+	case device.ImeEnter:
+		return "press enter in" + label
 	}
 	return d.Action + label
 }

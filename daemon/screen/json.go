@@ -16,6 +16,7 @@ type wireSnapshot struct {
 	Height   int          `json:"height"`
 	Activity string       `json:"activity,omitempty"`
 	Package  string       `json:"package,omitempty"`
+	Capture  string       `json:"capture_id,omitempty"`
 	Windows  []wireWindow `json:"windows"`
 }
 
@@ -33,7 +34,7 @@ type wireNode struct {
 
 // MarshalJSON writes the snapshot JSON of docs/screen-schema.md.
 func (s *Snapshot) MarshalJSON() ([]byte, error) {
-	w := wireSnapshot{Schema: SchemaVersion, Width: s.Width, Height: s.Height, Activity: s.Activity, Package: s.Package}
+	w := wireSnapshot{Schema: SchemaVersion, Width: s.Width, Height: s.Height, Activity: s.Activity, Package: s.Package, Capture: s.CaptureID}
 	w.Windows = make([]wireWindow, len(s.Windows))
 	for i, win := range s.Windows {
 		w.Windows[i].Window = win
@@ -76,7 +77,7 @@ func ParseJSON(b []byte) (*Snapshot, error) {
 	if w.Width < 0 || w.Height < 0 {
 		return nil, fieldErr("snapshot", "width", "negative screen size %dx%d", w.Width, w.Height)
 	}
-	s := &Snapshot{Width: w.Width, Height: w.Height, Activity: w.Activity, Package: w.Package, Source: "device"}
+	s := &Snapshot{Width: w.Width, Height: w.Height, Activity: w.Activity, Package: w.Package, Source: "device", CaptureID: w.Capture}
 	remap := map[int]int{}
 	total := 0
 	for wi, win := range w.Windows {

@@ -72,7 +72,34 @@ type Node struct {
 	Visible       bool `json:"visible_to_user,omitempty"`
 	Password      bool `json:"password,omitempty"`
 
+	// StateDesc is the node's state description (API 30+
+	// getStateDescription(): "On", "50 percent", "Expanded"); Error the
+	// error shown on a field (getError()); PaneTitle the title of a pane
+	// (getPaneTitle(), API 28+).
+	StateDesc string `json:"state_description,omitempty"`
+	Error     string `json:"error,omitempty"`
+	PaneTitle string `json:"pane_title,omitempty"`
+	// InputType is getInputType(): android.text.InputType bits (class in
+	// the low 4 bits, variation in 0xff0), 0 for none.
+	InputType int `json:"input_type,omitempty"`
+	// Actions names the accessibility actions the node offers, in the
+	// node's order: standard ones by their AccessibilityAction name
+	// without the ACTION_ prefix, lower case ("click", "set_text",
+	// "ime_enter", "scroll_forward"), custom ones as "custom:" + label.
+	Actions []string `json:"actions,omitempty"`
+
 	Children []int `json:"-"` // IDs of child nodes, in drawing order
+}
+
+// HasAction reports whether the node lists the accessibility action name
+// (see Node.Actions). Sources without an action list report false.
+func (n *Node) HasAction(name string) bool {
+	for _, a := range n.Actions {
+		if a == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Interactive reports whether a user can act on the node directly.
@@ -163,6 +190,11 @@ type Snapshot struct {
 	// StateID is an external screen id when the source has one (DroidBot
 	// state_str); informational only, never used for identity.
 	StateID string `json:"-"`
+	// CaptureID is the device's id of this capture (snapshot JSON
+	// "capture_id"): actions chosen on it echo it (device.Action.CaptureID)
+	// so the device resolves node ids against this capture. "" when the
+	// source has none.
+	CaptureID string `json:"-"`
 
 	cache *analysis // derived data, computed once on first use
 }
@@ -417,6 +449,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	c.Nodes = make([]Node, len(s.Nodes))
 	for i, n := range s.Nodes {
 		n.Children = append([]int(nil), n.Children...)
+		n.Actions = append([]string(nil), n.Actions...)
 		c.Nodes[i] = n
 	}
 	c.cache = &analysis{}

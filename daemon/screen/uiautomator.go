@@ -109,6 +109,18 @@ func uiaNode(attrs []xml.Attr) (Node, error) {
 			n.ContentDesc = v
 		case "hint":
 			n.Hint = v
+		// not written by stock `uiautomator dump`; read when a dumper adds
+		// them (MarshalUIAutomator does, so they round-trip)
+		case "state-description":
+			n.StateDesc = v
+		case "error":
+			n.Error = v
+		case "pane-title":
+			n.PaneTitle = v
+		case "input-type":
+			n.InputType, err = strconv.Atoi(v)
+		case "actions":
+			n.Actions = strings.FieldsFunc(v, func(r rune) bool { return r == '|' })
 		case "bounds":
 			n.Bounds, err = parseUIABounds(v)
 		case "checkable":
@@ -217,6 +229,17 @@ func uiaEncode(enc *xml.Encoder, s *Snapshot, id, index int) error {
 		b("editable", n.Editable), b("visible-to-user", n.Visible),
 		a("bounds", fmt.Sprintf("[%d,%d][%d,%d]", n.Bounds[0], n.Bounds[1], n.Bounds[2], n.Bounds[3])),
 	}}
+	for _, x := range []xml.Attr{a("state-description", n.StateDesc), a("error", n.Error), a("pane-title", n.PaneTitle)} {
+		if x.Value != "" {
+			el.Attr = append(el.Attr, x)
+		}
+	}
+	if n.InputType != 0 {
+		el.Attr = append(el.Attr, a("input-type", strconv.Itoa(n.InputType)))
+	}
+	if len(n.Actions) > 0 {
+		el.Attr = append(el.Attr, a("actions", strings.Join(n.Actions, "|")))
+	}
 	if err := enc.EncodeToken(el); err != nil {
 		return err
 	}

@@ -105,8 +105,10 @@ type Element struct {
 	Disabled bool   `json:"disabled,omitempty"`
 	// Password: a password field; what is typed here is secret (never
 	// stored, streamed, logged or sent in a prompt).
-	Password bool `json:"password,omitempty"`
-	Bounds   Rect `json:"bounds"`
+	Password bool   `json:"password,omitempty"`
+	State    string `json:"state,omitempty"` // the node's state description ("On", "Expanded")
+	Error    string `json:"error,omitempty"` // the error a field shows
+	Bounds   Rect   `json:"bounds"`
 }
 
 // Elements lists the screen's elements in reading order (windows top first,
@@ -135,7 +137,8 @@ func computeElements(s *Snapshot, keep []bool) []Element {
 			switch {
 			case n.Interactive():
 				e := Element{NodeID: n.ID, Kind: kindOf(n), Hint: strings.TrimSpace(n.Hint), Resource: n.ResourceName(),
-					Checked: n.Checked, Selected: n.Selected, Focused: n.Focused, Disabled: !n.Enabled, Password: n.Password, Bounds: n.Bounds}
+					Checked: n.Checked, Selected: n.Selected, Focused: n.Focused, Disabled: !n.Enabled, Password: n.Password, Bounds: n.Bounds,
+					State: strings.TrimSpace(n.StateDesc), Error: strings.TrimSpace(n.Error)}
 				if n.Editable {
 					e.Value = strings.TrimSpace(n.Text)
 					near, ok := nearby[n.Parent]
@@ -257,6 +260,14 @@ func Render(elems []Element) string {
 		if e.Resource != "" {
 			b.WriteString(" id=")
 			b.WriteString(e.Resource)
+		}
+		if e.State != "" {
+			b.WriteString(" state=")
+			b.WriteString(strconv.Quote(truncate(e.State, 40)))
+		}
+		if e.Error != "" {
+			b.WriteString(" error=")
+			b.WriteString(strconv.Quote(truncate(e.Error, 80)))
 		}
 		for _, f := range []struct {
 			on   bool

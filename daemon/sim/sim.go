@@ -62,6 +62,7 @@ type Phone struct {
 	typed    map[string]string // descriptor key -> typed text, on the current screen
 	revealed map[int]edge      // node ID of a revealed below-the-fold element -> its edge
 	shown    *screen.Snapshot  // the snapshot last returned
+	focus    int               // node ID of the field typed into last on this screen, -1 for none
 	steps    int
 }
 
@@ -84,10 +85,9 @@ func New(data *droidtask.Dataset, app string) (*Phone, error) {
 		case "input":
 			e.action = device.Input
 		case "key":
-			if !strings.EqualFold(t.Action.Key, "BACK") {
+			if e.action = keyAction(t.Action.Key); e.action == "" {
 				continue
 			}
-			e.action = device.Back
 		case "intent":
 			e.action = device.Launch
 			if p.home == "" && t.FromKnown && t.From != t.To {
@@ -121,7 +121,23 @@ func New(data *droidtask.Dataset, app string) (*Phone, error) {
 	return p, nil
 }
 
+// keyAction maps a recorded DroidBot key event (its key name, as
+// Android's KEYCODE_* without the prefix) to a device action type: BACK is
+// device.Back; ENTER (the keyboard's Enter, as `adb shell input keyevent
+// ENTER` and DroidBot's KeyEvent record it) is device.ImeEnter. Other keys
+// have no device action ("").
+func keyAction(key string) string {
+	switch strings.ToUpper(strings.TrimPrefix(strings.ToUpper(key), "KEYCODE_")) {
+	case "BACK":
+		return device.Back
+	case "ENTER":
+		return device.ImeEnter
+	}
+	return ""
+}
+
 func (p *Phone) reset(state string) {
+	p.focus = -1
 	p.cur = state
 	p.typed = map[string]string{}
 	p.revealed = map[int]edge{}
@@ -164,7 +180,9 @@ func (p *Phone) Episode(task *droidtask.Task) error {
 		case "input":
 			e.action = device.Input
 		case "key":
-			e.action = device.Back
+			if e.action = keyAction(st.Action.Key); e.action == "" {
+				e.action = device.Back // DroidTask's "go back" steps
+			}
 		default:
 			continue
 		}
@@ -281,6 +299,8 @@ func (p *Phone) perform(a device.Action) device.Result {
 		return device.Result{OK: true, Changed: changed}
 	case device.Scroll:
 		return p.scroll(cur, a)
+	case device.ImeEnter:
+		return p.enter(cur, a)
 	}
 	node := a.Node
 	if a.Type == device.Tap || a.Type == device.LongPress {
@@ -314,6 +334,46 @@ func (p *Phone) perform(a device.Action) device.Result {
 	}
 	for k, v := range carry {
 		p.typed[k] = v
+	}
+	if a.Type == device.Input && e.to == p.cur {
+		p.focus = node
+	}
+	p.shown = nil
+	return device.Result{OK: true, Changed: changed}
+}
+
+// enter presses the keyboard's Enter in a field: the acted-on node, else
+// the field typed into last on this screen, else the focused editable node
+// of the capture. It follows a recorded ENTER key event from this screen
+// (on that field, or recorded without a target); none recorded leaves the
+// screen as it is, like any unexplored action.
+func (p *Phone) enter(cur *screen.Snapshot, a device.Action) device.Result {
+	field := a.Node
+	if field < 0 {
+		field = p.focus
+	}
+	if field < 0 {
+		for i := range cur.Nodes {
+			if n := &cur.Nodes[i]; n.Editable && n.Focused {
+				field = i
+				break
+			}
+		}
+	}
+	n := cur.Node(field)
+	if n == nil {
+		return device.Result{Message: "no input field has focus"}
+	}
+	if !n.Editable {
+		return device.Result{Message: fmt.Sprintf("%s is not an input field", labelOf(cur, field))}
+	}
+	e, ok := p.match(cur, device.ImeEnter, field, "")
+	if !ok {
+		return device.Result{Message: fmt.Sprintf("unexplored: no recorded enter in %s here", labelOf(cur, field))}
+	}
+	changed := e.to != p.cur
+	if changed {
+		p.reset(e.to)
 	}
 	p.shown = nil
 	return device.Result{OK: true, Changed: changed}
@@ -395,6 +455,14 @@ func matchIn(cur *screen.Snapshot, edges []edge, typ string, node int, text stri
 	if typ == device.Back {
 		for _, e := range edges {
 			if e.action == device.Back {
+				take(e)
+			}
+		}
+		return best, found
+	}
+	if typ == device.ImeEnter { // on this field, or recorded as a key event without a target
+		for _, e := range edges {
+			if e.action == device.ImeEnter && (e.node < 0 || e.node == node) {
 				take(e)
 			}
 		}

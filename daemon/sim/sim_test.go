@@ -10,6 +10,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/shared"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
 )
 
 var (
@@ -167,4 +168,91 @@ func TestTapAtPointHitTests(t *testing.T) {
 		t.Fatal("no first step reachable by tapping its centre point")
 	}
 	t.Logf("%d first steps reached by a tap at the target's centre", hits)
+}
+
+// TestImeEnterOnTheDemoPhone: Enter in a field follows a recorded ENTER key
+// event from that screen (the demo app records Enter in the new note's
+// title as creating the note); without a field, on a field nobody pressed
+// Enter in, or on a node that is not a field, nothing changes.
+func TestImeEnterOnTheDemoPhone(t *testing.T) {
+	d, err := demo.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p, err := New(d, demo.App)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(label string) int {
+		s, err := p.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range screen.Elements(s) {
+			if e.Label == label || e.Resource == label {
+				return e.NodeID
+			}
+		}
+		t.Fatalf("no %q on %s", label, p.State())
+		return -1
+	}
+	do := func(a device.Action) device.Result {
+		t.Helper()
+		res, err := p.Perform(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	enter := device.Action{Type: device.ImeEnter, Node: -1}
+	if res := do(enter); res.OK || !strings.Contains(res.Message, "no input field has focus") || p.State() != "home" {
+		t.Fatalf("enter with no field on home: %+v on %s", res, p.State())
+	}
+	do(device.Action{Type: device.Tap, Node: node("Create a new note")})
+	if res := do(device.Action{Type: device.ImeEnter, Node: node("Cancel")}); res.OK || !strings.Contains(res.Message, "not an input field") {
+		t.Fatalf("enter on a button: %+v", res)
+	}
+	if res := do(enter); res.OK || p.State() != "new_note" {
+		t.Fatalf("enter before typing (the title field has no focus): %+v on %s", res, p.State())
+	}
+	if res := do(device.Action{Type: device.Input, Node: node("new_note_title"), Text: "Milk"}); !res.OK {
+		t.Fatalf("input: %+v", res)
+	}
+	if res := do(enter); !res.OK || !res.Changed || p.State() != "editor" {
+		t.Fatalf("enter in the typed title: %+v on %s, want editor", res, p.State())
+	}
+	if res := do(device.Action{Type: device.ImeEnter, Node: node("note_body")}); res.OK || !strings.Contains(res.Message, "unexplored") || p.State() != "editor" {
+		t.Fatalf("enter in the note body (none recorded): %+v on %s", res, p.State())
+	}
+}
+
+// TestImeEnterOnRecordedApps: the DroidTask recordings have no ENTER key
+// event, so Enter in any field of their start screens changes nothing.
+func TestImeEnterOnRecordedApps(t *testing.T) {
+	d := load(t)
+	ctx := context.Background()
+	tried := 0
+	for _, name := range d.AppNames() {
+		p, err := New(d, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := p.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := p.State()
+		for i := range s.Nodes {
+			if !s.Nodes[i].Editable {
+				continue
+			}
+			tried++
+			res, err := p.Perform(ctx, device.Action{Type: device.ImeEnter, Node: i})
+			if err != nil || res.OK || p.State() != before {
+				t.Fatalf("%s: enter in node %d: %+v %v, %s -> %s", name, i, res, err, before, p.State())
+			}
+		}
+	}
+	t.Logf("%d fields of start screens tried", tried)
 }

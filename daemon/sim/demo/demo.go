@@ -184,6 +184,7 @@ var edges = []struct {
 	{"settings_dark", "key", "", "home"},
 	{"home", "click", "Create a new note", "new_note"},
 	{"new_note", "input", "new_note_title", "new_note"},
+	{"new_note", "enter", "new_note_title", "editor"}, // Enter in the title creates the note, as Create does
 	{"new_note", "click", "Create", "editor"},
 	{"new_note", "click", "Cancel", "home"},
 	{"editor", "key", "", "home"},
@@ -286,6 +287,13 @@ func FS() (fstest.MapFS, error) {
 		switch e.action {
 		case "key":
 			t["action"] = map[string]any{"type": "key", "key": "BACK"}
+		case "enter": // a DroidBot KeyEvent ENTER, with the field it was pressed in
+			id, err := find(views[e.from], e.target)
+			if err != nil {
+				return nil, err
+			}
+			t["action"] = map[string]any{"type": "key", "key": "ENTER"}
+			t["target"] = map[string]any{"temp_id": id, "canonical_temp_id": id}
 		default:
 			id, err := find(views[e.from], e.target)
 			if err != nil {

@@ -25,6 +25,8 @@ class ActionJsonTest {
             """{"type":"scroll","node":-1,"direction":"backward"}""" to DeviceAction("scroll", direction = "backward"),
             """{"type":"back","node":-1}""" to DeviceAction("back"),
             """{"type":"home"}""" to DeviceAction("home"),
+            """{"type":"ime_enter","node":-1}""" to DeviceAction("ime_enter"),
+            """{"type":"ime_enter","node":2,"capture_id":"ab-3"}""" to DeviceAction("ime_enter", node = 2, captureId = "ab-3"),
             """{"type":"launch","node":-1,"package":"com.example.notes","extra":1}""" to
                 DeviceAction("launch", packageName = "com.example.notes"),
         )
@@ -81,7 +83,12 @@ class ActionJsonTest {
                 false
             }
             assertEquals("Go valid=$valid for $json", valid, ok)
+            if (ok) {
+                val a = ActionJson.parse(json)
+                assertEquals("capture id of $json", o.getJSONObject("action").optString("capture_id"), a.captureId)
+            }
         }
+        assertTrue("Go marshals ime_enter", lines.any { it.contains("\"ime_enter\"") })
     }
 
     @Test

@@ -5,6 +5,9 @@ import android.accessibilityservice.GestureDescription
 import android.graphics.RectF
 import android.view.accessibility.AccessibilityNodeInfo
 import android.view.accessibility.AccessibilityNodeInfo.ACTION_CLICK
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_FOCUS
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_PASTE
+import android.view.accessibility.AccessibilityNodeInfo.ACTION_SET_SELECTION
 import android.view.accessibility.AccessibilityNodeInfo.ACTION_LONG_CLICK
 import android.view.accessibility.AccessibilityNodeInfo.ACTION_SCROLL_BACKWARD
 import android.view.accessibility.AccessibilityNodeInfo.ACTION_SCROLL_FORWARD
@@ -25,9 +28,10 @@ import org.robolectric.Shadows.shadowOf
 import org.robolectric.shadows.ShadowAccessibilityNodeInfo
 
 /** Everything an ActionPerformer talks to, recorded; fakes are function fields. */
-class Rig {
-    val s = Fixtures.NotesScreen()
+class Rig(prepare: Fixtures.NotesScreen.() -> Unit = {}) {
+    val s = Fixtures.NotesScreen().apply(prepare)
     val cap = TreeSerializer().serialize(s.windows, 1080, 2400)
+    val clip = ArrayList<String?>()
     val gestures = ArrayList<GestureDescription>()
     var dispatch: (GestureDescription, AccessibilityService.GestureResultCallback) -> Boolean =
         { g, cb -> cb.onCompleted(g); true }
@@ -44,6 +48,7 @@ class Rig {
         focusedInput = { focused },
         screen = { Bounds(0, 0, 1080, 2400) },
         pause = { pauses += it },
+        clipboard = { clip += it; true },
     )
 
     /**
@@ -56,6 +61,8 @@ class Rig {
     fun stale(id: Int) = shadowOf(h(id)).setRefreshReturnValue(false)
     fun refuse(id: Int) =
         shadowOf(h(id)).setOnPerformActionListener(ShadowAccessibilityNodeInfo.OnPerformActionListener { _, _ -> false })
+    fun refuseOnly(id: Int, action: Int) =
+        shadowOf(h(id)).setOnPerformActionListener(ShadowAccessibilityNodeInfo.OnPerformActionListener { a, _ -> a != action })
 
     /** Where a gesture's stroke starts (a tap's point), px. */
     fun start(g: GestureDescription): Pair<Int, Int> {
@@ -80,6 +87,7 @@ class ActionPerformerTest {
         val message: String,
         val setup: Rig.() -> Unit = {},
         val check: Rig.() -> Unit,
+        val prepare: Fixtures.NotesScreen.() -> Unit = {},
     )
 
     private val saveBounds = Bounds(40, 340, 520, 460)
@@ -95,11 +103,13 @@ class ActionPerformerTest {
             setup = { stale(4) }, check = {
                 assertEquals(emptyList<Int>(), actions(4)); assertEquals(listOf(280 to 400), gestures.map(::start))
             }),
+        // the status bar (a higher window) covers y < 80: the part below it is tapped
         Case("id not in the last snapshot taps the bounds", DeviceAction("tap", node = 99, bounds = Bounds(0, 0, 100, 100)), true, "node 99 is not in the last snapshot",
-            check = { assertEquals(listOf(50 to 50), gestures.map(::start)) }),
+            check = { assertEquals(listOf(50 to 90), gestures.map(::start)) }),
         Case("unknown id without bounds fails", DeviceAction("tap", node = 99), false, "has no bounds", check = { assertEquals(0, gestures.size) }),
-        Case("no clickable ancestor taps the node's current bounds", DeviceAction("tap", node = 1), true, "has no clickable ancestor",
-            check = { assertEquals(listOf(540 to 1000), gestures.map(::start)) }),
+        // the column is [0,0,1080,2000]; the keyboard covers y >= 1800 and the status bar y < 80
+        Case("no clickable ancestor taps the node's uncovered bounds", DeviceAction("tap", node = 1), true, "has no clickable ancestor",
+            check = { assertEquals(listOf(540 to 940), gestures.map(::start)) }),
         Case("refused click falls back to a gesture", DeviceAction("tap", node = 4), true, "refused the click",
             setup = { refuse(4) }, check = { assertEquals(listOf(ACTION_CLICK), actions(4)); assertEquals(listOf(280 to 400), gestures.map(::start)) }),
         Case("point tap", DeviceAction("tap", x = 300, y = 700), true, "tapped (300,700)", check = {
@@ -121,9 +131,49 @@ class ActionPerformerTest {
         Case("input on a container reaches its editable node", DeviceAction("input", node = 1, text = "Zebra42"), true, "set text of node 2", check = {
             assertEquals(listOf("Zebra42"), textSet(2))
         }),
-        Case("input refused twice fails", DeviceAction("input", node = 2, text = "Zebra42"), false, "refused the text", setup = { refuse(2) }, check = {
-            assertEquals(listOf(ACTION_SET_TEXT, AccessibilityNodeInfo.ACTION_FOCUS, ACTION_SET_TEXT), actions(2))
+        Case("input refused twice and paste refused fails", DeviceAction("input", node = 2, text = "Zebra42"), false, "refused the text", setup = { refuse(2) }, check = {
+            assertEquals(
+                listOf(ACTION_SET_TEXT, ACTION_FOCUS, ACTION_SET_TEXT, ACTION_FOCUS, ACTION_SET_SELECTION, ACTION_PASTE),
+                actions(2),
+            )
+            assertEquals("the clipboard is cleared again", listOf("Zebra42", null), clip)
         }),
+        Case("set-text refused: the text is pasted", DeviceAction("input", node = 2, text = "Zebra42"), true, "pasted the text into node 2",
+            setup = { refuseOnly(2, ACTION_SET_TEXT) }, check = {
+                assertEquals(ACTION_PASTE, actions(2).last()); assertEquals(listOf("Zebra42", null), clip)
+            }),
+        Case("a password field is never pasted into", DeviceAction("input", node = 3, text = "Zebra42"), false, "refused the text",
+            setup = { refuseOnly(3, ACTION_SET_TEXT) }, check = {
+                assertEquals(emptyList<String?>(), clip); assertTrue(ACTION_PASTE !in actions(3))
+            }),
+        // 12.3 b: a re-bound list row is not tapped
+        Case("a row re-bound to another item answers target changed", DeviceAction("tap", node = 7, bounds = Bounds(0, 600, 1080, 700)), false, "target changed",
+            setup = { h(7).text = "Packing list" }, check = {
+                assertEquals(emptyList<Int>(), actions(6)); assertEquals(0, gestures.size)
+            }),
+        Case("a node whose class changed answers target changed", DeviceAction("tap", node = 4), false, "target changed",
+            setup = { h(4).className = "android.widget.ImageButton" }, check = { assertEquals(emptyList<Int>(), actions(4)) }),
+        Case("typed text in a field is not a change of target", DeviceAction("input", node = 2, text = "Zebra42"), true, "set text of node 2",
+            setup = { h(2).text = "Shopping for Monday" }, check = { assertEquals(listOf("Zebra42"), textSet(2)) }),
+        // 12.3 e: bounded escalation, gestures off the keyboard
+        Case("a clickable ancestor covering most of the screen does not stand for the node", DeviceAction("tap", node = 5), true, "too large",
+            prepare = { column.isClickable = true }, check = {
+                assertEquals(emptyList<Int>(), actions(1)); assertEquals(listOf(540 to 1150), gestures.map(::start))
+            }),
+        Case("a stale row half under the keyboard is tapped where it shows", DeviceAction("tap", node = 6, bounds = Bounds(0, 1700, 1080, 1900)), true, "tapped (540,1750)",
+            setup = { stale(6) }, check = { assertEquals(listOf(540 to 1750), gestures.map(::start)) }),
+        Case("bounds the keyboard covers entirely are not tapped", DeviceAction("tap", node = 6, bounds = Bounds(0, 1900, 1080, 2000)), false, "other windows cover",
+            setup = { stale(6) }, check = { assertEquals(0, gestures.size) }),
+        // 12.3 d: ime_enter
+        Case("enter in a field", DeviceAction("ime_enter", node = 2), true, "pressed enter in node 2", check = {
+            assertEquals(listOf(android.R.id.accessibilityActionImeEnter), actions(2))
+        }),
+        Case("enter in the focused field", DeviceAction("ime_enter"), true, "pressed enter in the focused field",
+            setup = { focused = h(2) }, check = { assertEquals(listOf(android.R.id.accessibilityActionImeEnter), actions(2)) }),
+        Case("enter with no focused field", DeviceAction("ime_enter"), false, "no input field has focus", check = {}),
+        Case("enter on a button", DeviceAction("ime_enter", node = 4), false, "has no editable node", check = { assertEquals(emptyList<Int>(), actions(4)) }),
+        Case("field refuses enter: the keyboard's enter key is clicked", DeviceAction("ime_enter", node = 2), true, "keyboard's enter key (node 12)",
+            setup = { refuse(2) }, check = { assertEquals(listOf(ACTION_CLICK), actions(12)) }),
         Case("stale input taps, then types into the focused field", DeviceAction("input", node = 2, text = "Late Night Snack", bounds = Bounds(40, 100, 1040, 200)), true, "focused field",
             setup = { stale(2); focused = h(3) }, check = {
                 assertEquals(listOf(540 to 150), gestures.map(::start)); assertEquals(listOf("Late Night Snack"), textSet(3))
@@ -159,7 +209,7 @@ class ActionPerformerTest {
     @Test
     fun mapsActionsToNodeActionsWithGestureFallback() {
         for (c in cases) {
-            val rig = Rig()
+            val rig = Rig(c.prepare)
             rig.apply(c.setup)
             val out = rig.performer.perform(c.action)
             assertEquals("${c.name}: ok (${out.message})", c.ok, out.ok)

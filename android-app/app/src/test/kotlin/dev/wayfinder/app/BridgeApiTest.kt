@@ -24,6 +24,8 @@ class BridgeApiTest {
             Requests.run("text Alice hi") to ("run" to """{"command":"text Alice hi"}"""),
             Requests.replay(12, mapOf("name" to "Bob")) to ("replay" to """{"flow_id":12,"slots":{"name":"Bob"}}"""),
             Requests.replay(12) to ("replay" to """{"flow_id":12,"slots":{}}"""),
+            Requests.replayToken("0123456789abcdef0123456789abcdef") to ("replay" to """{"token":"0123456789abcdef0123456789abcdef","slots":{}}"""),
+            Requests.flowsAllowSensitive(3, true) to ("flows.allow_sensitive" to """{"id":3,"allow":true}"""),
             Requests.cancel() to ("cancel" to "{}"),
             Requests.answer("yes") to ("answer" to """{"text":"yes"}"""),
             Requests.flowsList() to ("flows.list" to "{}"),
@@ -74,5 +76,19 @@ class BridgeApiTest {
     fun settingsView() {
         val s = SettingsView.parse("""{"base_url":"https://llm.example/v1","model":"m","api_key_set":true,"confirm_sensitive":false}""")
         assertEquals(SettingsView("https://llm.example/v1", "m", true, false), s)
+    }
+
+    @Test
+    fun flowSummaryTokenAndSensitivity() {
+        val f = FlowSummary.parseOne(
+            """{"flow":{"id":5,"name":"Empty trash","intent":"empty the trash","package":"p","steps":2,"slots":[],"uses":1,""" +
+                """"pinned":true,"token":"00112233445566778899aabbccddeeff","sensitive":true,"allow_sensitive":false}}""",
+        )
+        assertEquals("00112233445566778899aabbccddeeff", f.token)
+        assertTrue(f.sensitive)
+        assertFalse(f.allowSensitive)
+        val old = FlowSummary.parse(JSONObject("""{"id":6}"""))
+        assertEquals("", old.token)
+        assertFalse(old.sensitive)
     }
 }

@@ -82,7 +82,8 @@ object Fixtures {
         val column = node("android.widget.LinearLayout", Rect(0, 0, 1080, 2000), children = listOf(title, password, save, list))
         val root = node("android.widget.FrameLayout", Rect(0, 0, 1080, 2400), children = listOf(column))
         val key = node("android.inputmethodservice.Keyboard\$Key", Rect(0, 2000, 100, 2100), pkg = "com.example.ime", desc = "q") { isClickable = true }
-        val imeRoot = node("android.widget.FrameLayout", Rect(0, 1800, 1080, 2400), pkg = "com.example.ime", children = listOf(key))
+        val enterKey = node("android.inputmethodservice.Keyboard\$Key", Rect(900, 2200, 1080, 2300), pkg = "com.example.ime", desc = "Search") { isClickable = true }
+        val imeRoot = node("android.widget.FrameLayout", Rect(0, 1800, 1080, 2400), pkg = "com.example.ime", children = listOf(key, enterKey))
 
         val app = window(42, AccessibilityWindowInfo.TYPE_APPLICATION, 1, root, Rect(0, 0, 1080, 2400), focused = true, title = "Notes")
         val ime = window(43, AccessibilityWindowInfo.TYPE_INPUT_METHOD, 2, imeRoot, Rect(0, 1800, 1080, 2400))
@@ -90,7 +91,7 @@ object Fixtures {
         val windows = listOf(app, ime, statusBar)
 
         // pre-order ids: 0 root, 1 column, 2 title, 3 password, 4 save, 5 list,
-        // 6 item1, 7 item1Text, 8 item2, 9 item2 text, 10 imeRoot, 11 key
+        // 6 item1, 7 item1Text, 8 item2, 9 item2 text, 10 imeRoot, 11 key, 12 enterKey
     }
 
     /** Writes [json] for the Go contract check of android-check.sh (no-op under Gradle). */

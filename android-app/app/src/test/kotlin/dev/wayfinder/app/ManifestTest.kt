@@ -48,6 +48,24 @@ class ManifestTest {
         val assistActions = activities.getValue(".ui.AssistActivity").all("action").map { it.a("name") }
         assertEquals(listOf("android.intent.action.ASSIST", "android.intent.action.VOICE_COMMAND"), assistActions)
         assertTrue(activities.getValue(".ui.MainActivity").all("category").any { it.a("name") == "android.intent.category.LAUNCHER" })
+        assertEquals("the assistant runs in its own task", "", activities.getValue(".ui.AssistActivity").getAttributeNodeNS(ns, "taskAffinity")?.value)
+    }
+
+    /** Issue 10: no other app can start a replay or answer a question. */
+    @Test
+    fun replayAndAnswersAreNotExported() {
+        val m = parse("src/main/AndroidManifest.xml")
+        val activities = m.all("activity").associateBy { it.a("name") }
+        val replay = activities.getValue(".ui.ReplayActivity")
+        assertEquals("false", replay.a("exported"))
+        assertEquals(emptyList<Element>(), replay.all("intent-filter"))
+        assertEquals("false", m.all("receiver").single { it.a("name") == ".ui.AskReceiver" }.a("exported"))
+        assertEquals("false", m.all("service").single { it.a("name") == ".daemon.DaemonService" }.a("exported"))
+        // the exported activities accept no replay action
+        for (a in activities.values.filter { it.a("exported") == "true" }) {
+            val actions = a.all("action").map { it.a("name") }
+            assertTrue("${a.a("name")}: $actions", actions.none { it.contains("REPLAY") })
+        }
     }
 
     @Test
@@ -60,5 +78,6 @@ class ManifestTest {
         assertEquals("true", c.a("canPerformGestures"))
         assertEquals("true", c.a("canRetrieveWindowContent"))
         assertEquals("typeAllMask", c.a("accessibilityEventTypes"))
+        assertEquals("true", c.a("isAccessibilityTool"))
     }
 }

@@ -65,7 +65,7 @@ class ServiceDeviceTest {
         assertEquals(b.width, o.getInt("width"))
         assertEquals(b.height, o.getInt("height"))
         assertEquals(3, o.getJSONArray("windows").length())
-        assertEquals(12, device.lastCapture().nodes().size)
+        assertEquals(13, device.lastCapture().nodes().size)
         assertFalse(json.contains("hunter2"))
     }
 
@@ -94,20 +94,74 @@ class ServiceDeviceTest {
     @Test
     fun changedWhenTheUiReacts() {
         device.snapshot()
-        clock.at(clock.now + 40) { settle.onEvent(AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED, clock.now) }
-        clock.at(clock.now + 90) { settle.onEvent(AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED, clock.now) }
+        val content = AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED
+        clock.at(clock.now + 40) {
+            screen.save.text = "Saved" // what the app shows after the tap
+            settle.onEvent(AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED, clock.now)
+        }
+        clock.at(clock.now + 90) { settle.onEvent(content, clock.now, 42, Fixtures.PKG) }
         val r = perform("""{"type":"tap","node":6}""")
         assertTrue(r.getBoolean("changed"))
         assertEquals(390, r.getLong("duration_ms"))
     }
 
+    /** 12.3 c: the status bar's and other windows' events neither delay settling nor count as a change. */
+    @Test
+    fun otherWindowsDoNotDelaySettlingNorCountAsAChange() {
+        device.snapshot()
+        val content = AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED
+        for (t in 1..100) clock.at(clock.now + t * 50L) {
+            settle.onEvent(content, clock.now, 44, "com.android.systemui") // status bar (known window, not the target)
+            settle.onEvent(content, clock.now, 43, "com.example.ime") // the keyboard
+            settle.onEvent(content, clock.now, -1, "com.android.systemui")
+        }
+        val r = perform("""{"type":"tap","node":4}""")
+        assertTrue(r.getBoolean("ok"))
+        assertFalse("nothing in the target window changed", r.getBoolean("changed"))
+        assertEquals(300, r.getLong("duration_ms"))
+        assertFalse(r.getString("message").contains("still changing"))
+    }
+
+    /** A window that opened after the snapshot (a dialog, a new activity) is waited for. */
+    @Test
+    fun aNewWindowIsWaitedFor() {
+        device.snapshot()
+        val content = AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED
+        clock.at(clock.now + 200) { settle.onEvent(content, clock.now, 77, "com.example.dialog") }
+        val r = perform("""{"type":"tap","node":4}""")
+        assertEquals(500, r.getLong("duration_ms"))
+    }
+
     @Test
     fun reportsAUiThatNeverSettles() {
         device.snapshot()
-        for (t in 1..100) clock.at(clock.now + t * 50L) { settle.onEvent(AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED, clock.now) }
+        for (t in 1..100) clock.at(clock.now + t * 50L) {
+            settle.onEvent(AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED, clock.now, 42, Fixtures.PKG)
+        }
         val r = perform("""{"type":"tap","node":4}""")
-        assertTrue(r.getBoolean("ok") && r.getBoolean("changed"))
+        assertTrue(r.getBoolean("ok"))
         assertTrue(r.getString("message"), r.getString("message").contains("UI still changing after 3000 ms"))
+    }
+
+    /** 12.3 i: an action resolves its ids against the capture it echoes, not a later one. */
+    @Test
+    fun actionsResolveAgainstTheCaptureTheyEcho() {
+        val first = JSONObject(device.snapshot()).getString("capture_id")
+        val cap1 = device.lastCapture()
+        val second = JSONObject(device.snapshot()).getString("capture_id") // e.g. the inspector's
+        val cap2 = device.lastCapture()
+        assertTrue(first.isNotEmpty() && first != second)
+        assertTrue(perform("""{"type":"tap","node":4,"capture_id":"$first"}""").getBoolean("ok"))
+        assertEquals(listOf(AccessibilityNodeInfo.ACTION_CLICK), shadowOf(cap1.handle(4)!!).performedActions)
+        assertEquals(emptyList<Int>(), shadowOf(cap2.handle(4)!!).performedActions)
+        perform("""{"type":"tap","node":4}""") // no capture id: the last one
+        assertEquals(listOf(AccessibilityNodeInfo.ACTION_CLICK), shadowOf(cap2.handle(4)!!).performedActions)
+        val gone = perform("""{"type":"tap","node":4,"capture_id":"nope-1"}""")
+        assertFalse(gone.getBoolean("ok"))
+        assertTrue(gone.getString("message").contains("no longer kept"))
+        for (i in 1..ServiceDevice.KEEP_CAPTURES) device.snapshot()
+        val old = perform("""{"type":"tap","node":4,"capture_id":"$first"}""")
+        assertFalse("the first capture is no longer kept", old.getBoolean("ok"))
     }
 
     @Test

@@ -111,3 +111,39 @@ class SettleDetectorTest {
         assertEquals(200, s.waitedMs)
     }
 }
+
+/** 12.3 c: which events a target counts. */
+class SettleTargetTest {
+    private val content = AccessibilityEvent.TYPE_WINDOW_CONTENT_CHANGED
+    private val state = AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED
+
+    @Test
+    fun countsTheTargetWindowNewWindowsAndWindowChanges() {
+        val t = SettleDetector.Target(windows = setOf(42), known = setOf(42, 43, 44), packageName = "com.example.notes")
+        data class Case(val name: String, val type: Int, val window: Int, val pkg: String, val counts: Boolean)
+        val cases = listOf(
+            Case("the target window's content", content, 42, "com.example.notes", true),
+            Case("the status bar's content", content, 44, "com.android.systemui", false),
+            Case("the keyboard's content", content, 43, "com.example.ime", false),
+            Case("a window opened since the snapshot", content, 77, "com.example.dialog", true),
+            Case("a window change anywhere", state, 44, "com.android.systemui", true),
+            Case("no window id, the target package", content, -1, "com.example.notes", true),
+            Case("no window id, another package", content, -1, "com.android.systemui", false),
+        )
+        for (c in cases) assertEquals(c.name, c.counts, t.counts(c.type, c.window, c.pkg))
+    }
+
+    @Test
+    fun awaitSettledIgnoresOtherWindows() {
+        val clock = ScriptedClock()
+        val d = SettleDetector(clock, quietMs = 300, maxWaitMs = 3_000)
+        val t = SettleDetector.Target(setOf(42), setOf(42, 44), "com.example.notes")
+        val mark = d.mark()
+        for (i in 1..40) clock.at(mark.timeMs + i * 50L) { d.onEvent(content, clock.now, 44, "com.android.systemui") }
+        clock.at(mark.timeMs + 120) { d.onEvent(content, clock.now, 42, "com.example.notes") }
+        val s = d.awaitSettled(mark, t)
+        assertEquals(true, s.settled)
+        assertEquals(420, s.waitedMs)
+        assertEquals(1, s.events)
+    }
+}

@@ -53,7 +53,7 @@ class TreeSerializerTest {
                 classes += n.getString("class")
             }
         }
-        assertEquals(listOf(-1, 0, 1, 1, 1, 1, 5, 6, 5, 8, -1, 10), parents)
+        assertEquals(listOf(-1, 0, 1, 1, 1, 1, 5, 6, 5, 8, -1, 10, 10), parents)
         assertEquals("android.widget.Button", classes[4])
         assertEquals("androidx.recyclerview.widget.RecyclerView", classes[5])
         assertEquals(0, wins.getJSONObject(2).getJSONArray("nodes").length())
@@ -99,7 +99,7 @@ class TreeSerializerTest {
         assertEquals("q", cap.handle(11)!!.contentDescription.toString())
         assertEquals("hunter2", cap.handle(3)!!.text.toString()) // the live node still has it; the snapshot never does
         assertEquals(listOf(7, 6, 5, 1, 0), cap.ancestry(7).map { it.id })
-        assertEquals(null, cap.handle(12))
+        assertEquals(null, cap.handle(13))
     }
 
     @Test

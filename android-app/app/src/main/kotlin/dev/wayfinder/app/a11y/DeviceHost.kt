@@ -35,6 +35,9 @@ interface DeviceHost {
     /** Starts [packageName]'s launch activity; false when it has none. */
     fun launchPackage(packageName: String): Boolean
 
+    /** Puts [text] on the clipboard, or clears it for null; false when refused. */
+    fun setClipboard(text: String?): Boolean
+
     /** Apps with a launcher activity, excluding this app. */
     fun launchableApps(): List<LaunchableApp>
 }

@@ -5,6 +5,8 @@ import android.view.accessibility.AccessibilityNodeInfo
 import android.view.accessibility.AccessibilityWindowInfo
 import dev.wayfinder.app.model.Bounds
 import dev.wayfinder.app.model.SnapNode
+import android.os.Build
+import android.view.accessibility.AccessibilityNodeInfo.AccessibilityAction
 import dev.wayfinder.app.model.SnapWindow
 import dev.wayfinder.app.model.Snapshot
 
@@ -14,8 +16,18 @@ import dev.wayfinder.app.model.Snapshot
  */
 class Capture(val snapshot: Snapshot, private val handles: Map<Int, AccessibilityNodeInfo>) {
     private val byId: List<SnapNode> = snapshot.allNodes()
+    private val windowOfNode: List<SnapWindow> = snapshot.windows.flatMap { w -> w.nodes.map { w } }
+
+    /** This capture's id (Snapshot.captureId). */
+    val id: String get() = snapshot.captureId
+
+    /** What the user saw when it was taken (Snapshot.fingerprint), computed once. */
+    val fingerprint: String by lazy { snapshot.fingerprint() }
 
     fun node(id: Int): SnapNode? = byId.getOrNull(id)
+
+    /** The window node [id] belongs to. */
+    fun windowOf(id: Int): SnapWindow? = windowOfNode.getOrNull(id)
     fun handle(id: Int): AccessibilityNodeInfo? = handles[id]
 
     /** [id] and its ancestors, nearest first. */
@@ -55,6 +67,7 @@ class TreeSerializer(
         width: Int,
         height: Int,
         activity: String = "",
+        captureId: String = "",
     ): Capture {
         val handles = HashMap<Int, AccessibilityNodeInfo>()
         val outWindows = ArrayList<SnapWindow>(windows.size)
@@ -93,7 +106,7 @@ class TreeSerializer(
         }
         val pkg = foregroundPackage(outWindows)
         val act = if (activity.substringBefore('/') == pkg) activity else ""
-        return Capture(Snapshot(width, height, act, pkg, outWindows), handles)
+        return Capture(Snapshot(width, height, act, pkg, outWindows, captureId), handles)
     }
 
     private fun node(info: AccessibilityNodeInfo, id: Int, parent: Int, rect: Rect): SnapNode {
@@ -105,7 +118,7 @@ class TreeSerializer(
             className = cut(info.className),
             packageName = cut(info.packageName),
             resourceId = cut(info.viewIdResourceName),
-            text = if (password) "" else cut(info.text),
+            text = cut(shownText(info)),
             contentDesc = cut(info.contentDescription),
             hint = cut(info.hintText),
             bounds = Bounds(rect.left, rect.top, rect.right, rect.bottom),
@@ -121,6 +134,11 @@ class TreeSerializer(
             enabled = info.isEnabled,
             visibleToUser = info.isVisibleToUser,
             password = password,
+            stateDescription = if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.R) cut(info.stateDescription) else "",
+            error = cut(info.error),
+            paneTitle = if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.P) cut(info.paneTitle) else "",
+            inputType = info.inputType,
+            actions = info.actionList.take(MAX_ACTIONS).map(::actionName),
         )
     }
 
@@ -130,6 +148,53 @@ class TreeSerializer(
     }
 
     companion object {
+        /** At most this many actions are listed per node. */
+        const val MAX_ACTIONS = 32
+
+        /**
+         * The text a user sees as the field's content: none for a password
+         * field, none while the field shows its hint (isShowingHintText:
+         * getText() then returns the hint, which is not content).
+         */
+        fun shownText(info: AccessibilityNodeInfo): CharSequence? =
+            if (info.isPassword || info.isShowingHintText) null else info.text
+
+        /**
+         * Whether the live node still shows what snapshot node [n] showed:
+         * the same class, resource-id, content-desc and (for nodes that are
+         * not fields, whose text is typed content) the same text. A list
+         * row re-bound to another item fails this.
+         */
+        fun sameTarget(n: SnapNode, info: AccessibilityNodeInfo): Boolean {
+            if (n.className != info.className?.toString().orEmpty()) return false
+            if (n.resourceId != info.viewIdResourceName.orEmpty()) return false
+            if (!same(n.contentDesc, info.contentDescription)) return false
+            return n.editable || n.password || same(n.text, shownText(info))
+        }
+
+        /** [snap] (possibly cut to the serialiser's limit) is what [live] shows. */
+        private fun same(snap: String, live: CharSequence?): Boolean {
+            val l = live?.toString().orEmpty()
+            return snap == l || (snap.length >= 1_000 && l.startsWith(snap)) // long texts are cut
+        }
+
+        /**
+         * The schema name of an accessibility action: a standard action by
+         * its AccessibilityAction constant without ACTION_, lower case
+         * ("click", "set_text", "ime_enter"); a custom one as "custom:" + label.
+         */
+        fun actionName(a: AccessibilityAction): String = STANDARD[a.id] ?: "custom:${a.label ?: a.id}"
+
+        private val STANDARD: Map<Int, String> by lazy {
+            val m = HashMap<Int, String>()
+            for (f in AccessibilityAction::class.java.fields) {
+                if (!f.name.startsWith("ACTION_") || f.type != AccessibilityAction::class.java) continue
+                val act = f.get(null) as? AccessibilityAction ?: continue
+                m[act.id] = f.name.removePrefix("ACTION_").lowercase()
+            }
+            m
+        }
+
         /** Schema name of an AccessibilityWindowInfo.TYPE_* constant. */
         fun windowType(type: Int): String = when (type) {
             AccessibilityWindowInfo.TYPE_APPLICATION -> "application"

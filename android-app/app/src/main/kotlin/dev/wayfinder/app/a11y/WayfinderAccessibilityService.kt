@@ -3,6 +3,8 @@ package dev.wayfinder.app.a11y
 import android.accessibilityservice.AccessibilityService
 import android.accessibilityservice.GestureDescription
 import android.content.ActivityNotFoundException
+import android.content.ClipData
+import android.content.ClipboardManager
 import android.content.ComponentName
 import android.content.Intent
 import android.content.pm.PackageManager
@@ -14,7 +16,12 @@ import android.view.WindowManager
 import android.view.accessibility.AccessibilityEvent
 import android.view.accessibility.AccessibilityNodeInfo
 import android.view.accessibility.AccessibilityWindowInfo
+import android.view.View
+import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.model.Bounds
+import dev.wayfinder.app.ui.AskOverlay
+import dev.wayfinder.app.ui.MainActivity
+import dev.wayfinder.app.ui.QuestionHost
 
 /**
  * The accessibility service: wires events into [SettleDetector] and
@@ -22,7 +29,8 @@ import dev.wayfinder.app.model.Bounds
  * publishes its [ServiceDevice] in [DeviceRegistry] while connected.
  * Configuration: res/xml/accessibility_service_config.xml.
  */
-class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
+class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, QuestionHost {
+    private var question: View? = null // main thread
     private val settle = SettleDetector(MonotonicClock)
     private val tracker = ForegroundTracker(::isActivity)
     lateinit var device: ServiceDevice
@@ -36,12 +44,36 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
     override fun onServiceConnected() {
         super.onServiceConnected()
         DeviceRegistry.attach(device)
+        QuestionHost.current = this
+    }
+
+    /** Main thread. Replaces any question shown. */
+    override fun showQuestion(ask: AskRequest, step: String, onAnswer: (String) -> Unit, onStop: () -> Unit) {
+        hideQuestion()
+        val open = {
+            hideQuestion()
+            startActivity(Intent(this, MainActivity::class.java).addFlags(Intent.FLAG_ACTIVITY_NEW_TASK))
+        }
+        val v = AskOverlay.view(this, ask, step, { hideQuestion(); onAnswer(it) }, open, { hideQuestion(); onStop() })
+        try {
+            getSystemService(WindowManager::class.java)?.addView(v, AskOverlay.params())
+            question = v
+        } catch (e: RuntimeException) { // the window token went away with the connection
+            question = null
+        }
+    }
+
+    /** Main thread. */
+    override fun hideQuestion() {
+        val v = question ?: return
+        question = null
+        runCatching { getSystemService(WindowManager::class.java)?.removeView(v) }
     }
 
     override fun onAccessibilityEvent(event: AccessibilityEvent) {
         // Wayfinder's own UI (progress list, notification) must not keep the target app from settling
         if (event.packageName == packageName) return
-        settle.onEvent(event.eventType, MonotonicClock.nowMs())
+        settle.onEvent(event.eventType, MonotonicClock.nowMs(), event.windowId, event.packageName?.toString().orEmpty())
         if (event.eventType == AccessibilityEvent.TYPE_WINDOW_STATE_CHANGED) {
             tracker.onWindowStateChanged(event.packageName, event.className)
         }
@@ -51,11 +83,15 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
 
     override fun onUnbind(intent: Intent?): Boolean {
         DeviceRegistry.detach(device)
+        if (QuestionHost.current === this) QuestionHost.current = null
+        hideQuestion()
         return super.onUnbind(intent)
     }
 
     override fun onDestroy() {
         DeviceRegistry.detach(device)
+        if (QuestionHost.current === this) QuestionHost.current = null
+        hideQuestion()
         super.onDestroy()
     }
 
@@ -95,6 +131,21 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost {
             true
         } catch (e: ActivityNotFoundException) {
             false
+        } catch (e: SecurityException) {
+            false
+        }
+    }
+
+    override fun setClipboard(text: String?): Boolean {
+        val cm = getSystemService(ClipboardManager::class.java) ?: return false
+        return try {
+            if (text == null) {
+                if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.P) cm.clearPrimaryClip()
+                else cm.setPrimaryClip(ClipData.newPlainText("", ""))
+            } else {
+                cm.setPrimaryClip(ClipData.newPlainText("Wayfinder", text))
+            }
+            true
         } catch (e: SecurityException) {
             false
         }

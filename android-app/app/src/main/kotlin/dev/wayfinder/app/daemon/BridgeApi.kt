@@ -16,6 +16,21 @@ object Requests {
         return req("replay", JSONObject().put("flow_id", flowId).put("slots", s))
     }
 
+    /**
+     * Replays the flow whose unguessable token a pinned shortcut carries
+     * (the daemon rejects an unknown token): the only replay the phone's
+     * entry points make.
+     */
+    fun replayToken(token: String, slots: Map<String, String> = emptyMap()): String {
+        val s = JSONObject()
+        for ((k, v) in slots) s.put(k, v)
+        return req("replay", JSONObject().put("token", token).put("slots", s))
+    }
+
+    /** Whether the flow's sensitive steps run without asking ("don't ask again"). */
+    fun flowsAllowSensitive(id: Long, allow: Boolean): String =
+        req("flows.allow_sensitive", JSONObject().put("id", id).put("allow", allow))
+
     fun cancel(): String = req("cancel")
 
     fun answer(text: String): String = req("answer", JSONObject().put("text", text))
@@ -93,6 +108,12 @@ data class FlowSummary(
     val slots: List<String>,
     val uses: Int,
     val pinned: Boolean,
+    /** The flow's unguessable replay token (128-bit hex); "" from an older daemon. */
+    val token: String = "",
+    /** Some step is a sensitive action (send, delete, pay, …). */
+    val sensitive: Boolean = false,
+    /** The owner said "don't ask again" for this flow's sensitive steps. */
+    val allowSensitive: Boolean = false,
 ) {
     companion object {
         fun parse(o: JSONObject) = FlowSummary(
@@ -104,7 +125,13 @@ data class FlowSummary(
             slots = strings(o.optJSONArray("slots")),
             uses = o.optInt("uses"),
             pinned = o.optBoolean("pinned"),
+            token = o.optString("token"),
+            sensitive = o.optBoolean("sensitive"),
+            allowSensitive = o.optBoolean("allow_sensitive"),
         )
+
+        /** Reads the reply of flows.rename / flows.pin / flows.allow_sensitive: {"flow": {...}}. */
+        fun parseOne(json: String): FlowSummary = parse(JSONObject(json).getJSONObject("flow"))
 
         /** Reads the reply of flows.list: {"flows": [...]}. */
         fun parseList(json: String): List<FlowSummary> {

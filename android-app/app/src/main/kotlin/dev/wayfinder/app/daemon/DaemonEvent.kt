@@ -22,6 +22,7 @@ data class DaemonEvent(
         const val PROMPT = "prompt"
         const val LLM_REPLY = "llm_reply"
         const val ACTION = "action"
+        const val CHOSEN = "chosen"
         const val ASK = "ask"
         const val FLOW_SAVED = "flow_saved"
         const val FLOW_REPAIRED = "flow_repaired"

@@ -18,11 +18,14 @@ import android.util.Log
 import dev.wayfinder.app.settings.Settings
 import dev.wayfinder.app.settings.AppSettings
 import dev.wayfinder.app.ui.MainActivity
+import dev.wayfinder.app.ui.QuestionHost
 import dev.wayfinder.bridge.Bridge
 import dev.wayfinder.bridge.Daemon
 import dev.wayfinder.bridge.EventListener
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.cancel
+import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
 import java.io.File
 import java.util.concurrent.CopyOnWriteArraySet
@@ -104,7 +107,44 @@ class DaemonService : Service() {
         main.post { updateNotification("failed to start: ${e.message}") }
     }
 
-    override fun onStartCommand(intent: Intent?, flags: Int, startId: Int): Int = START_STICKY
+    /**
+     * Work sent by this app's own components (the service is not exported):
+     * a shortcut's replay (ReplayActivity), an answer or Stop from the
+     * question notification, a pin confirmed by the launcher (AskReceiver).
+     */
+    override fun onStartCommand(intent: Intent?, flags: Int, startId: Int): Int {
+        when (intent?.action) {
+            ACTION_REPLAY -> intent.getStringExtra(EXTRA_TOKEN)?.let { token -> background("replay") { call(Requests.replayToken(token)) } }
+            ACTION_ANSWER -> {
+                val text = intent.getStringExtra(EXTRA_TEXT)
+                val seq = intent.getLongExtra(EXTRA_ASK_SEQ, -1)
+                val pending = history.pendingAsk
+                // an answer to a question that is no longer pending is dropped
+                if (text != null && pending != null && (seq < 0 || seq == pending.seq)) {
+                    background("answer") { answer(text) }
+                }
+            }
+            ACTION_CANCEL -> background("cancel") { call(Requests.cancel()) }
+            ACTION_PINNED -> {
+                val id = intent.getLongExtra(EXTRA_FLOW_ID, 0)
+                if (id > 0) background("pin") { call(Requests.flowsPin(id, true)) }
+            }
+        }
+        return START_STICKY
+    }
+
+    private val scope = kotlinx.coroutines.CoroutineScope(kotlinx.coroutines.SupervisorJob() + Dispatchers.Main)
+
+    private fun background(what: String, work: suspend () -> Unit) {
+        scope.launch {
+            try {
+                work()
+            } catch (e: Exception) {
+                Log.w(TAG, "$what: ${e.message}")
+                updateNotification("$what failed: ${e.message}")
+            }
+        }
+    }
 
     override fun onBind(intent: Intent?): IBinder = binder
 
@@ -114,6 +154,7 @@ class DaemonService : Service() {
             daemon.also { daemon = null }
         }
         ready.cancel()
+        scope.cancel()
         if (d != null) {
             thread(name = "wayfinder-daemon-close") {
                 runCatching { d.close() }.onFailure { Log.w(TAG, "close: ${it.message}") }
@@ -140,6 +181,7 @@ class DaemonService : Service() {
     /** Replies to the pending question (answer {text}). Main thread. */
     suspend fun answer(text: String): String {
         history.answered()
+        getSystemService(NotificationManager::class.java)?.cancel(AskNotification.ID)
         return call(Requests.answer(text))
     }
 
@@ -160,10 +202,30 @@ class DaemonService : Service() {
     private fun deliver(e: DaemonEvent) {
         history.add(e)
         ProgressText.line(e)?.let { if (e.type != DaemonEvent.LOG) updateNotification(it) }
+        if (e.type == DaemonEvent.ACTION || e.type == DaemonEvent.CHOSEN) ProgressText.line(e)?.let { step = it }
+        if (e.type == DaemonEvent.RUN_STARTED) step = ""
+        val ask = AskRequest.from(e)
+        val nm = getSystemService(NotificationManager::class.java)
+        when {
+            ask != null -> {
+                nm?.notify(AskNotification.ID, AskNotification.build(this, ask, e.seq, step))
+                // over the app being operated, even with notifications denied
+                QuestionHost.current?.showQuestion(ask, step, { text -> background("answer") { answer(text) } },
+                    { background("cancel") { call(Requests.cancel()) } })
+            }
+            history.pendingAsk == null -> {
+                nm?.cancel(AskNotification.ID)
+                QuestionHost.current?.hideQuestion()
+            }
+        }
         listeners.forEach { it(e) }
     }
 
+    /** The current step, for the question notification. Main thread. */
+    private var step = ""
+
     private fun createChannel() {
+        AskNotification.createChannel(this)
         val ch = NotificationChannel(CHANNEL, "Wayfinder agent", NotificationManager.IMPORTANCE_LOW)
         ch.description = "Shows what the agent is doing"
         getSystemService(NotificationManager::class.java)?.createNotificationChannel(ch)
@@ -196,8 +258,22 @@ class DaemonService : Service() {
         /** Debugging websocket address (debuggable builds only); `adb forward tcp:7777 tcp:7777`. */
         const val DEBUG_ADDR = "127.0.0.1:7777"
 
+        const val ACTION_REPLAY = "dev.wayfinder.app.daemon.REPLAY"
+        const val ACTION_ANSWER = "dev.wayfinder.app.daemon.ANSWER"
+        const val ACTION_CANCEL = "dev.wayfinder.app.daemon.CANCEL"
+        const val ACTION_PINNED = "dev.wayfinder.app.daemon.PINNED"
+        const val EXTRA_TOKEN = "token"
+        const val EXTRA_TEXT = "text"
+        const val EXTRA_ASK_SEQ = "ask_seq"
+        const val EXTRA_FLOW_ID = "flow_id"
+
         fun start(context: Context) {
             context.startForegroundService(Intent(context, DaemonService::class.java))
+        }
+
+        /** Replays the flow with [token] (a shortcut this app published). */
+        fun replay(context: Context, token: String) {
+            context.startForegroundService(Intent(context, DaemonService::class.java).setAction(ACTION_REPLAY).putExtra(EXTRA_TOKEN, token))
         }
     }
 }

@@ -21,6 +21,8 @@ data class DeviceAction(
     val text: String = "",
     val direction: String = "",
     val packageName: String = "",
+    /** The capture id of the snapshot the action was chosen on; "" = the last one. */
+    val captureId: String = "",
 ) {
     companion object {
         const val TAP = "tap"
@@ -30,6 +32,8 @@ data class DeviceAction(
         const val BACK = "back"
         const val HOME = "home"
         const val LAUNCH = "launch"
+        /** The keyboard's Enter / submit in the input node [node], or the focused field when -1. */
+        const val IME_ENTER = "ime_enter"
         const val FORWARD = "forward"
         const val BACKWARD = "backward"
     }
@@ -37,6 +41,7 @@ data class DeviceAction(
     /** Short description for result messages; never contains input text. */
     fun describe(): String = when (type) {
         BACK, HOME -> type
+        IME_ENTER -> if (node >= 0) "$type node $node" else type
         LAUNCH -> "launch $packageName"
         else -> if (node >= 0) "$type node $node" else "$type ($x,$y)"
     }
@@ -63,6 +68,7 @@ object ActionJson {
             text = string(o, "text"),
             direction = string(o, "direction"),
             packageName = string(o, "package"),
+            captureId = string(o, "capture_id"),
         )
         validate(a)
         return a
@@ -83,6 +89,7 @@ object ActionJson {
         if (a.text.isNotEmpty()) w.key("text").value(a.text)
         if (a.direction.isNotEmpty()) w.key("direction").value(a.direction)
         if (a.packageName.isNotEmpty()) w.key("package").value(a.packageName)
+        if (a.captureId.isNotEmpty()) w.key("capture_id").value(a.captureId)
         return w.endObject().toString()
     }
 
@@ -95,7 +102,7 @@ object ActionJson {
                 if (a.direction != DeviceAction.FORWARD && a.direction != DeviceAction.BACKWARD) {
                     bad("scroll direction \"${a.direction}\": want forward or backward")
                 }
-            DeviceAction.BACK, DeviceAction.HOME -> Unit
+            DeviceAction.BACK, DeviceAction.HOME, DeviceAction.IME_ENTER -> Unit
             DeviceAction.LAUNCH -> if (a.packageName.isEmpty()) bad("launch needs a package")
             else -> bad("unknown action type \"${a.type}\"")
         }

@@ -44,6 +44,16 @@ data class SnapNode(
     val enabled: Boolean = false,
     val visibleToUser: Boolean = false,
     val password: Boolean = false,
+    /** getStateDescription() (API 30+): "On", "50 percent". */
+    val stateDescription: String = "",
+    /** getError(): the error a field shows. */
+    val error: String = "",
+    /** getPaneTitle() (API 28+). */
+    val paneTitle: String = "",
+    /** getInputType(): android.text.InputType bits, 0 for none. */
+    val inputType: Int = 0,
+    /** The node's accessibility actions by name (docs/screen-schema.md, "actions"). */
+    val actions: List<String> = emptyList(),
 )
 
 /** One window (docs/screen-schema.md, "Window"); [nodes] are pre-order. */
@@ -65,9 +75,37 @@ data class Snapshot(
     val activity: String = "",
     val packageName: String = "",
     val windows: List<SnapWindow> = emptyList(),
+    /** This capture's id; actions chosen on it echo it (`capture_id`). */
+    val captureId: String = "",
 ) {
     /** All nodes of all windows, in document order (index == id). */
     fun allNodes(): List<SnapNode> = windows.flatMap { it.nodes }
+
+    /**
+     * A fingerprint of what the user sees, to tell whether an action
+     * changed the screen: every node of the application, input-method and
+     * unknown windows (not the status bar or other system windows, whose
+     * clock and notifications change on their own, nor overlays) with its
+     * class, id, text, description, state, error, flags and bounds. Window
+     * and node ids are left out (they are handles, not content).
+     */
+    fun fingerprint(): String {
+        val md = java.security.MessageDigest.getInstance("SHA-256")
+        for (w in windows) {
+            if (w.type != "application" && w.type != "input_method" && w.type != "unknown") continue
+            md.update("${w.type}|${w.packageName}|${w.title}\u0000".toByteArray())
+            for (n in w.nodes) {
+                val b = n.bounds
+                val flags = listOf(n.checked, n.selected, n.enabled, n.focused, n.visibleToUser, n.editable, n.clickable)
+                    .joinToString("") { if (it) "1" else "0" }
+                md.update(
+                    ("${n.parent - n.id}|${n.className}|${n.resourceId}|${n.text}|${n.contentDesc}|${n.hint}|" +
+                        "${n.stateDescription}|${n.error}|${n.paneTitle}|$flags|${b.left},${b.top},${b.right},${b.bottom}\u0000").toByteArray(),
+                )
+            }
+        }
+        return md.digest().take(16).joinToString("") { "%02x".format(it) }
+    }
 
     companion object {
         const val SCHEMA = 1
@@ -89,6 +127,7 @@ object SnapshotJson {
         w.key("height").value(s.height.toLong())
         str(w, "activity", s.activity)
         str(w, "package", s.packageName)
+        str(w, "capture_id", s.captureId)
         w.key("windows").array()
         for (win in s.windows) writeWindow(w, win)
         w.endArray()
@@ -134,6 +173,15 @@ object SnapshotJson {
         flag(w, "enabled", n.enabled)
         flag(w, "visible_to_user", n.visibleToUser)
         flag(w, "password", n.password)
+        str(w, "state_description", n.stateDescription)
+        str(w, "error", n.error)
+        str(w, "pane_title", n.paneTitle)
+        if (n.inputType != 0) w.key("input_type").value(n.inputType.toLong())
+        if (n.actions.isNotEmpty()) {
+            w.key("actions").array()
+            for (a in n.actions) w.value(a)
+            w.endArray()
+        }
         w.endObject()
     }
 

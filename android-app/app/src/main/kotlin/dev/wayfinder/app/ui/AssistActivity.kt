@@ -12,6 +12,10 @@ import android.os.Bundle
 class AssistActivity : Activity() {
     override fun onCreate(savedInstanceState: Bundle?) {
         super.onCreate(savedInstanceState)
+        if (!IntentOnce.onCreate(intent, savedInstanceState)) {
+            finish()
+            return
+        }
         startActivity(
             Intent(this, MainActivity::class.java)
                 .putExtra(MainActivity.EXTRA_LISTEN, true)

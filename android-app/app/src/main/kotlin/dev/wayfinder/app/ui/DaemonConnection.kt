@@ -22,7 +22,7 @@ class DaemonConnection(private val context: Context, private val start: Boolean 
 
     private val conn = object : ServiceConnection {
         override fun onServiceConnected(name: ComponentName?, binder: IBinder?) {
-            val s = (binder as DaemonService.LocalBinder).service
+            val s = (binder as? DaemonService.LocalBinder)?.service ?: return // not our service's binder
             service = s
             onConnect?.invoke(s)
             pending.toList().forEach { it(s) }
@@ -49,6 +49,9 @@ class DaemonConnection(private val context: Context, private val start: Boolean 
         if (bound) context.unbindService(conn)
         bound = false
     }
+
+    /** Work waiting for the connection (requests the activity means to send). */
+    val queued: Int get() = pending.size
 
     fun whenBound(work: (DaemonService) -> Unit) {
         val s = service

@@ -11,9 +11,11 @@ import dev.wayfinder.app.daemon.FlowSummary
 /** The app's dialogs, built in code. Callbacks run on the main thread. */
 object Dialogs {
     /**
-     * Shows the agent's question. Up to three options become buttons, more
-     * become a list; no options means a free-text reply. [onCancelRun]
-     * stops the run instead of answering.
+     * Shows the agent's question with every option it offers: up to two
+     * options become buttons, more become a list (["yes", "no", "always
+     * for this flow"] shows all three); no options means a free-text
+     * reply. Stop is always there: [onCancelRun] stops the run instead of
+     * answering.
      */
     fun ask(context: Context, ask: AskRequest, onAnswer: (String) -> Unit, onCancelRun: () -> Unit): AlertDialog {
         val b = AlertDialog.Builder(context).setTitle("Wayfinder asks").setCancelable(false)
@@ -23,21 +25,20 @@ object Dialogs {
                 val input = EditText(context)
                 b.setMessage(ask.question).setView(input)
                     .setPositiveButton("Send") { _, _ -> onAnswer(input.text.toString()) }
-                    .setNegativeButton("Stop") { _, _ -> onCancelRun() }
             }
-            opts.size <= 3 -> {
+            opts.size <= 2 -> {
                 b.setMessage(ask.question)
                 b.setPositiveButton(opts[0]) { _, _ -> onAnswer(opts[0]) }
-                if (opts.size > 1) b.setNegativeButton(opts[1]) { _, _ -> onAnswer(opts[1]) }
-                if (opts.size > 2) b.setNeutralButton(opts[2]) { _, _ -> onAnswer(opts[2]) }
+                if (opts.size > 1) b.setNeutralButton(opts[1]) { _, _ -> onAnswer(opts[1]) }
             }
-            else -> b.setItems(opts.toTypedArray()) { _, i -> onAnswer(opts[i]) }
-                .setNegativeButton("Stop") { _, _ -> onCancelRun() }
+            // a list has no room for a message: the question is the title
+            else -> b.setTitle(ask.question).setItems(opts.toTypedArray()) { _, i -> onAnswer(opts[i]) }
         }
+        b.setNegativeButton("Stop") { _, _ -> onCancelRun() }
         return b.show()
     }
 
-    /** Replay / rename / pin / delete for one saved flow. */
+    /** Replay / rename / pin / delete for one saved flow, and "don't ask again" for one with sensitive steps. */
     fun flowMenu(
         context: Context,
         flow: FlowSummary,
@@ -45,18 +46,25 @@ object Dialogs {
         onRename: () -> Unit,
         onPin: () -> Unit,
         onDelete: () -> Unit,
-    ) {
-        val items = arrayOf("Replay", "Rename", "Pin to home screen", "Delete")
-        AlertDialog.Builder(context)
-            .setTitle(flow.name.ifBlank { flow.intent })
-            .setItems(items) { _, i ->
-                when (i) {
-                    0 -> onReplay()
-                    1 -> onRename()
-                    2 -> onPin()
-                    3 -> confirm(context, "Delete \"${flow.name}\"?", onDelete)
+        onAllowSensitive: (Boolean) -> Unit = {},
+    ): AlertDialog {
+        val items = ArrayList<Pair<String, () -> Unit>>()
+        items += "Replay" to onReplay
+        items += "Rename" to onRename
+        items += "Pin to home screen" to onPin
+        if (flow.sensitive) {
+            items += if (flow.allowSensitive) {
+                "Ask me again before its sensitive steps" to { onAllowSensitive(false) }
+            } else {
+                "Don't ask again before its sensitive steps" to {
+                    confirm(context, "Run the sensitive steps of \"${flow.name}\" (send, delete, pay, …) without asking?") { onAllowSensitive(true) }
                 }
             }
+        }
+        items += "Delete" to { confirm(context, "Delete \"${flow.name}\"?", onDelete) }
+        return AlertDialog.Builder(context)
+            .setTitle(flow.name.ifBlank { flow.intent })
+            .setItems(items.map { it.first }.toTypedArray()) { _, i -> items[i].second() }
             .show()
     }
 

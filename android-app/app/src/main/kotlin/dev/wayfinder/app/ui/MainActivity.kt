@@ -5,9 +5,7 @@ import android.app.Activity
 import android.app.AlertDialog
 import android.content.Intent
 import android.content.pm.PackageManager
-import android.os.Build
 import android.os.Bundle
-import android.provider.Settings
 import android.view.KeyEvent
 import android.view.inputmethod.EditorInfo
 import android.widget.ArrayAdapter
@@ -32,8 +30,12 @@ import kotlinx.coroutines.launch
 /**
  * The command screen: a command box with a microphone, live progress of the
  * running command, the agent's questions as dialogs, and the saved flows
- * (replay offline, rename, delete, pin to the home screen). Also handles
- * the replay shortcut intent and the voice request from [AssistActivity].
+ * (replay offline, rename, delete, pin to the home screen, "don't ask
+ * again" for flows with sensitive steps). Exported (the launcher opens it),
+ * so it starts no replay: shortcuts reach the non-exported ReplayActivity.
+ * It handles the voice request of [AssistActivity] (EXTRA_LISTEN) and
+ * shared text (ACTION_SEND, put in the command box, not run), each once
+ * (IntentOnce). The first start opens [OnboardingActivity].
  */
 class MainActivity : Activity() {
     private val scope: CoroutineScope = MainScope()
@@ -74,28 +76,26 @@ class MainActivity : Activity() {
             adapter = flowsAdapter
             setOnItemClickListener { _, _, i, _ -> flows.getOrNull(i)?.let(::flowMenu) }
         }
-        setContentView(
-            column(
+        val root = column(
                 row(command.weighted(1f), mic, button("Run") { runCommand() }),
                 row(
                     button("Stop") { call(Requests.cancel()) },
                     button("Settings") { startActivity(Intent(this, SettingsActivity::class.java)) },
-                    button("Accessibility") { startActivity(Intent(Settings.ACTION_ACCESSIBILITY_SETTINGS)) },
+                    button("Setup") { startActivity(Intent(this, OnboardingActivity::class.java)) },
                 ),
                 status,
                 heading("Progress"),
                 progressList.weighted(1f, vertical = true),
                 heading("Saved flows"),
                 flowList.weighted(1f, vertical = true),
-            ),
-        )
-        if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.TIRAMISU &&
-            checkSelfPermission(Manifest.permission.POST_NOTIFICATIONS) != PackageManager.PERMISSION_GRANTED
-        ) {
-            requestPermissions(arrayOf(Manifest.permission.POST_NOTIFICATIONS), REQ_NOTIFICATIONS)
-        }
+            )
+        setContentView(root)
+        root.padForSystemBars(dp(12))
         daemon.bind(onConnect = { it.addListener(onEvent); refreshFlows() }, onDisconnect = { it.removeListener(onEvent) })
-        handle(intent)
+        if (savedInstanceState == null && !OnboardingActivity.onboarded(this)) {
+            startActivity(Intent(this, OnboardingActivity::class.java))
+        }
+        if (IntentOnce.onCreate(intent, savedInstanceState)) handle(intent)
     }
 
     override fun onResume() {
@@ -110,7 +110,7 @@ class MainActivity : Activity() {
     override fun onNewIntent(intent: Intent) {
         super.onNewIntent(intent)
         setIntent(intent)
-        handle(intent)
+        if (IntentOnce.onNewIntent(intent)) handle(intent)
     }
 
     override fun onDestroy() {
@@ -121,13 +121,12 @@ class MainActivity : Activity() {
         super.onDestroy()
     }
 
-    private fun handle(intent: Intent?) {
+    /** New work from [intent]: listen for a command, or take shared text into the command box. */
+    private fun handle(intent: Intent) {
         when {
-            intent?.action == ACTION_REPLAY -> {
-                val id = intent.getLongExtra(EXTRA_FLOW_ID, 0)
-                if (id > 0) replay(id, emptyMap())
-            }
-            intent?.getBooleanExtra(EXTRA_LISTEN, false) == true -> startVoice()
+            intent.getBooleanExtra(EXTRA_LISTEN, false) -> startVoice()
+            intent.action == Intent.ACTION_SEND && intent.type == "text/plain" ->
+                intent.getStringExtra(Intent.EXTRA_TEXT)?.takeIf { it.isNotBlank() }?.let { command.setText(it.trim().take(MAX_SHARED)) }
         }
     }
 
@@ -141,7 +140,8 @@ class MainActivity : Activity() {
         execute(Requests.run(text))
     }
 
-    private fun replay(flowId: Long, slots: Map<String, String>) = execute(Requests.replay(flowId, slots))
+    private fun replay(f: FlowSummary, slots: Map<String, String>) =
+        execute(if (f.token.isNotEmpty()) Requests.replayToken(f.token, slots) else Requests.replay(f.id, slots))
 
     /** Sends run/replay; progress arrives as events, the reply ends the run. */
     private fun execute(request: String) {
@@ -171,7 +171,8 @@ class MainActivity : Activity() {
             askDialog?.dismiss()
             askDialog = Dialogs.ask(this, ask, onAnswer = ::answer, onCancelRun = { call(Requests.cancel()) })
         }
-        if (e.type == DaemonEvent.RUN_FINISHED) askDialog?.dismiss()
+        // answered elsewhere (notification, overlay) or the run went on
+        if (e.type == DaemonEvent.RUN_FINISHED || e.type == DaemonEvent.ACTION) askDialog?.dismiss()
     }
 
     private fun refreshFlows() {
@@ -181,6 +182,9 @@ class MainActivity : Activity() {
                     flows = FlowSummary.parseList(svc.call(Requests.flowsList()))
                     flowsAdapter.clear()
                     flowsAdapter.addAll(flows.map(::flowLine))
+                    // a shortcut the owner removed from the home screen: the flow is no longer pinned
+                    val onHome = ShortcutPinner.pinnedFlowIds(this@MainActivity)
+                    for (f in flows) if (f.pinned && f.id !in onHome) svc.call(Requests.flowsPin(f.id, false))
                 } catch (e: Exception) {
                     status.text = "Could not list flows: ${e.message}"
                 }
@@ -188,21 +192,18 @@ class MainActivity : Activity() {
         }
     }
 
-    private fun flowLine(f: FlowSummary): String {
-        val pin = if (f.pinned) "📌 " else ""
-        val slots = if (f.slots.isEmpty()) "" else " (${f.slots.joinToString { "{$it}" }})"
-        return "$pin${f.name.ifBlank { f.intent }}$slots — ${f.steps} steps, used ${f.uses}×"
-    }
-
     private fun flowMenu(f: FlowSummary) = Dialogs.flowMenu(
         this, f,
-        onReplay = { Dialogs.slots(this, f) { replay(f.id, it) } },
-        onRename = { Dialogs.text(this, "Rename flow", f.name) { call(Requests.flowsRename(f.id, it), refresh = true) } },
-        onPin = {
-            if (ShortcutPinner.pin(this, f)) call(Requests.flowsPin(f.id, true), refresh = true)
-            else toast("This launcher cannot pin shortcuts.")
+        onReplay = { Dialogs.slots(this, f) { replay(f, it) } },
+        onRename = {
+            Dialogs.text(this, "Rename flow", f.name) {
+                call(Requests.flowsRename(f.id, it), refresh = true) { reply -> ShortcutPinner.renamed(this, FlowSummary.parseOne(reply)) }
+            }
         },
-        onDelete = { call(Requests.flowsDelete(f.id), refresh = true) },
+        // marked pinned when the launcher confirms (AskReceiver), not on the request
+        onPin = { if (!ShortcutPinner.pin(this, f)) toast("This launcher cannot pin shortcuts.") },
+        onDelete = { call(Requests.flowsDelete(f.id), refresh = true) { ShortcutPinner.deleted(this, f.id) } },
+        onAllowSensitive = { allow -> call(Requests.flowsAllowSensitive(f.id, allow), refresh = true) },
     )
 
     private fun answer(text: String) {
@@ -217,12 +218,12 @@ class MainActivity : Activity() {
         }
     }
 
-    /** A short call whose reply only matters when it fails. */
-    private fun call(request: String, refresh: Boolean = false) {
+    /** A short call; [then] gets the reply when it succeeded. */
+    private fun call(request: String, refresh: Boolean = false, then: (String) -> Unit = {}) {
         daemon.whenBound { svc ->
             scope.launch {
                 try {
-                    svc.call(request)
+                    then(svc.call(request))
                     if (refresh) refreshFlows()
                 } catch (e: Exception) {
                     toast(e.message ?: "failed")
@@ -250,10 +251,20 @@ class MainActivity : Activity() {
     private fun toast(msg: String) = Toast.makeText(this, msg, Toast.LENGTH_LONG).show()
 
     companion object {
-        const val ACTION_REPLAY = "dev.wayfinder.app.action.REPLAY"
-        const val EXTRA_FLOW_ID = "dev.wayfinder.app.extra.FLOW_ID"
         const val EXTRA_LISTEN = "dev.wayfinder.app.extra.LISTEN"
         private const val REQ_AUDIO = 1
-        private const val REQ_NOTIFICATIONS = 2
+        private const val MAX_SHARED = 2_000
+
+        /** A saved flow's line in the list: 📌 pinned, ⚠ has sensitive steps (and whether they ask first). */
+        fun flowLine(f: FlowSummary): String {
+            val pin = if (f.pinned) "📌 " else ""
+            val warn = when {
+                !f.sensitive -> ""
+                f.allowSensitive -> "⚠ (sensitive steps run without asking) "
+                else -> "⚠ "
+            }
+            val slots = if (f.slots.isEmpty()) "" else " (${f.slots.joinToString { "{$it}" }})"
+            return "$pin$warn${f.name.ifBlank { f.intent }}$slots — ${f.steps} steps, used ${f.uses}×"
+        }
     }
 }

@@ -5,6 +5,7 @@ import android.os.Bundle
 import android.text.InputType
 import android.widget.CheckBox
 import android.widget.EditText
+import android.widget.ScrollView
 import android.widget.Switch
 import android.widget.TextView
 import android.widget.Toast
@@ -51,7 +52,8 @@ class SettingsActivity : Activity() {
             text = "Ask before sensitive actions (pay, send, delete, …)"
             isChecked = current.confirmSensitive
         }
-        setContentView(
+        val root = ScrollView(this)
+        root.addView(
             column(
                 TextView(this).apply { text = "Endpoint base URL (OpenAI-compatible)" }, baseUrl,
                 TextView(this).apply { text = "Model" }, model,
@@ -74,6 +76,8 @@ class SettingsActivity : Activity() {
                 },
             ),
         )
+        setContentView(root)
+        root.padForSystemBars(0) // edge-to-edge (Android 15): clear of the bars and the keyboard
         daemon.bind()
     }
 

@@ -1,5 +1,6 @@
 package dev.wayfinder.app.ui
 
+import android.app.PendingIntent
 import android.content.Context
 import android.content.Intent
 import android.content.pm.ShortcutInfo
@@ -12,30 +13,61 @@ import android.graphics.drawable.Icon
 import dev.wayfinder.app.daemon.FlowSummary
 
 /**
- * Pins a saved flow to the home screen (ShortcutManager.requestPinShortcut).
- * The shortcut opens MainActivity with [MainActivity.ACTION_REPLAY] and the
- * flow id, which replays the flow offline.
+ * The home-screen shortcuts of saved flows (ShortcutManager). A shortcut
+ * opens the non-exported [ReplayActivity] with the flow's token. A flow
+ * counts as pinned only once the launcher confirms the pin (the result
+ * intent of requestPinShortcut reaches [AskReceiver], which tells the
+ * daemon flows.pin); deleting a flow disables its shortcut, renaming it
+ * relabels the shortcut.
  */
 object ShortcutPinner {
-    /** Asks the launcher to pin [flow]; false when the launcher cannot pin shortcuts. */
+    fun shortcutId(flowId: Long) = "flow-$flowId"
+
+    /**
+     * Asks the launcher to pin [flow]; false when the launcher cannot pin
+     * shortcuts or the flow has no token (an older daemon). The flow is
+     * marked pinned only when the launcher reports success.
+     */
     fun pin(context: Context, flow: FlowSummary): Boolean {
         val sm = context.getSystemService(ShortcutManager::class.java) ?: return false
-        if (!sm.isRequestPinShortcutSupported) return false
+        if (!sm.isRequestPinShortcutSupported || !Tokens.valid(flow.token)) return false
+        val confirmed = PendingIntent.getBroadcast(
+            context, flow.id.toInt(),
+            Intent(context, AskReceiver::class.java).setAction(AskReceiver.ACTION_PINNED).putExtra(AskReceiver.EXTRA_FLOW_ID, flow.id),
+            PendingIntent.FLAG_IMMUTABLE or PendingIntent.FLAG_UPDATE_CURRENT,
+        )
+        return sm.requestPinShortcut(info(context, flow), confirmed.intentSender)
+    }
+
+    /** After flows.rename: the pinned shortcut shows the new name. */
+    fun renamed(context: Context, flow: FlowSummary) {
+        val sm = context.getSystemService(ShortcutManager::class.java) ?: return
+        if (sm.pinnedShortcuts.none { it.id == shortcutId(flow.id) } || !Tokens.valid(flow.token)) return
+        sm.updateShortcuts(listOf(info(context, flow)))
+    }
+
+    /** After flows.delete: the pinned shortcut stays on the home screen, greyed out, and does nothing. */
+    fun deleted(context: Context, flowId: Long) {
+        val sm = context.getSystemService(ShortcutManager::class.java) ?: return
+        sm.disableShortcuts(listOf(shortcutId(flowId)), "This saved flow was deleted")
+    }
+
+    /** Ids of flows whose shortcut the launcher shows pinned and enabled. */
+    fun pinnedFlowIds(context: Context): Set<Long> {
+        val sm = context.getSystemService(ShortcutManager::class.java) ?: return emptySet()
+        return sm.pinnedShortcuts.filter { it.isEnabled && it.id.startsWith("flow-") }
+            .mapNotNull { it.id.removePrefix("flow-").toLongOrNull() }.toSet()
+    }
+
+    fun info(context: Context, flow: FlowSummary): ShortcutInfo {
         val name = flow.name.ifBlank { flow.intent }.ifBlank { "Flow ${flow.id}" }
-        val info = ShortcutInfo.Builder(context, "flow-${flow.id}")
+        return ShortcutInfo.Builder(context, shortcutId(flow.id))
             .setShortLabel(name.take(24))
             .setLongLabel(name.take(64))
             .setIcon(Icon.createWithBitmap(letterIcon(name)))
-            .setIntent(replayIntent(context, flow.id))
+            .setIntent(ReplayActivity.intent(context, flow.token))
             .build()
-        return sm.requestPinShortcut(info, null)
     }
-
-    fun replayIntent(context: Context, flowId: Long): Intent =
-        Intent(context, MainActivity::class.java)
-            .setAction(MainActivity.ACTION_REPLAY)
-            .putExtra(MainActivity.EXTRA_FLOW_ID, flowId)
-            .addFlags(Intent.FLAG_ACTIVITY_NEW_TASK or Intent.FLAG_ACTIVITY_CLEAR_TOP)
 
     private fun letterIcon(name: String): Bitmap {
         val size = 108

@@ -139,12 +139,53 @@ gradle_prop() {
     "$ROOT/android-app/app/build.gradle.kts" | head -1
 }
 
-# standin_apk VARIANT AAR APK: kotlinc -> D8 -> aapt package -> zip dex, libs and
-# service files -> zipalign (16 KiB for stored entries, so the .so files can be mapped
-# from the APK on 16 KiB-page devices) -> apksigner (debug key, or the release key from env).
+# si_pack BASE STAGE OUT: BASE (from aapt) plus STAGE's classes*.dex (deflated),
+# lib/<abi>/*.so (stored) and META-INF/services/* (deflated) -> OUT. Every stored entry
+# carries the zip extra field 0xd935 (the alignment field of Android's apksigner and
+# zipalign: uint16 multiple, then padding) with its data at that multiple: 16384 for
+# .so files (mapped from the APK on 16 KiB-page devices), 4 otherwise. apksigner keeps
+# the multiple the field names (it realigns .so to 4096 without one, and Debian's
+# zipalign 10 knows no 16 KiB page size).
+si_pack() {
+  python3 - "$@" <<'PY'
+import os, struct, sys, zipfile
+base, stage, out = sys.argv[1:4]
+ALIGN_ID = 0xD935
+
+def add(zout, info, data):
+    if info.compress_type != zipfile.ZIP_STORED:
+        zout.writestr(info, data)
+        return
+    align = 16384 if info.filename.endswith(".so") else 4
+    # local header: 30 bytes + name + extra, written at start_dir (zipfile's append point)
+    at = zout.start_dir + 30 + len(info.filename.encode()) + 6
+    info.extra = struct.pack("<HHH", ALIGN_ID, 2 + (-at) % align, align) + b"\0" * ((-at) % align)
+    zout.writestr(info, data)
+    info.extra = struct.pack("<HHH", ALIGN_ID, 2, align)  # the central directory needs no padding
+    assert (info.header_offset + 30 + len(info.filename.encode()) + 6 + (-at) % align) % align == 0
+
+with zipfile.ZipFile(base) as zin, zipfile.ZipFile(out, "w") as zout:
+    for i in zin.infolist():
+        n = zipfile.ZipInfo(i.filename, i.date_time)
+        n.compress_type, n.external_attr = i.compress_type, i.external_attr
+        add(zout, n, zin.read(i))
+    for d, _, files in sorted(os.walk(stage)):
+        for f in sorted(files):
+            rel = os.path.relpath(os.path.join(d, f), stage).replace(os.sep, "/")
+            n = zipfile.ZipInfo(rel, (1981, 1, 1, 0, 0, 0))
+            n.external_attr = 0o644 << 16
+            n.compress_type = zipfile.ZIP_STORED if rel.startswith("lib/") else zipfile.ZIP_DEFLATED
+            add(zout, n, open(os.path.join(d, f), "rb").read())
+PY
+}
+
+# standin_apk VARIANT AAR APK: kotlinc -> D8 -> aapt package -> si_pack (dex, native
+# libraries at 16 KiB, service files) -> apksigner (debug key, or the release key from env).
 standin_apk() {
   local variant=$1 aar=$2 apk=$3
   local app=$ROOT/android-app/app/src/main w=$SI_DIR/build-$variant
+  # the classes are the same for both variants while the bound API is: one cache, keyed by hash
+  local kc=$SI_DIR/kotlin-classes
   standin_kotlin; standin_sdk
   local app_id min_sdk target_sdk vcode vname
   app_id=$(gradle_prop applicationId); min_sdk=$(gradle_prop minSdk); target_sdk=$(gradle_prop targetSdk)
@@ -163,19 +204,19 @@ standin_apk() {
   mapfile -t kt < <(find "$app/kotlin" -name '*.kt' | LC_ALL=C sort)
   [ ${#kt[@]} -gt 0 ] || die "no Kotlin sources under $app/kotlin"
   h=$( { echo "$SI_KOTLIN_VERSION $SI_COROUTINES_VERSION $SI_ANDROID_ALL_35"; printf '%s\n' "${kt[@]}"; cat "${kt[@]}" "$w/aar/classes.jar"; } | sha256sum | cut -c1-16)
-  if [ "$(cat "$w/classes/.hash" 2>/dev/null)" = "$h" ]; then
+  if [ "$(cat "$kc.hash" 2>/dev/null)" = "$h" ]; then
     si_step "kotlinc: ${#kt[@]} sources unchanged"
   else
     si_step "kotlinc $SI_KOTLIN_VERSION: ${#kt[@]} sources"
-    rm -rf "$w/classes" && mkdir -p "$w/classes"
+    rm -rf "$kc" && mkdir -p "$kc"
     "$KOTLINC" -jvm-target 17 -no-reflect -nowarn -cp "$ANDROID_JAR:$w/aar/classes.jar:$(IFS=:; echo "${libs[*]}")" \
-      -d "$w/classes" "${kt[@]}" 2>&1 | grep -v -E 'noverify|^$' || true
-    [ -n "$(find "$w/classes" -name '*.class' -print -quit)" ] || die "kotlinc produced no classes"
-    echo "$h" > "$w/classes/.hash"
+      -d "$kc" "${kt[@]}" 2>&1 | grep -v -E 'noverify|^$' || true
+    [ -n "$(find "$kc" -name '*.class' -print -quit)" ] || die "kotlinc produced no classes"
+    echo "$h" > "$kc.hash"
   fi
 
   si_step "D8 $SI_R8_VERSION ($variant, min API $min_sdk)"
-  rm -f "$w/app-classes.jar" && jar cf "$w/app-classes.jar" -C "$w/classes" .
+  rm -f "$w/app-classes.jar" && jar cf "$w/app-classes.jar" -C "$kc" .
   java -Xmx1g -cp "$SI_JARS/r8-$SI_R8_VERSION.jar" com.android.tools.r8.D8 \
     "--$variant" --min-api "$min_sdk" --lib "$ANDROID_JAR" --output "$w/dex" \
     "$w/app-classes.jar" "$w/aar/classes.jar" "${libs[@]}" "$KOTLIN_STDLIB"
@@ -203,10 +244,7 @@ standin_apk() {
   for j in "${libs[@]}" "$KOTLIN_STDLIB"; do
     unzip -q -o "$j" 'META-INF/services/*' -d "$w/stage" 2>/dev/null || true
   done
-  (cd "$w/stage" && zip -q -X "$w/base.apk" classes*.dex && zip -q -X -0 -r "$w/base.apk" lib &&
-     { [ ! -d META-INF ] || zip -q -X -r "$w/base.apk" META-INF; })
-
-  zipalign -f 16384 "$w/base.apk" "$w/aligned.apk"
+  si_pack "$w/base.apk" "$w/stage" "$w/aligned.apk"
   mkdir -p "$(dirname "$apk")"
   if [ "$variant" = debug ]; then
     local ks=$CACHE/android-debug.keystore

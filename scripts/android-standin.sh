@@ -194,7 +194,7 @@ standin_apk() {
     die "could not read applicationId/minSdk/targetSdk/versionCode/versionName from android-app/app/build.gradle.kts"
   [ "$min_sdk" = "$SI_MIN_API" ] || die "minSdk is $min_sdk but the stub NDK is built for API $SI_MIN_API"
 
-  rm -rf "$w/aar" "$w/dex" "$w/stage" "$w"/*.apk && mkdir -p "$w/aar" "$w/dex" "$w/stage"
+  rm -rf "$w/aar" "$w/stage" "$w"/*.apk && mkdir -p "$w/aar" "$w/stage"
   unzip -q -o "$aar" classes.jar 'jni/*' -d "$w/aar"
   local libs=("$SI_JARS/kotlinx-coroutines-android-$SI_COROUTINES_VERSION.jar"
               "$SI_JARS/kotlinx-coroutines-core-jvm-$SI_COROUTINES_VERSION.jar")
@@ -215,11 +215,19 @@ standin_apk() {
     echo "$h" > "$kc.hash"
   fi
 
-  si_step "D8 $SI_R8_VERSION ($variant, min API $min_sdk)"
-  rm -f "$w/app-classes.jar" && jar cf "$w/app-classes.jar" -C "$kc" .
-  java -Xmx1g -cp "$SI_JARS/r8-$SI_R8_VERSION.jar" com.android.tools.r8.D8 \
-    "--$variant" --min-api "$min_sdk" --lib "$ANDROID_JAR" --output "$w/dex" \
-    "$w/app-classes.jar" "$w/aar/classes.jar" "${libs[@]}" "$KOTLIN_STDLIB"
+  # D8, skipped while its inputs are unchanged ($h covers the sources and the bound API)
+  local dh="$h $variant $min_sdk $SI_R8_VERSION"
+  if [ "$(cat "$w/dex.hash" 2>/dev/null)" = "$dh" ] && compgen -G "$w/dex/classes*.dex" >/dev/null; then
+    si_step "D8: inputs unchanged ($variant)"
+  else
+    si_step "D8 $SI_R8_VERSION ($variant, min API $min_sdk)"
+    rm -rf "$w/dex" "$w/dex.hash" "$w/app-classes.jar" && mkdir -p "$w/dex"
+    jar cf "$w/app-classes.jar" -C "$kc" .
+    java -Xmx1g -cp "$SI_JARS/r8-$SI_R8_VERSION.jar" com.android.tools.r8.D8 \
+      "--$variant" --min-api "$min_sdk" --lib "$ANDROID_JAR" --output "$w/dex" \
+      "$w/app-classes.jar" "$w/aar/classes.jar" "${libs[@]}" "$KOTLIN_STDLIB"
+    echo "$dh" > "$w/dex.hash"
+  fi
 
   si_step "aapt package (API 34 resource table; minSdk $min_sdk, targetSdk $target_sdk)"
   # aapt v1 needs package= in the manifest (AGP injects it from namespace)

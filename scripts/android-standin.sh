@@ -140,7 +140,8 @@ gradle_prop() {
 }
 
 # si_pack BASE STAGE OUT: BASE (from aapt) plus STAGE's classes*.dex (deflated),
-# lib/<abi>/*.so (stored) and META-INF/services/* (deflated) -> OUT. Every stored entry
+# lib/<abi>/*.so (stored), assets/ (*.safetensors stored) and META-INF/services/*
+# (deflated) -> OUT. Every stored entry
 # carries the zip extra field 0xd935 (the alignment field of Android's apksigner and
 # zipalign: uint16 multiple, then padding) with its data at that multiple: 16384 for
 # .so files (mapped from the APK on 16 KiB-page devices), 4 otherwise. apksigner keeps
@@ -174,7 +175,9 @@ with zipfile.ZipFile(base) as zin, zipfile.ZipFile(out, "w") as zout:
             rel = os.path.relpath(os.path.join(d, f), stage).replace(os.sep, "/")
             n = zipfile.ZipInfo(rel, (1981, 1, 1, 0, 0, 0))
             n.external_attr = 0o644 << 16
-            n.compress_type = zipfile.ZIP_STORED if rel.startswith("lib/") else zipfile.ZIP_DEFLATED
+            # native libraries and model weights stored (mapped, or opened with openFd)
+            stored = rel.startswith("lib/") or rel.endswith(".safetensors")
+            n.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
             add(zout, n, open(os.path.join(d, f), "rb").read())
 PY
 }
@@ -249,6 +252,16 @@ standin_apk() {
     [ -f "$w/aar/jni/$abi/libgojni.so" ] || die "$aar has no jni/$abi/libgojni.so"
     mkdir -p "$w/stage/lib/$abi" && cp "$w/aar/jni/$abi/libgojni.so" "$w/stage/lib/$abi/"
   done
+  # the on-device sentence-embedding model (daemon/bert) as assets/models/<name>/, from the
+  # cache scripts/fetch-model.sh fills and verifies (WAYFINDER_APK_NO_MODEL=1: leave it out)
+  if [ -z "${WAYFINDER_APK_NO_MODEL:-}" ] && [ -f "$ROOT/scripts/fetch-model.sh" ]; then
+    local mdir
+    mdir=$(WAYFINDER_CACHE=$CACHE bash "$ROOT/scripts/fetch-model.sh" | tail -1) ||
+      die "scripts/fetch-model.sh could not provide the embedding model (WAYFINDER_APK_NO_MODEL=1 builds without it)"
+    mkdir -p "$w/stage/assets/models/$(basename "$mdir")"
+    cp "$mdir"/* "$w/stage/assets/models/$(basename "$mdir")/"
+    si_step "assets: models/$(basename "$mdir") ($(du -sh "$mdir" | cut -f1))"
+  fi
   for j in "${libs[@]}" "$KOTLIN_STDLIB"; do
     unzip -q -o "$j" 'META-INF/services/*' -d "$w/stage" 2>/dev/null || true
   done

@@ -24,8 +24,9 @@ and exits non-zero on any failure):
               its version) defined by the NDK's API 26 stubs; PT_LOAD aligned to 16 KiB
   inspector   the debugging inspector page is in a debug build's library and not in a
               release build's (daemon/inspect/release.go, tag wayfinder_release)
-  assets      every file of android-app/app/src/main/assets is in the APK unchanged
-  sizes       the AAR, each .so, the dex and the APK under their ceilings
+  assets      every file of android-app/app/src/main/assets is in the APK unchanged, and
+              the embedding model of --model-dir under assets/models/<name>/ (weights stored)
+  sizes       the AAR, each .so, the dex and the APK (less the model) under their ceilings
 """
 import argparse
 import os
@@ -41,8 +42,9 @@ ALLOWED_NEEDED = {"libc.so", "libdl.so", "libm.so", "liblog.so", "libandroid.so"
 PAGE = 16384
 MB = 1 << 20
 # Ceilings, with headroom over what was measured when they were set (2026-11, stand-in build):
-# AAR 10.2 MiB, libgojni.so 12.4 MiB (arm64-v8a) / 13.3 MiB (x86_64), classes.dex 3.9 MiB,
-# debug APK 27.0 MiB. A jump past them means an accidental dependency or a lost -s -w.
+# AAR 12.0 MiB, libgojni.so 14.8 MiB (arm64-v8a) / 15.9 MiB (x86_64), classes.dex 3.9 MiB,
+# debug APK 32.0 MiB without the 86.8 MiB embedding model (118.7 MiB with it). A jump past
+# them means an accidental dependency or a lost -s -w. The model is checked by content.
 CEILINGS = {"aar": 16 * MB, "so": 20 * MB, "dex": 8 * MB, "apk": 40 * MB}
 A11Y_FLAGS = {"flagReportViewIds": 0x10, "flagRetrieveInteractiveWindows": 0x40}
 
@@ -311,28 +313,38 @@ def check_elf(z, aar, ndk, tmp, variant, inspector_marker):
     return sizes
 
 
-def check_assets(z, root):
-    # SEMANTIC MODEL: the model asset the semantic-matching work will add lands here
-    # (android-app/app/src/main/assets/...). Once it exists, assert its name and size
-    # explicitly below; until then an absent assets/ directory is not a failure.
+def check_assets(z, root, model_dir):
+    """Files of android-app/app/src/main/assets and the embedding model; returns the model's bytes."""
     src = os.path.join(root, "android-app/app/src/main/assets")
-    if not os.path.isdir(src):
-        print("     assets: android-app/app/src/main/assets absent (no semantic model asset yet): skipped")
-        return
     for dirpath, _, files in os.walk(src):
         for fn in files:
             rel = os.path.relpath(os.path.join(dirpath, fn), src)
             data = open(os.path.join(dirpath, fn), "rb").read()
             name = "assets/" + rel.replace(os.sep, "/")
-            ok = name in z.namelist() and z.read(name) == data
-            check(f"assets: {name} in the APK unchanged", ok, f"{len(data)} bytes")
+            check(f"assets: {name} in the APK unchanged", name in z.namelist() and z.read(name) == data, f"{len(data)} bytes")
+    # SEMANTIC MODEL (daemon/bert): scripts/fetch-model.sh verifies the files in the cache;
+    # the APK must carry them unchanged under assets/models/<name>/, the weights stored
+    # uncompressed (the app copies them out once; docs/android.md).
+    if not model_dir or not os.path.isdir(model_dir):
+        print(f"     assets: no embedding model at {model_dir or '(none given)'}: model checks skipped")
+        return 0
+    total = 0
+    for fn in ("config.json", "vocab.txt", "model.safetensors"):
+        name = f"assets/models/{os.path.basename(os.path.normpath(model_dir))}/{fn}"
+        want = open(os.path.join(model_dir, fn), "rb").read()
+        ok = name in z.namelist() and z.read(name) == want
+        if ok and fn.endswith(".safetensors"):
+            ok = z.getinfo(name).compress_type == zipfile.ZIP_STORED
+        check(f"assets: model {name} unchanged{' and stored' if fn.endswith('.safetensors') else ''}", ok, f"{len(want)} bytes")
+        total += z.getinfo(name).compress_size if name in z.namelist() else 0
+    return total
 
 
 def size_line(what, n, ceiling):
     return check(f"size: {what} <= {ceiling / MB:.0f} MiB", n <= ceiling, f"{n} bytes ({n / MB:.1f} MiB)")
 
 
-def check_one(root, ndk, variant, apk, aar, marker):
+def check_one(root, ndk, variant, apk, aar, marker, model_dir):
     print(f"== {variant}: {apk} (from {aar})")
     with zipfile.ZipFile(apk) as z, tempfile.TemporaryDirectory() as tmp:
         check_signature(apk, variant)
@@ -341,18 +353,20 @@ def check_one(root, ndk, variant, apk, aar, marker):
         comps = check_service(apk, z, app_id)
         dex_size = check_dex(z, aar, comps, app_id, tmp)
         so = check_elf(z, aar, ndk, tmp, variant, marker)
-        check_assets(z, root)
+        model = check_assets(z, root, model_dir)
     size_line(f"AAR {os.path.basename(aar)}", os.path.getsize(aar), CEILINGS["aar"])
     for abi, n in so.items():
         size_line(f"libgojni.so {abi}", n, CEILINGS["so"])
     size_line("classes*.dex", dex_size, CEILINGS["dex"])
-    size_line(f"APK {os.path.basename(apk)}", os.path.getsize(apk), CEILINGS["apk"])
+    size_line(f"APK {os.path.basename(apk)} less the model assets ({model} bytes)", os.path.getsize(apk) - model, CEILINGS["apk"])
+    print(f"     APK {os.path.basename(apk)}: {os.path.getsize(apk)} bytes in all ({os.path.getsize(apk) / MB:.1f} MiB)")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", required=True)
     ap.add_argument("--ndk", required=True, help="NDK (or stand-in) whose API 26 stubs define the symbols")
+    ap.add_argument("--model-dir", help="the embedding model the APK must carry (scripts/fetch-model.sh's directory)")
     ap.add_argument("--check", nargs=3, action="append", required=True, metavar=("VARIANT", "APK", "AAR"),
                     help="VARIANT is debug or release; repeatable")
     a = ap.parse_args()
@@ -361,7 +375,7 @@ def main():
     for variant, apk, aar in a.check:
         if variant not in ("debug", "release"):
             ap.error(f"variant {variant!r}: want debug or release")
-        check_one(a.root, a.ndk, variant, apk, aar, marker)
+        check_one(a.root, a.ndk, variant, apk, aar, marker, a.model_dir)
     print(f"apk-check.py: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -86,7 +86,11 @@ if [ -n "$BUILD" ] || [ -f "$RELEASE_APK" ]; then
   checks+=(--check release "$RELEASE_APK" "$OUTDIR/wayfinder-release.aar")
 fi
 set +e
-python3 "$ROOT/scripts/apk-check.py" --root "$ROOT" --ndk "$NDK" "${checks[@]}" | tee "$OUTDIR/apk-check.log"
+MODEL=()
+if [ -z "${WAYFINDER_APK_NO_MODEL:-}" ] && [ -f "$ROOT/scripts/fetch-model.sh" ]; then
+  MODEL=(--model-dir "$(WAYFINDER_CACHE=$CACHE bash "$ROOT/scripts/fetch-model.sh" | tail -1)")
+fi
+python3 "$ROOT/scripts/apk-check.py" --root "$ROOT" --ndk "$NDK" "${MODEL[@]}" "${checks[@]}" | tee "$OUTDIR/apk-check.log"
 rc=${PIPESTATUS[0]}
 set -e
 read -r p f < <(sed -nE 's/^apk-check.py: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$OUTDIR/apk-check.log")

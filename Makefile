@@ -34,7 +34,7 @@ demo: ## run the main job on the built-in demo phone (no ../shared, no key), the
 
 .PHONY: test
 test: setup ## everything CI runs: installs what is missing, then every suite
-	$(MAKE) --no-print-directory test-go test-eval test-android test-jni test-e2e arm64
+	$(MAKE) --no-print-directory test-go test-eval test-android test-jni test-apk test-e2e arm64
 	@echo "all test suites passed"
 
 .PHONY: test-go
@@ -105,15 +105,23 @@ $(OUT)/wayfinder: $(shell find . -name '*.go' -not -path './_hostjni/*') go.mod
 .PHONY: build
 build: $(OUT)/wayfinder ## build the wayfinder CLI
 
-android-app/app/libs/wayfinder.aar: $(shell find bridge daemon knowledge -name '*.go') go.mod
+android-app/app/libs/wayfinder.aar: $(shell find bridge daemon knowledge -name '*.go' -o -name '*.html' -o -name '*.tmpl' -o -name '*.sql') go.mod
 	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_NDK=$(ANDROID_NDK) XMOBILE_VERSION=$(XMOBILE_VERSION) bash scripts/android-build.sh aar
 
 .PHONY: aar
-aar: android-app/app/libs/wayfinder.aar ## the gomobile AAR (needs the Android SDK with platform android-35 and NDK 27.2.12479018)
+aar: android-app/app/libs/wayfinder.aar ## the gomobile AAR: Android SDK + NDK 27.2.12479018 if ANDROID_HOME is set, else the stand-in toolchain (../shared/android-sysroot)
 
 .PHONY: apk
-apk: aar ## the debug APK (needs the Android SDK and build-tools 35.0.0)
-	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_BUILD_TOOLS=$(ANDROID_BUILD_TOOLS) bash scripts/android-build.sh apk
+apk: aar ## signed debug APK -> out/android/wayfinder-debug.apk (Gradle with the SDK, else the stand-in toolchain)
+	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_BUILD_TOOLS=$(ANDROID_BUILD_TOOLS) ANDROID_NDK=$(ANDROID_NDK) XMOBILE_VERSION=$(XMOBILE_VERSION) bash scripts/android-build.sh apk
+
+.PHONY: apk-release
+apk-release: ## release APK without the inspector (-tags wayfinder_release), signed with WAYFINDER_KEYSTORE/_KEY_ALIAS/_KEYSTORE_PASS[/_KEY_PASS]
+	ANDROID_PLATFORM=$(ANDROID_PLATFORM) ANDROID_BUILD_TOOLS=$(ANDROID_BUILD_TOOLS) ANDROID_NDK=$(ANDROID_NDK) XMOBILE_VERSION=$(XMOBILE_VERSION) bash scripts/android-build.sh apk-release
+
+.PHONY: test-apk
+test-apk: ## build the AAR, the debug APK and a release APK (throwaway key), then static checks on them
+	XMOBILE_VERSION=$(XMOBILE_VERSION) bash scripts/apk-check.sh --build
 
 .PHONY: clean
 clean: ## remove build output

@@ -24,3 +24,5 @@ require (
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/tools v0.50.0 // indirect
 )
+
+replace golang.org/x/exp/shiny => golang.org/x/exp/shiny v0.0.0-20260908205506-85c1c2202aba

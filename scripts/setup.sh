@@ -13,6 +13,13 @@ command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 # WordNet 3.0: the synonyms of the drift benchmark's text kind (daemon/drift)
 [ -f /usr/share/wordnet/data.verb ] || need+=(wordnet-base)
+# make aar / apk / test-apk without Google's SDK (scripts/android-standin.sh): the stub
+# NDK's compiler (../shared/android-sysroot), packaging and the static checks
+command -v clang-16 >/dev/null || need+=(clang-16)
+command -v ld.lld-16 >/dev/null || need+=(lld-16)
+compgen -G '/usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a' >/dev/null || need+=(libgcc-12-dev-arm64-cross)
+for c in aapt zipalign apksigner dexdump zip unzip; do command -v $c >/dev/null || need+=($c); done
+command -v mvn >/dev/null || need+=(maven)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
     echo "setup: apt-get install ${need[*]}"

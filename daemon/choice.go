@@ -3,6 +3,8 @@ package daemon
 import (
 	"strings"
 
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
@@ -184,4 +186,21 @@ func pickByCommand(labels []string, command string) int {
 		}
 	}
 	return found
+}
+
+// unknownChoice returns the slot of a choice step of f for which neither
+// the command nor the slot value names any option the step learned, and
+// true; a flow is then not replayed for the command (it could only stop
+// at that step, after acting on the way there).
+func unknownChoice(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
+	for _, st := range f.Steps {
+		name, ok := knowledge.SlotRef(st.Text)
+		if !ok || len(st.Choices) == 0 {
+			continue
+		}
+		if pickByCommand(st.Choices, command) < 0 && pickChoice(st.Choices, slots[name]) < 0 {
+			return name, true
+		}
+	}
+	return "", false
 }

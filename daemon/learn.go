@@ -83,7 +83,7 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 			if cv := choiceValue(privacy.Redact(r.res.Command, r.secrets, false), s.Choices); cv != "" {
 				for name, v := range r.slots {
 					if strings.EqualFold(v, cv) {
-						st.Text = "{" + name + "}"
+						st.Text, st.Choices = "{"+name+"}", s.Choices
 					}
 				}
 			}

@@ -141,6 +141,12 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		examples[sl.Name] = sl.Example
 	}
 	top.Slots = intent.SplitAdjacent(f.Intent, top.Slots, examples)
+	if name, ok := unknownChoice(f, r.res.Command, top.Slots); ok && opt.FlowID == 0 {
+		// "add the holidays of Wakanda": no option the flow knows
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command names no option it knows for {%s}", f.Name, name)})
+		r.emit(event.FlowMatched, fm)
+		return nil, nil
+	}
 	fm.Replay, fm.Slots = true, top.Slots
 	r.emit(event.FlowMatched, fm)
 	r.slots = top.Slots

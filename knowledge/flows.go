@@ -158,8 +158,8 @@ func nameConflict(op string, f *Flow, err error) error {
 // the step indexes.
 func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 	if len(f.Steps) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment, sensitive, context)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,15 @@ func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 			if err != nil {
 				return fmt.Errorf("steps[%d].where: %w", i, err)
 			}
-			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment, step.Sensitive, where); err != nil {
+			choices := ""
+			if len(step.Choices) > 0 {
+				b, err := json.Marshal(step.Choices)
+				if err != nil {
+					return fmt.Errorf("steps[%d].choices: %w", i, err)
+				}
+				choices = string(b)
+			}
+			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment, step.Sensitive, where, choices); err != nil {
 				return fmt.Errorf("steps[%d]: %w", i, err)
 			}
 		}
@@ -455,7 +463,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		return nil
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive, context
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices
 		FROM flow_steps WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
 	if err != nil {
 		return nil, err
@@ -465,8 +473,8 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 	for rows.Next() {
 		var fid int64
 		var st Step
-		var where string
-		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive, &where); err != nil {
+		var where, choices string
+		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive, &where, &choices); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -478,6 +486,12 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		if err := unmarshalDescriptor(target, &st.Target); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("flow %d step %d target: %w", fid, st.Index, err)
+		}
+		if choices != "" {
+			if err := json.Unmarshal([]byte(choices), &st.Choices); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("flow %d step %d choices: %w", fid, st.Index, err)
+			}
 		}
 		if f := find(fid, &cur); f != nil {
 			f.Steps = append(f.Steps, st)

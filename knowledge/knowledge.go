@@ -125,6 +125,9 @@ type Step struct {
 	// Where is what the screen the step acts on looked like when learned
 	// (nil: unknown), for re-grounding the step after an app update.
 	Where *Goal `json:"where,omitempty"`
+	// Choices: for a step that taps an option chosen by a slot ("{size}"),
+	// the labels of the option group when learned, the tapped one first.
+	Choices []string `json:"choices,omitempty"`
 }
 
 // Flow is a learned route: the shortest correct step sequence for a

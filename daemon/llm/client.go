@@ -156,12 +156,37 @@ func plural(n int, one, many string) string {
 // Client sends chat completions to one endpoint. It is safe for concurrent
 // use. Printing a Client (any fmt verb) shows only its redacted config.
 type Client struct {
-	cfg    Config
-	api    *openai.Client
-	noJSON atomic.Bool // endpoint rejected response_format
+	cfg Config
+	api *openai.Client
+	// fmtLevel is the Format CompleteJSON sends (it only moves down, when
+	// the endpoint refuses one); completionTokens is set once the endpoint
+	// refused max_tokens and wants max_completion_tokens.
+	fmtLevel         atomic.Int32
+	completionTokens atomic.Bool
 
 	mu    sync.Mutex
 	usage Usage
+	stats Stats
+}
+
+// format is the response format CompleteJSON sends now.
+func (c *Client) format() Format {
+	if !c.cfg.JSONMode {
+		return FormatNone
+	}
+	return Format(c.fmtLevel.Load())
+}
+
+// stepDownFrom records that the endpoint refused f: later calls send the
+// next weaker format (never a stronger one than already in use).
+func (c *Client) stepDownFrom(f Format) Format {
+	next := min(f+1, FormatNone)
+	for {
+		old := c.fmtLevel.Load()
+		if Format(old) >= next || c.fmtLevel.CompareAndSwap(old, int32(next)) {
+			return next
+		}
+	}
 }
 
 // New returns a client for cfg (zero fields defaulted, see Config). It does
@@ -232,19 +257,24 @@ func (c *Client) Redact(s string, secrets ...string) string {
 }
 
 // Chat sends msgs and returns the assistant's reply. The call is bounded by
-// Config.Timeout (retries included) and ctx. Requests failing with 429, a
-// 5xx status or a transient network error are re-sent up to
-// Config.MaxRetries times after an exponential backoff with jitter, or
-// after the server's Retry-After when present; a wait that would pass the
-// deadline ends the call at once. Other 4xx statuses, the timeout and ctx
-// cancellation are not retried. Errors are *Error (or wrap
+// Config.Timeout (retries included) and ctx, and the reply by
+// Config.MaxTokens (sent as max_tokens, or as max_completion_tokens once
+// the endpoint has asked for that). Requests failing with 429, a 5xx
+// status or a transient network error are re-sent up to Config.MaxRetries
+// times after an exponential backoff with jitter, or after the server's
+// Retry-After when present; a wait that would pass the deadline ends the
+// call at once. Other 4xx statuses, the timeout and ctx cancellation are
+// not retried; the timeout or cancellation closes the connection, so a
+// server that notices stops work on it. Errors are *Error (or wrap
 // ErrNotConfigured). On error the returned Reply still carries Duration,
 // Retries and Calls for accounting.
 func (c *Client) Chat(ctx context.Context, msgs []Message) (Reply, error) {
-	return c.chat(ctx, msgs, false)
+	return c.chat(ctx, msgs, nil)
 }
 
-func (c *Client) chat(ctx context.Context, msgs []Message, jsonMode bool) (Reply, error) {
+// chat is Chat; a non-nil spec asks for a reply of that schema with the
+// strongest response format the endpoint accepts (see Format).
+func (c *Client) chat(ctx context.Context, msgs []Message, spec *replySpec) (Reply, error) {
 	start := time.Now()
 	if c == nil || !c.cfg.Enabled() {
 		return Reply{}, fmt.Errorf("llm: chat: %w", ErrNotConfigured)
@@ -260,26 +290,38 @@ func (c *Client) chat(ctx context.Context, msgs []Message, jsonMode bool) (Reply
 	for i, m := range msgs {
 		req.Messages[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
 	}
-	useJSON := jsonMode && c.cfg.JSONMode && !c.noJSON.Load()
-	droppedJSON := false
+	format := FormatNone
+	if spec != nil {
+		format = c.format()
+	}
 
 	reply := Reply{Calls: 1}
 	c.count(Usage{Calls: 1})
 	var resp openai.ChatCompletionResponse
 	e := c.send(ctx, opChat, &reply.Retries, func(ctx context.Context) error {
-		req.ResponseFormat = nil
-		if useJSON {
-			req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+		req.MaxTokens, req.MaxCompletionTokens = c.cfg.MaxTokens, 0
+		if c.completionTokens.Load() {
+			req.MaxTokens, req.MaxCompletionTokens = 0, c.cfg.MaxTokens
+		}
+		if spec != nil {
+			if rf := spec.responseFormat(format); rf != nil {
+				ctx = withBodyPatch(ctx, bodyPatch{"response_format": rf})
+			}
 		}
 		var err error
 		resp, err = c.api.CreateChatCompletion(ctx, req)
 		return err
 	}, func(err error, status int) bool {
-		// Endpoints without JSON mode (e.g. LM Studio) answer 400 naming
-		// response_format: ask once more without it and remember.
-		if useJSON && !droppedJSON && status == http.StatusBadRequest && strings.Contains(strings.ToLower(errDetail(err)), "response_format") {
-			c.noJSON.Store(true)
-			useJSON, droppedJSON = false, true
+		detail := errDetail(err)
+		// The endpoint refused this response format (LM Studio has no
+		// json_object, llama-cpp-python no json_schema, some servers
+		// neither): ask again with the next weaker one and remember.
+		if format < FormatNone && refusedFormat(status, detail) {
+			format = c.stepDownFrom(format)
+			return true
+		}
+		if req.MaxTokens > 0 && refusedMaxTokens(status, detail) {
+			c.completionTokens.Store(true)
 			return true
 		}
 		return false
@@ -289,6 +331,7 @@ func (c *Client) chat(ctx context.Context, msgs []Message, jsonMode bool) (Reply
 	}
 	reply.Duration = time.Since(start)
 	if e != nil {
+		c.recordChat(reply, e)
 		return reply, e
 	}
 	ch := resp.Choices[0]
@@ -298,6 +341,7 @@ func (c *Client) chat(ctx context.Context, msgs []Message, jsonMode bool) (Reply
 	reply.PromptTokens = resp.Usage.PromptTokens
 	reply.CompletionTokens = resp.Usage.CompletionTokens
 	c.count(Usage{PromptTokens: reply.PromptTokens, CompletionTokens: reply.CompletionTokens})
+	c.recordChat(reply, nil)
 	return reply, nil
 }
 
@@ -519,8 +563,8 @@ func retryable(err error, status int) bool {
 }
 
 // captureKey carries a *capturedHeader in a request context so the HTTP
-// doer can hand back the response headers go-openai does not expose on
-// errors.
+// doer (captureDoer, which also applies a request's bodyPatch) can hand
+// back the response headers go-openai does not expose on errors.
 type captureKey struct{}
 
 type capturedHeader struct{ h http.Header }
@@ -528,6 +572,9 @@ type capturedHeader struct{ h http.Header }
 type captureDoer struct{ inner openai.HTTPDoer }
 
 func (d captureDoer) Do(req *http.Request) (*http.Response, error) {
+	if err := patchBody(req); err != nil {
+		return nil, err
+	}
 	resp, err := d.inner.Do(req)
 	if resp != nil {
 		if c, ok := req.Context().Value(captureKey{}).(*capturedHeader); ok {

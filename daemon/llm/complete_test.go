@@ -31,7 +31,7 @@ func TestCompleteJSON(t *testing.T) {
 		{name: "fenced reply with think block", script: []llmtest.Reply{llmtest.Text("<think>the user wants to save</think>\n```json\n" + validTap + "\n```")},
 			wantOK: true, wantCalls: 1},
 		{name: "not JSON, repaired", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultNotJSON), llmtest.Text(validTap)},
-			wantOK: true, wantCalls: 2, repairHas: []string{"reply is not JSON", `"action": {"type":"string"`, `"required": ["reason","action","element","done"]`}},
+			wantOK: true, wantCalls: 2, repairHas: []string{"reply is not JSON", `"action": "tap"|"long_press"|`, `"text": string (optional)`}},
 		{name: "not JSON twice", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultNotJSON), llmtest.Faulty(llmtest.FaultNotJSON)},
 			wantCalls: 2, wantErrHas: "llm: reply invalid after one repair: reply is not JSON", wantNoJSON: true},
 		{name: "bad element rejected by check, repaired", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultBadElement), llmtest.Text(validTap)},
@@ -72,9 +72,32 @@ func TestCompleteJSON(t *testing.T) {
 			}
 			reqs := s.Requests()
 			for i, q := range reqs {
-				if q.Body.ResponseFormat == nil || q.Body.ResponseFormat.Type != "json_object" {
-					t.Errorf("request %d: response_format = %+v, want json_object", i, q.Body.ResponseFormat)
+				if q.Format() != "json_schema" || !q.HasSchema() {
+					t.Errorf("request %d: response_format = %s, want json_schema with the schema", i, q.ResponseFormat)
 				}
+				if q.Body.MaxTokens != llm.DefaultMaxTokens {
+					t.Errorf("request %d: max_tokens = %d, want %d", i, q.Body.MaxTokens, llm.DefaultMaxTokens)
+				}
+			}
+			st := c.Stats()
+			want := llm.Stats{Requests: 1, Chats: st.Chats, PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens,
+				MaxPromptTokens: st.MaxPromptTokens, ChatMS: st.ChatMS, MaxChatMS: st.MaxChatMS, Format: "json_schema"}
+			var ce0 *llm.Error
+			switch {
+			case tt.wantCalls == 1:
+				want.ValidFirst = 1
+			case tt.wantOK:
+				want.Repairs, want.Repaired = 1, 1
+			case errors.As(err, &ce0):
+				want.Repairs, want.Failed = 1, 1
+			default:
+				want.Repairs, want.Invalid = 1, 1
+			}
+			if tt.script[0].FinishReason == "length" {
+				want.Truncated = 1
+			}
+			if st != want {
+				t.Errorf("stats = %+v, want %+v", st, want)
 			}
 			if len(reqs) == 2 {
 				m := reqs[1].Body.Messages
@@ -192,34 +215,66 @@ func TestCompleteJSONCheckReply(t *testing.T) {
 	}
 }
 
-func TestJSONModeFallbackAndOff(t *testing.T) {
-	s := llmtest.NewServer(t, llmtest.WithoutJSONMode())
-	s.Always(llmtest.Text(validTap))
-	c := newClient(t, s)
-	if _, _, err := llm.CompleteJSON(context.Background(), c, userMsg("x"), screenHas); err != nil {
-		t.Fatal(err)
+func TestResponseFormatFallback(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []llmtest.Option
+		// formats sent by the first CompleteJSON (each refusal re-sends one
+		// step down), then the one format of the second call.
+		first  []string
+		second string
+		schema bool // the accepted format carries the schema
+		final  string
+	}{
+		{name: "OpenAI, vLLM, Ollama: json_schema", first: []string{"json_schema"}, second: "json_schema", schema: true, final: "json_schema"},
+		{name: "LM Studio: no json_object, json_schema fine", opts: []llmtest.Option{llmtest.WithoutJSONMode()},
+			first: []string{"json_schema"}, second: "json_schema", schema: true, final: "json_schema"},
+		{name: "llama-cpp-python: json_object with a schema", opts: []llmtest.Option{llmtest.WithFormats("text", "json_object")},
+			first: []string{"json_schema", "json_object"}, second: "json_object", schema: true, final: "json_object+schema"},
+		{name: "no response_format at all", opts: []llmtest.Option{llmtest.WithFormats("text")},
+			first: []string{"json_schema", "json_object", "json_object", ""}, second: "", final: "none"},
 	}
-	// First request asked for json_object and got 400; the re-send did not.
-	reqs := s.Requests()
-	if len(reqs) != 2 || reqs[0].Body.ResponseFormat == nil || reqs[1].Body.ResponseFormat != nil {
-		t.Fatalf("requests = %+v", reqs)
-	}
-	// The client remembers: the next call goes without response_format.
-	if _, _, err := llm.CompleteJSON(context.Background(), c, userMsg("x"), screenHas); err != nil {
-		t.Fatal(err)
-	}
-	if reqs = s.Requests(); len(reqs) != 3 || reqs[2].Body.ResponseFormat != nil {
-		t.Errorf("third request response_format = %+v", reqs[len(reqs)-1].Body.ResponseFormat)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewServer(t, tt.opts...)
+			s.Always(llmtest.Text(validTap))
+			c := newClient(t, s)
+			for call := range 2 {
+				_, reply, err := llm.CompleteJSON(context.Background(), c, userMsg("x"), screenHas)
+				if err != nil {
+					t.Fatalf("call %d: %v", call, err)
+				}
+				if call == 0 && reply.Retries != len(tt.first)-1 {
+					t.Errorf("retries = %d, want %d (one per refused format)", reply.Retries, len(tt.first)-1)
+				}
+			}
+			reqs := s.Requests()
+			want := append(append([]string(nil), tt.first...), tt.second)
+			if len(reqs) != len(want) {
+				t.Fatalf("%d requests, want %d", len(reqs), len(want))
+			}
+			for i, q := range reqs {
+				if q.Format() != want[i] {
+					t.Errorf("request %d: response_format %s, want type %q", i, q.ResponseFormat, want[i])
+				}
+			}
+			if last := reqs[len(reqs)-1]; last.HasSchema() != tt.schema {
+				t.Errorf("accepted format %s: schema present = %v, want %v", last.ResponseFormat, last.HasSchema(), tt.schema)
+			}
+			if got := c.Stats().Format; got != tt.final {
+				t.Errorf("Stats().Format = %q, want %q", got, tt.final)
+			}
+		})
 	}
 
-	s2 := llmtest.NewServer(t)
-	s2.Script(llmtest.Text(validTap))
-	off := newClient(t, s2, func(c *llm.Config) { c.JSONMode = false })
+	s := llmtest.NewServer(t)
+	s.Script(llmtest.Text(validTap))
+	off := newClient(t, s, func(c *llm.Config) { c.JSONMode = false })
 	if _, _, err := llm.CompleteJSON(context.Background(), off, userMsg("x"), screenHas); err != nil {
 		t.Fatal(err)
 	}
-	if s2.Requests()[0].Body.ResponseFormat != nil {
-		t.Error("JSONMode=false still sent response_format")
+	if q := s.Requests()[0]; q.ResponseFormat != nil {
+		t.Errorf("JSONMode=false still sent response_format %s", q.ResponseFormat)
 	}
 }
 

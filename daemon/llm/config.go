@@ -25,6 +25,12 @@ const (
 	MaxBackoff = 10 * time.Second
 	// OpenAIBaseURL is used when only an API key is configured.
 	OpenAIBaseURL = "https://api.openai.com/v1"
+	// DefaultMaxTokens bounds one reply. A next-action or check reply is
+	// about 40 tokens plus a reason of at most 400 characters (about 100
+	// tokens); the rest is headroom. Reasoning models that think in the
+	// reply (or count hidden reasoning against the bound) need more: set
+	// Config.MaxTokens or WAYFINDER_LLM_MAX_TOKENS.
+	DefaultMaxTokens = 256
 	// NoRetries as Config.MaxRetries disables retries (0 means the default).
 	NoRetries = -1
 	// placeholderKey is sent as the bearer token when no key is configured;
@@ -34,13 +40,14 @@ const (
 
 // Environment variables read by ConfigFromEnv.
 const (
-	EnvBaseURL    = "OPENAI_BASE_URL"         // e.g. https://api.deepseek.com, http://localhost:11434/v1
-	EnvAPIKey     = "OPENAI_API_KEY"          // may be empty for local servers
-	EnvModel      = "WAYFINDER_MODEL"         // e.g. gpt-4o-mini, deepseek-chat, qwen2.5:7b
-	EnvTimeout    = "WAYFINDER_LLM_TIMEOUT"   // Go duration, e.g. 45s
-	EnvMaxRetries = "WAYFINDER_LLM_RETRIES"   // integer >= 0
-	EnvJSONMode   = "WAYFINDER_LLM_JSON_MODE" // bool; false for endpoints without response_format
-	EnvEmbedModel = "WAYFINDER_EMBED_MODEL"   // e.g. text-embedding-3-small, nomic-embed-text; empty: no embeddings
+	EnvBaseURL    = "OPENAI_BASE_URL"          // e.g. https://api.deepseek.com, http://localhost:11434/v1
+	EnvAPIKey     = "OPENAI_API_KEY"           // may be empty for local servers
+	EnvModel      = "WAYFINDER_MODEL"          // e.g. gpt-4o-mini, deepseek-chat, qwen2.5:7b
+	EnvTimeout    = "WAYFINDER_LLM_TIMEOUT"    // Go duration, e.g. 45s
+	EnvMaxRetries = "WAYFINDER_LLM_RETRIES"    // integer >= 0
+	EnvJSONMode   = "WAYFINDER_LLM_JSON_MODE"  // bool; false for endpoints without response_format
+	EnvMaxTokens  = "WAYFINDER_LLM_MAX_TOKENS" // integer > 0: the bound on one reply
+	EnvEmbedModel = "WAYFINDER_EMBED_MODEL"    // e.g. text-embedding-3-small, nomic-embed-text; empty: no embeddings
 )
 
 // Config selects and tunes the OpenAI-compatible endpoint.
@@ -80,9 +87,17 @@ type Config struct {
 	MaxRetries int
 	// BackoffBase is the first backoff step. Zero means DefaultBackoffBase.
 	BackoffBase time.Duration
-	// JSONMode asks for response_format {"type":"json_object"} in
-	// CompleteJSON. Endpoints that reject it with a 400 naming
-	// response_format are detected and asked again without it.
+	// MaxTokens bounds the length of every reply (max_tokens in the
+	// request), so a runaway generation cannot hold a single-slot local
+	// server (llama.cpp, Ollama) for minutes after the client gave up.
+	// Zero means DefaultMaxTokens.
+	MaxTokens int
+	// JSONMode asks CompleteJSON's replies to be constrained to the reply
+	// type's JSON Schema with the strongest response_format the endpoint
+	// accepts (see Format): json_schema, then json_object with a schema,
+	// then plain json_object, then none. A refusal (400 or 422 naming
+	// response_format) is detected, the request sent again one step down,
+	// and the step remembered.
 	JSONMode bool
 	// Logger receives retry warnings (never prompts, replies or the key).
 	// Nil disables logging.
@@ -95,12 +110,13 @@ func DefaultConfig() Config {
 		Timeout:     DefaultTimeout,
 		MaxRetries:  DefaultMaxRetries,
 		BackoffBase: DefaultBackoffBase,
+		MaxTokens:   DefaultMaxTokens,
 		JSONMode:    true,
 	}
 }
 
 // ConfigFromEnv reads EnvBaseURL, EnvAPIKey, EnvModel, EnvEmbedModel,
-// EnvTimeout, EnvMaxRetries and EnvJSONMode on top of DefaultConfig. Unset or empty
+// EnvTimeout, EnvMaxRetries, EnvMaxTokens and EnvJSONMode on top of DefaultConfig. Unset or empty
 // variables keep the default. It returns an error naming the variable when
 // a value does not parse (the key's value is never quoted).
 func ConfigFromEnv() (Config, error) {
@@ -125,6 +141,13 @@ func ConfigFromEnv() (Config, error) {
 		if n == 0 {
 			c.MaxRetries = NoRetries
 		}
+	}
+	if v := strings.TrimSpace(os.Getenv(EnvMaxTokens)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("llm: config: %s=%q: want an integer > 0", EnvMaxTokens, v)
+		}
+		c.MaxTokens = n
 	}
 	if v := strings.TrimSpace(os.Getenv(EnvJSONMode)); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -180,6 +203,9 @@ func (c Config) withDefaults() Config {
 	if c.BackoffBase <= 0 {
 		c.BackoffBase = DefaultBackoffBase
 	}
+	if c.MaxTokens <= 0 {
+		c.MaxTokens = DefaultMaxTokens
+	}
 	return c
 }
 
@@ -191,8 +217,8 @@ func (c Config) Redacted() string {
 	if c.EmbedModel != "" {
 		embed = " embed=" + c.EmbedModel
 	}
-	return fmt.Sprintf("llm.Config{base=%s model=%s%s key=%s timeout=%s retries=%d backoff=%s json=%t}",
-		redactURL(c.Endpoint()), c.Model, embed, KeyHint(c.APIKey), c.Timeout, c.MaxRetries, c.BackoffBase, c.JSONMode)
+	return fmt.Sprintf("llm.Config{base=%s model=%s%s key=%s timeout=%s retries=%d backoff=%s max_tokens=%d json=%t}",
+		redactURL(c.Endpoint()), c.Model, embed, KeyHint(c.APIKey), c.Timeout, c.MaxRetries, c.BackoffBase, c.MaxTokens, c.JSONMode)
 }
 
 // String returns Redacted.
@@ -220,6 +246,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("api_key", KeyHint(c.APIKey)),
 		slog.Duration("timeout", c.Timeout),
 		slog.Int("max_retries", c.MaxRetries),
+		slog.Int("max_tokens", c.MaxTokens),
 		slog.Bool("json_mode", c.JSONMode),
 	)
 }
@@ -235,8 +262,9 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		APIKey     string `json:"api_key"`
 		TimeoutMS  int64  `json:"timeout_ms"`
 		MaxRetries int    `json:"max_retries"`
+		MaxTokens  int    `json:"max_tokens"`
 		JSONMode   bool   `json:"json_mode"`
-	}{redactURL(c.Endpoint()), c.Model, c.EmbedModel, KeyHint(c.APIKey), c.Timeout.Milliseconds(), c.MaxRetries, c.JSONMode})
+	}{redactURL(c.Endpoint()), c.Model, c.EmbedModel, KeyHint(c.APIKey), c.Timeout.Milliseconds(), c.MaxRetries, c.MaxTokens, c.JSONMode})
 }
 
 // KeyHint returns a printable stand-in for an API key: "(none)" when empty,

@@ -16,11 +16,12 @@ func TestConfigFromEnv(t *testing.T) {
 		wantErr string
 	}{
 		{name: "defaults", env: map[string]string{},
-			want: llm.Config{Timeout: 60 * time.Second, MaxRetries: 3, BackoffBase: 500 * time.Millisecond, JSONMode: true}},
+			want: llm.Config{Timeout: 60 * time.Second, MaxRetries: 3, BackoffBase: 500 * time.Millisecond, MaxTokens: llm.DefaultMaxTokens, JSONMode: true}},
 		{name: "deepseek", env: map[string]string{llm.EnvBaseURL: "https://api.deepseek.com", llm.EnvAPIKey: " " + testKey + " ", llm.EnvModel: "deepseek-chat", llm.EnvTimeout: "45s"},
-			want: llm.Config{BaseURL: "https://api.deepseek.com", APIKey: testKey, Model: "deepseek-chat", Timeout: 45 * time.Second, MaxRetries: 3, BackoffBase: 500 * time.Millisecond, JSONMode: true}},
-		{name: "ollama without key, no JSON mode, no retries", env: map[string]string{llm.EnvBaseURL: "http://localhost:11434/v1", llm.EnvModel: "qwen2.5:7b", llm.EnvJSONMode: "false", llm.EnvMaxRetries: "0"},
-			want: llm.Config{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b", Timeout: 60 * time.Second, MaxRetries: llm.NoRetries, BackoffBase: 500 * time.Millisecond}},
+			want: llm.Config{BaseURL: "https://api.deepseek.com", APIKey: testKey, Model: "deepseek-chat", Timeout: 45 * time.Second, MaxRetries: 3, BackoffBase: 500 * time.Millisecond, MaxTokens: llm.DefaultMaxTokens, JSONMode: true}},
+		{name: "ollama without key, no JSON mode, no retries", env: map[string]string{llm.EnvBaseURL: "http://localhost:11434/v1", llm.EnvModel: "qwen2.5:7b", llm.EnvJSONMode: "false", llm.EnvMaxRetries: "0", llm.EnvMaxTokens: "1024"},
+			want: llm.Config{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5:7b", Timeout: 60 * time.Second, MaxRetries: llm.NoRetries, BackoffBase: 500 * time.Millisecond, MaxTokens: 1024}},
+		{name: "bad max tokens", env: map[string]string{llm.EnvMaxTokens: "0"}, wantErr: "WAYFINDER_LLM_MAX_TOKENS=\"0\": want an integer > 0"},
 		{name: "bad timeout", env: map[string]string{llm.EnvTimeout: "60"}, wantErr: "WAYFINDER_LLM_TIMEOUT=\"60\""},
 		{name: "negative timeout", env: map[string]string{llm.EnvTimeout: "-1s"}, wantErr: "positive Go duration"},
 		{name: "bad retries", env: map[string]string{llm.EnvMaxRetries: "many"}, wantErr: "WAYFINDER_LLM_RETRIES"},
@@ -29,7 +30,7 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{llm.EnvBaseURL, llm.EnvAPIKey, llm.EnvModel, llm.EnvTimeout, llm.EnvMaxRetries, llm.EnvJSONMode} {
+			for _, k := range []string{llm.EnvBaseURL, llm.EnvAPIKey, llm.EnvModel, llm.EnvTimeout, llm.EnvMaxRetries, llm.EnvMaxTokens, llm.EnvJSONMode} {
 				t.Setenv(k, tt.env[k])
 			}
 			got, err := llm.ConfigFromEnv()
@@ -47,10 +48,10 @@ func TestConfigFromEnv(t *testing.T) {
 			}
 			// Compare field by field: Config's fmt output is redacted by design.
 			if got.BaseURL != tt.want.BaseURL || got.APIKey != tt.want.APIKey || got.Model != tt.want.Model || got.Timeout != tt.want.Timeout ||
-				got.MaxRetries != tt.want.MaxRetries || got.BackoffBase != tt.want.BackoffBase || got.JSONMode != tt.want.JSONMode {
-				t.Errorf("got  base=%q key=%v model=%q timeout=%s retries=%d backoff=%s json=%t\nwant base=%q key=%v model=%q timeout=%s retries=%d backoff=%s json=%t",
-					got.BaseURL, got.APIKey == testKey, got.Model, got.Timeout, got.MaxRetries, got.BackoffBase, got.JSONMode,
-					tt.want.BaseURL, tt.want.APIKey == testKey, tt.want.Model, tt.want.Timeout, tt.want.MaxRetries, tt.want.BackoffBase, tt.want.JSONMode)
+				got.MaxRetries != tt.want.MaxRetries || got.BackoffBase != tt.want.BackoffBase || got.MaxTokens != tt.want.MaxTokens || got.JSONMode != tt.want.JSONMode {
+				t.Errorf("got  base=%q key=%v model=%q timeout=%s retries=%d backoff=%s max_tokens=%d json=%t\nwant base=%q key=%v model=%q timeout=%s retries=%d backoff=%s max_tokens=%d json=%t",
+					got.BaseURL, got.APIKey == testKey, got.Model, got.Timeout, got.MaxRetries, got.BackoffBase, got.MaxTokens, got.JSONMode,
+					tt.want.BaseURL, tt.want.APIKey == testKey, tt.want.Model, tt.want.Timeout, tt.want.MaxRetries, tt.want.BackoffBase, tt.want.MaxTokens, tt.want.JSONMode)
 			}
 		})
 	}
@@ -84,8 +85,8 @@ func TestConfigEnabledAndEndpoint(t *testing.T) {
 
 func TestNewAppliesDefaults(t *testing.T) {
 	c := llm.New(llm.Config{BaseURL: "http://x", Model: "m"}).Config()
-	if c.Timeout != llm.DefaultTimeout || c.MaxRetries != llm.DefaultMaxRetries || c.BackoffBase != llm.DefaultBackoffBase {
-		t.Errorf("defaults not applied: timeout=%s retries=%d backoff=%s", c.Timeout, c.MaxRetries, c.BackoffBase)
+	if c.Timeout != llm.DefaultTimeout || c.MaxRetries != llm.DefaultMaxRetries || c.BackoffBase != llm.DefaultBackoffBase || c.MaxTokens != llm.DefaultMaxTokens {
+		t.Errorf("defaults not applied: timeout=%s retries=%d backoff=%s max_tokens=%d", c.Timeout, c.MaxRetries, c.BackoffBase, c.MaxTokens)
 	}
 	if c := llm.New(llm.Config{MaxRetries: llm.NoRetries}).Config(); c.MaxRetries != 0 {
 		t.Errorf("NoRetries -> %d", c.MaxRetries)

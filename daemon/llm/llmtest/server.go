@@ -18,6 +18,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -81,8 +82,13 @@ const (
 
 // Reply is one scripted answer.
 type Reply struct {
-	Content          string // assistant message content (FaultNone)
-	PromptTokens     int    // usage reported; when both are 0 the server estimates len/4
+	Content string // assistant message content (FaultNone)
+	// Runaway makes the model go on generating after Content, as a small
+	// model sometimes does: it stops only at the request's max_tokens (or,
+	// when the request has none, at RunawayTokens). The reply is then
+	// Content cut to that many tokens, finish_reason "length".
+	Runaway          bool
+	PromptTokens     int // usage reported; when both are 0 the server estimates len/4
 	CompletionTokens int
 	FinishReason     string // default "stop"
 	Fault            Fault
@@ -112,8 +118,41 @@ type Request struct {
 	Authorization string // the Authorization header as received
 	Body          openai.ChatCompletionRequest
 	Raw           []byte // the raw request body
-	Served        Fault  // the fault served (FaultNone for normal replies)
+	// ResponseFormat is the raw response_format member (nil when absent):
+	// Body drops members go-openai does not model, such as json_object's
+	// "schema".
+	ResponseFormat json.RawMessage
+	Served         Fault // the fault served (FaultNone for normal replies)
+	// Skipped is set (single-slot mode) when the client had gone before
+	// the request reached the slot, so nothing was generated.
+	Skipped bool
 }
+
+// Format is the type of the recorded response_format ("" when absent).
+func (r Request) Format() string {
+	var f struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(r.ResponseFormat, &f)
+	return f.Type
+}
+
+// HasSchema reports whether the recorded response_format carries a JSON
+// Schema (json_schema.schema, or json_object's "schema" member).
+func (r Request) HasSchema() bool {
+	var f struct {
+		Schema     json.RawMessage `json:"schema"`
+		JSONSchema struct {
+			Schema json.RawMessage `json:"schema"`
+		} `json:"json_schema"`
+	}
+	_ = json.Unmarshal(r.ResponseFormat, &f)
+	return len(f.Schema) > 0 || len(f.JSONSchema.Schema) > 0
+}
+
+// RunawayTokens is how many tokens a Runaway reply generates when the
+// request sets no max_tokens.
+const RunawayTokens = 4096
 
 // Option configures a Server.
 type Option func(*Server)
@@ -137,15 +176,43 @@ func WithReplyFunc(f func(req openai.ChatCompletionRequest) Reply) Option {
 // with a 400 naming response_format, as LM Studio does.
 func WithoutJSONMode() Option { return func(s *Server) { s.noJSONMode = true } }
 
+// WithFormats makes the server accept only the given response_format
+// types ("text", "json_object", "json_schema") and refuse others with a
+// 422 validation error naming body.response_format.type, as
+// llama-cpp-python's FastAPI server does (it accepts "text" and
+// "json_object", the latter with an optional "schema" member).
+func WithFormats(types ...string) Option {
+	return func(s *Server) { s.formats = append([]string(nil), types...) }
+}
+
+// WithoutMaxTokens makes the server refuse max_tokens with OpenAI's 400
+// for reasoning models, which want max_completion_tokens instead.
+func WithoutMaxTokens() Option { return func(s *Server) { s.noMaxTokens = true } }
+
+// WithSingleSlot makes the server behave like a local single-slot server
+// (llama.cpp, llama-cpp-python): requests are answered one at a time;
+// generating a reply takes perToken per completion token (len/4+1 of the
+// content, bounded by max_tokens; see Reply.Runaway); a generation that
+// has started runs to its end even when the client has gone (as a
+// non-streaming llama-cpp-python request does), while a queued request
+// whose client has gone is skipped before it starts.
+func WithSingleSlot(perToken time.Duration) Option {
+	return func(s *Server) { s.perToken = perToken }
+}
+
 // Server is the fake endpoint. Safe for concurrent use.
 type Server struct {
-	t          testing.TB
-	srv        *httptest.Server
-	stop       chan struct{}
-	stopOnce   sync.Once
-	key        string
-	checkKey   bool
-	noJSONMode bool
+	t           testing.TB
+	srv         *httptest.Server
+	stop        chan struct{}
+	stopOnce    sync.Once
+	key         string
+	checkKey    bool
+	noJSONMode  bool
+	formats     []string      // WithFormats; nil accepts every type
+	noMaxTokens bool          // WithoutMaxTokens
+	perToken    time.Duration // WithSingleSlot; 0: concurrent, instant
+	slot        sync.Mutex    // held while a single-slot generation runs
 
 	mu       sync.Mutex
 	script   []Reply
@@ -265,6 +332,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := Request{Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Raw: raw}
 	jerr := json.Unmarshal(raw, &rec.Body)
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) == nil && string(members["response_format"]) != "null" {
+		rec.ResponseFormat = members["response_format"]
+	}
 
 	var early func()
 	switch {
@@ -274,10 +345,17 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 	case s.checkKey && rec.Authorization != "Bearer "+s.key:
 		early = func() { writeError(w, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided.") }
-	case s.noJSONMode && rec.Body.ResponseFormat != nil && rec.Body.ResponseFormat.Type == openai.ChatCompletionResponseFormatTypeJSONObject:
+	case s.noJSONMode && rec.Format() == string(openai.ChatCompletionResponseFormatTypeJSONObject):
 		early = func() {
 			writeError(w, http.StatusBadRequest, "invalid_request_error", "'response_format.type' must be 'json_schema' or 'text'")
 		}
+	case s.noMaxTokens && rec.Body.MaxTokens > 0:
+		early = func() {
+			writeError(w, http.StatusBadRequest, "invalid_request_error",
+				"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.")
+		}
+	case s.formats != nil && rec.ResponseFormat != nil && !slices.Contains(s.formats, rec.Format()):
+		early = func() { writeValidationError(w, rec.Format(), s.formats) }
 	}
 	var reply Reply
 	ok := false
@@ -336,16 +414,29 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		reply.Content = BadElementContent
 	}
 
+	fr := reply.FinishReason
+	if fr == "" {
+		fr = "stop"
+	}
+	if limit := max(rec.Body.MaxTokens, rec.Body.MaxCompletionTokens); reply.Runaway || limit > 0 {
+		if limit <= 0 {
+			limit = RunawayTokens
+		}
+		if reply.Runaway || tokensOf(reply.Content) > limit {
+			reply.Content = cutTokens(reply.Content, limit)
+			fr = "length"
+		}
+	}
+	if s.perToken > 0 && !s.generate(r, &rec, n, tokensOf(reply.Content)) {
+		return
+	}
+
 	pt, ct := reply.PromptTokens, reply.CompletionTokens
 	if pt == 0 && ct == 0 {
 		for _, m := range rec.Body.Messages {
 			pt += len(m.Content)/4 + 1
 		}
-		ct = len(reply.Content)/4 + 1
-	}
-	fr := reply.FinishReason
-	if fr == "" {
-		fr = "stop"
+		ct = tokensOf(reply.Content)
 	}
 	resp := openai.ChatCompletionResponse{
 		ID:      fmt.Sprintf("chatcmpl-llmtest-%d", n),
@@ -361,6 +452,63 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// tokensOf is the fake tokenizer: four characters a token, at least one.
+func tokensOf(content string) int { return max(1, (len(content)+3)/4) }
+
+// cutTokens returns the part of content a generation of n tokens
+// produces; past the content's end it pads with spaces, as a model that
+// does not stop might.
+func cutTokens(content string, n int) string {
+	if n*4 <= len(content) {
+		return content[:n*4]
+	}
+	return content + strings.Repeat(" ", n*4-len(content))
+}
+
+// generate occupies the single slot for tokens·perToken, as a local server
+// generating a reply does. A request whose client has gone before the
+// slot is free is skipped (false, nothing generated); once generation
+// has started it runs to its end whatever the client does. It reports
+// whether the client is still there to read the answer.
+func (s *Server) generate(r *http.Request, rec *Request, n, tokens int) bool {
+	s.slot.Lock()
+	defer s.slot.Unlock()
+	if r.Context().Err() != nil {
+		s.mu.Lock()
+		s.requests[n-1].Skipped = true
+		s.mu.Unlock()
+		rec.Skipped = true
+		return false
+	}
+	t := time.NewTimer(time.Duration(tokens) * s.perToken)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-s.stop:
+		return false
+	}
+	return r.Context().Err() == nil
+}
+
+// writeValidationError answers as FastAPI does when a request body fails
+// its pydantic model: 422 with a "detail" list naming the field.
+func writeValidationError(w http.ResponseWriter, got string, allowed []string) {
+	quoted := make([]string, len(allowed))
+	for i, a := range allowed {
+		quoted[i] = "'" + a + "'"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusUnprocessableEntity)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"detail": []map[string]any{{
+			"type":  "literal_error",
+			"loc":   []string{"body", "response_format", "type"},
+			"msg":   "Input should be " + strings.Join(quoted, " or "),
+			"input": got,
+		}},
+	})
 }
 
 func writeError(w http.ResponseWriter, status int, typ, msg string) {

@@ -29,6 +29,8 @@ func cmdEval(ctx context.Context, args []string) error {
 	report := fs.String("report", "", "write the JSON report here")
 	quiet := fs.Bool("q", false, "no per-task lines")
 	leaveOut := fs.String("leave-out", string(eval.LeaveOutRecording), "graph planner: what of a task's own demonstration to hide while solving it: recording (edges only its own DroidBot sessions recorded), demo (also every edge coinciding with its steps) or none")
+	maxTasks := fs.Int("max-tasks", 0, "evaluate only the first N tasks of each app (default all; for slow planners such as a local model)")
+	stepLimit := fs.Int("step-limit", 0, "planned steps per task before giving up (default the engine's, 20)")
 	minSuccess := fs.Float64("min-success", -1, "exit non-zero when the learn success rate is below this (default: oracle 1.0, others none)")
 	ac, args := takeADB(args, false)
 	minCorrect := fs.Int("min-correct", -1, "exit non-zero when fewer --commands are correct (default: no check)")
@@ -51,6 +53,9 @@ func cmdEval(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeStore()
+	if *maxTasks > 0 {
+		d.Tasks = firstTasksPerApp(d.Tasks, *maxTasks)
+	}
 	cfg := eval.Config{Data: d, Apps: splitList(*apps), Store: st}
 	if cfg.Engine, err = lf.engineConfig(); err != nil {
 		return err
@@ -66,6 +71,7 @@ func cmdEval(ctx context.Context, args []string) error {
 			}
 		}
 	}
+	cfg.Engine.StepLimit = *stepLimit
 	if !*quiet {
 		cfg.Progress = os.Stdout
 	}
@@ -125,8 +131,17 @@ func cmdEval(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The model's side of the run, when one was asked (planner llm or
+	// auto with an endpoint): one client served every task.
+	var stats *llmStats
+	if lf.client != nil {
+		stats = newLLMStats(lf.client.Stats(), rep)
+	}
 	if *report != "" {
-		b, err := json.MarshalIndent(rep, "", " ")
+		b, err := json.MarshalIndent(struct {
+			*eval.Report
+			LLM *llmStats `json:"llm,omitempty"`
+		}{rep, stats}, "", " ")
 		if err != nil {
 			return err
 		}
@@ -135,6 +150,10 @@ func cmdEval(ctx context.Context, args []string) error {
 		}
 	}
 	rep.WriteTable(os.Stdout)
+	if stats != nil {
+		fmt.Printf("LLM: %s\n", stats.Stats)
+		fmt.Printf("LLM per step: %.0f tokens, %.1f s (%d steps)\n", stats.TokensPerStep, stats.MSPerStep/1000, stats.Steps)
+	}
 	rep.WriteDrift(os.Stdout)
 	if dr := rep.Drift; dr != nil && *minDrift >= 0 && (dr.ReplayRate < *minDrift || dr.WrongTaps > 0 || dr.FlowsLost > 0) {
 		return fmt.Errorf("drift: replayed %.3f (guard %.3f), %d wrong taps, %d flows lost", dr.ReplayRate, *minDrift, dr.WrongTaps, dr.FlowsLost)
@@ -156,4 +175,44 @@ func cmdEval(ctx context.Context, args []string) error {
 		return fmt.Errorf("replay: %d of %d flows replayed, %d LLM calls", rep.Replay.Succeeded, rep.Replay.Tasks, rep.Replay.LLMCalls)
 	}
 	return nil
+}
+
+// llmStats is the "llm" section of an eval report: the client's Stats,
+// their rates, and per step (every step the engine took, by any planner)
+// the model's tokens and wall time (failed calls included).
+type llmStats struct {
+	llm.Stats
+	ValidFirstRate   float64 `json:"valid_first_rate"`
+	ValidRate        float64 `json:"valid_rate"`
+	MeanPromptTokens float64 `json:"mean_prompt_tokens"`
+	MeanChatMS       float64 `json:"mean_chat_ms"`
+	Steps            int     `json:"steps"`
+	TokensPerStep    float64 `json:"tokens_per_step"`
+	MSPerStep        float64 `json:"ms_per_step"`
+}
+
+func newLLMStats(s llm.Stats, rep *eval.Report) *llmStats {
+	out := &llmStats{Stats: s, ValidFirstRate: s.ValidFirstRate(), ValidRate: s.ValidRate(),
+		MeanPromptTokens: s.MeanPromptTokens(), MeanChatMS: s.MeanChatMS()}
+	for _, t := range rep.PerTask {
+		out.Steps += t.Steps
+	}
+	if out.Steps > 0 {
+		out.TokensPerStep = float64(s.PromptTokens+s.CompletionTokens) / float64(out.Steps)
+		out.MSPerStep = float64(s.ChatMS+s.FailedMS) / float64(out.Steps)
+	}
+	return out
+}
+
+// firstTasksPerApp keeps the first n tasks of each app, in order.
+func firstTasksPerApp(tasks []droidtask.Task, n int) []droidtask.Task {
+	seen := map[string]int{}
+	var out []droidtask.Task
+	for _, t := range tasks {
+		if seen[t.App] < n {
+			seen[t.App]++
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -23,6 +23,9 @@ type llmOpts struct {
 	embedModel *string
 	apiKey     *string
 	timeout    *time.Duration
+	maxTokens  *int
+
+	client *llm.Client // made once by chatClient, shared by every planner
 }
 
 func llmFlags(fs *flag.FlagSet) *llmOpts {
@@ -33,6 +36,7 @@ func llmFlags(fs *flag.FlagSet) *llmOpts {
 		embedModel: fs.String("embed-model", "", "embedding model for flow matching just below the replay threshold: \"local\" for the on-device all-MiniLM-L6-v2 (scripts/fetch-model.sh), else a model on the same endpoint (env WAYFINDER_EMBED_MODEL; default none: lexical only)"),
 		apiKey:     fs.String("api-key", "", "API key (env OPENAI_API_KEY; prefer the environment: flags show in ps)"),
 		timeout:    fs.Duration("llm-timeout", 0, "LLM call timeout, retries included (env WAYFINDER_LLM_TIMEOUT; default 60s)"),
+		maxTokens:  fs.Int("llm-max-tokens", 0, "bound on the length of one LLM reply, in tokens (env WAYFINDER_LLM_MAX_TOKENS; default 256)"),
 	}
 }
 
@@ -56,6 +60,9 @@ func (o *llmOpts) config() (llm.Config, error) {
 	}
 	if *o.timeout > 0 {
 		cfg.Timeout = *o.timeout
+	}
+	if *o.maxTokens > 0 {
+		cfg.MaxTokens = *o.maxTokens
 	}
 	return cfg, nil
 }
@@ -91,9 +98,24 @@ func (o *llmOpts) planner(st *knowledge.Store) (daemon.Planner, error) {
 }
 
 func (o *llmOpts) plannerWith(st *knowledge.Store, gp *graphplan.Planner) (daemon.Planner, error) {
-	cfg, err := o.config()
+	client, err := o.chatClient()
 	if err != nil {
 		return nil, err
 	}
-	return llmplan.Choose(*o.kind, cfg, st, gp)
+	return llmplan.ChooseClient(*o.kind, client, st, gp)
+}
+
+// chatClient returns the one chat client of the flags (nil without an
+// endpoint), made on first use: planners made per task share it, so what
+// it learns about the endpoint (see llm.Format) and its Stats span the run.
+func (o *llmOpts) chatClient() (*llm.Client, error) {
+	if o.client != nil {
+		return o.client, nil
+	}
+	cfg, err := o.config()
+	if err != nil || !cfg.Enabled() {
+		return nil, err
+	}
+	o.client = llm.New(cfg)
+	return o.client, nil
 }

@@ -81,7 +81,7 @@ func TestCompleteJSON(t *testing.T) {
 			}
 			st := c.Stats()
 			want := llm.Stats{Requests: 1, Chats: st.Chats, PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens,
-				MaxPromptTokens: st.MaxPromptTokens, ChatMS: st.ChatMS, MaxChatMS: st.MaxChatMS, Format: "json_schema"}
+				MaxPromptTokens: st.MaxPromptTokens, ChatMS: st.ChatMS, MaxChatMS: st.MaxChatMS, FailedMS: st.FailedMS, Format: "json_schema"}
 			var ce0 *llm.Error
 			switch {
 			case tt.wantCalls == 1:

@@ -1,5 +1,7 @@
 package llm
 
+import "fmt"
+
 // Stats describes how a client's chat calls and structured requests went
 // since New: the numbers an evaluation of a model reports (JSON-valid
 // rate, repairs, prompt size, latency, timeouts). Tokens are the server's
@@ -34,6 +36,8 @@ type Stats struct {
 	// longest one.
 	ChatMS    int64 `json:"chat_ms"`
 	MaxChatMS int64 `json:"max_chat_ms"`
+	// FailedMS sums the wall time of failed chat calls (timeouts included).
+	FailedMS int64 `json:"failed_ms"`
 
 	// Format is the response format the client sends now (see Format); it
 	// moves down when the endpoint refuses one.
@@ -82,6 +86,7 @@ func (c *Client) recordChat(r Reply, e *Error) {
 	defer c.mu.Unlock()
 	s := &c.stats
 	if e != nil {
+		s.FailedMS += r.Duration.Milliseconds()
 		s.Failed++
 		if e.Timeout {
 			s.Timeouts++
@@ -127,4 +132,14 @@ func (c *Client) recordRequest(o requestOutcome) {
 	case outcomeRepairFailed:
 		s.Repairs++
 	}
+}
+
+// String is a one-line summary for command-line reports, e.g.
+//
+//	12 requests: valid first try 9 (75%), after repair 11 (92%); 3 repairs, 1 timeout, 0 other failures, 2 cut at max_tokens; prompt 640 tokens per call (max 910); 2.1 s per call (max 4.0 s); format json_object+schema
+func (s Stats) String() string {
+	return fmt.Sprintf("%d requests: valid first try %d (%.0f%%), after repair %d (%.0f%%); %d repairs, %d %s, %d other failures, %d cut at max_tokens; prompt %.0f tokens per call (max %d); %.1f s per call (max %.1f s); format %s",
+		s.Requests, s.ValidFirst, 100*s.ValidFirstRate(), s.ValidFirst+s.Repaired, 100*s.ValidRate(),
+		s.Repairs, s.Timeouts, plural(s.Timeouts, "timeout", "timeouts"), s.Failed-s.Timeouts, s.Truncated,
+		s.MeanPromptTokens(), s.MaxPromptTokens, s.MeanChatMS()/1000, float64(s.MaxChatMS)/1000, s.Format)
 }

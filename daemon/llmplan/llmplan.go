@@ -340,19 +340,32 @@ var (
 // model where the graph planner is unsure; the graph planner alone when
 // no endpoint is configured). "llm" without an endpoint is an error.
 func Choose(kind string, cfg llm.Config, store *knowledge.Store, graph daemon.Planner) (daemon.Planner, error) {
+	var client *llm.Client
+	if cfg.Enabled() {
+		client = llm.New(cfg)
+	}
+	return ChooseClient(kind, client, store, graph)
+}
+
+// ChooseClient is Choose with a client made by the caller, so that one
+// client (and what it learnt about the endpoint: the response format it
+// accepts, its Stats) serves many planners, e.g. one per evaluated task.
+// A nil client, or one whose config is not Enabled, means no endpoint.
+func ChooseClient(kind string, client *llm.Client, store *knowledge.Store, graph daemon.Planner) (daemon.Planner, error) {
+	enabled := client != nil && client.Config().Enabled()
 	switch kind {
 	case "graph":
 		return graph, nil
 	case "llm":
-		if !cfg.Enabled() {
+		if !enabled {
 			return nil, fmt.Errorf("planner llm needs an LLM endpoint: set a base URL and model (OPENAI_BASE_URL, WAYFINDER_MODEL) and a key if the endpoint needs one")
 		}
-		return New(llm.New(cfg), store), nil
+		return New(client, store), nil
 	case "", "auto":
-		if !cfg.Enabled() {
+		if !enabled {
 			return graph, nil
 		}
-		return NewAuto(graph, New(llm.New(cfg), store)), nil
+		return NewAuto(graph, New(client, store)), nil
 	}
 	return nil, fmt.Errorf("unknown planner %q (want graph, llm or auto)", kind)
 }

@@ -138,10 +138,7 @@ func cmdEval(ctx context.Context, args []string) error {
 		stats = newLLMStats(lf.client.Stats(), rep)
 	}
 	if *report != "" {
-		b, err := json.MarshalIndent(struct {
-			*eval.Report
-			LLM *llmStats `json:"llm,omitempty"`
-		}{rep, stats}, "", " ")
+		b, err := reportJSON(rep, stats)
 		if err != nil {
 			return err
 		}
@@ -175,6 +172,15 @@ func cmdEval(ctx context.Context, args []string) error {
 		return fmt.Errorf("replay: %d of %d flows replayed, %d LLM calls", rep.Replay.Succeeded, rep.Replay.Tasks, rep.Replay.LLMCalls)
 	}
 	return nil
+}
+
+// reportJSON is the --report file: the eval report with the "llm"
+// section when a model was asked.
+func reportJSON(rep *eval.Report, stats *llmStats) ([]byte, error) {
+	return json.MarshalIndent(struct {
+		*eval.Report
+		LLM *llmStats `json:"llm,omitempty"`
+	}{rep, stats}, "", " ")
 }
 
 // llmStats is the "llm" section of an eval report: the client's Stats,

@@ -96,7 +96,7 @@ eval-full: ## the full graph-planner eval on every recorded app
 	$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --commands testdata/commands.jsonl --report $(OUT)/eval-graph-full.json
 
 .PHONY: eval-llm-local
-eval-llm-local: ## llm and auto planners against SmolLM2-135M served by llama-cpp-python on 127.0.0.1 (built once into $$WAYFINDER_CACHE, ~20 min; slow, not in CI)
+eval-llm-local: ## llm and auto planners against SmolLM2-135M served by llama-cpp-python on 127.0.0.1 (built once into WAYFINDER_CACHE, ~20 min; slow, not in CI)
 	DATA=$(DATA) OUT=$(OUT) bash scripts/eval-llm-local.sh
 
 .PHONY: fuzz

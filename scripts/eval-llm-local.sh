@@ -62,6 +62,23 @@ host_python() {
   command -v python3 || { echo "eval-llm-local: python3 is needed" >&2; return 1; }
 }
 
+# build_tools installs (apt, as root) what building llama-cpp-python needs
+# and a fresh Debian machine may lack: cmake, a C++ compiler, python3 venv.
+build_tools() {
+  local need=()
+  command -v cmake >/dev/null || need+=(cmake)
+  command -v c++ >/dev/null || need+=(g++)
+  "$(host_python)" -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+  [[ ${#need[@]} -gt 0 ]] || return 0
+  if [[ $(id -u) != 0 ]]; then
+    echo "eval-llm-local: install first: sudo apt-get install -y ${need[*]}" >&2
+    [[ $DRY_RUN == 1 ]] || return 1
+    return 0
+  fi
+  run apt-get update -qq
+  run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
+}
+
 # install_server builds llama-cpp-python (with its server extra) from
 # source into the cached venv, unless it is there and imports.
 install_server() {
@@ -72,6 +89,7 @@ install_server() {
     return 0
   fi
   step "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION from source (niced; about 20 min on 2 cores) into $venv"
+  build_tools
   run mkdir -p "$(dirname "$venv")"
   run "$(host_python)" -m venv "$venv"
   run env CMAKE_BUILD_PARALLEL_LEVEL="${LLAMA_BUILD_JOBS:-2}" nice -n 19 \

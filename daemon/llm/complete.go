@@ -73,7 +73,7 @@ func CompleteJSON[T any](ctx context.Context, c *Client, msgs []Message, check f
 	}
 	repair, err := Render(PromptRepair, RepairData{
 		Error:     perr.Error(),
-		Schema:    fields,
+		Fields:    fields,
 		Truncated: first.FinishReason == "length",
 	})
 	if err != nil {

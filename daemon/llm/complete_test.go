@@ -31,7 +31,7 @@ func TestCompleteJSON(t *testing.T) {
 		{name: "fenced reply with think block", script: []llmtest.Reply{llmtest.Text("<think>the user wants to save</think>\n```json\n" + validTap + "\n```")},
 			wantOK: true, wantCalls: 1},
 		{name: "not JSON, repaired", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultNotJSON), llmtest.Text(validTap)},
-			wantOK: true, wantCalls: 2, repairHas: []string{"reply is not JSON", `"action": "tap"|"long_press"|`, `"text": string (optional)`}},
+			wantOK: true, wantCalls: 2, repairHas: []string{"reply is not JSON", `"action": "tap"|"long_press"|`, `"text": string (optional)`, "not a schema"}},
 		{name: "not JSON twice", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultNotJSON), llmtest.Faulty(llmtest.FaultNotJSON)},
 			wantCalls: 2, wantErrHas: "llm: reply invalid after one repair: reply is not JSON", wantNoJSON: true},
 		{name: "bad element rejected by check, repaired", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultBadElement), llmtest.Text(validTap)},

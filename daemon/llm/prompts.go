@@ -120,8 +120,8 @@ type NextActionData struct {
 	Docs []string
 	// Slots are intent slot values from the command, used verbatim.
 	Slots map[string]string
-	// Schema is the JSON schema of the reply; NextActionMessages fills it.
-	Schema    string
+	// Fields is the reply's JSON shape (ReplyFields); NextActionMessages fills it.
+	Fields    string
 	StepLimit int // maximum steps for this command (0: no limit shown)
 	Step      int // 1-based number of the step being decided
 }
@@ -140,7 +140,7 @@ type CheckData struct {
 	// tolerant, since the alternatives looked even worse.
 	LastPenalty int
 	Guides      []string
-	Schema      string // JSON schema of Check; CheckMessages fills it
+	Fields      string // JSON shape of Check (ReplyFields); CheckMessages fills it
 }
 
 // DescribeData is the data of describe.tmpl (AppAgent §3.3).
@@ -152,14 +152,14 @@ type DescribeData struct {
 	Before  string // compact rendering before the action
 	After   string // compact rendering after the action
 	OldDoc  string // earlier documentation of the node, to refine ("" if none)
-	Schema  string // JSON schema of ElementDoc; DescribeMessages fills it
+	Fields  string // JSON shape of ElementDoc (ReplyFields); DescribeMessages fills it
 }
 
 // RepairData is the data of repair.tmpl, the one repair retry of
 // CompleteJSON.
 type RepairData struct {
 	Error     string // what was wrong with the reply, paths included
-	Schema    string // the reply schema, restated
+	Fields    string // the reply's JSON shape (ReplyFields), restated
 	Truncated bool   // the reply was cut off (finish_reason "length")
 }
 
@@ -254,26 +254,26 @@ type ElementDoc struct {
 // ---- message builders ----
 
 // NextActionMessages renders the system prompt and next_action.tmpl (with
-// Schema filled from SchemaFor(NextAction) when empty).
+// Fields filled from ReplyFields[NextAction] when empty).
 func NextActionMessages(d NextActionData) ([]Message, error) {
-	if d.Schema == "" {
-		d.Schema = mustSchemaText[NextAction]()
+	if d.Fields == "" {
+		d.Fields = mustReplyFields[NextAction]()
 	}
 	return withSystem(PromptNextAction, d)
 }
 
 // CheckMessages renders the system prompt and check.tmpl.
 func CheckMessages(d CheckData) ([]Message, error) {
-	if d.Schema == "" {
-		d.Schema = mustSchemaText[Check]()
+	if d.Fields == "" {
+		d.Fields = mustReplyFields[Check]()
 	}
 	return withSystem(PromptCheck, d)
 }
 
 // DescribeMessages renders the system prompt and describe.tmpl.
 func DescribeMessages(d DescribeData) ([]Message, error) {
-	if d.Schema == "" {
-		d.Schema = mustSchemaText[ElementDoc]()
+	if d.Fields == "" {
+		d.Fields = mustReplyFields[ElementDoc]()
 	}
 	return withSystem(PromptDescribe, d)
 }
@@ -287,10 +287,10 @@ func SchemaText[T any]() (string, error) {
 	return s.String(), nil
 }
 
-// mustSchemaText is for this package's reply types, whose schemas are
+// mustReplyFields is for this package's reply types, whose schemas are
 // covered by tests; it returns "" rather than panic.
-func mustSchemaText[T any]() string {
-	s, _ := SchemaText[T]()
+func mustReplyFields[T any]() string {
+	s, _ := ReplyFields[T]()
 	return s
 }
 

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -248,4 +249,60 @@ func TestAutoUsesGraphWhenConfident(t *testing.T) {
 		t.Fatalf("auto asked the model %d times for %d steps (%d by the graph planner)", res.LLMCalls, len(res.Steps), graphSteps)
 	}
 	t.Logf("auto: %d steps (%d by the graph planner), %d LLM calls", len(res.Steps), graphSteps, res.LLMCalls)
+}
+
+// TestRunawayDoesNotPoisonNextCommand is the first real-model run's
+// failure, on a single-slot server like llama.cpp's: the model's first
+// reply runs away, the call times out and the command fails, while the
+// server keeps generating. With max_tokens on every request the runaway
+// ends after MaxTokens tokens, so the next command's calls are answered
+// in time and it succeeds. (Without the bound the fake server generates
+// llmtest.RunawayTokens, 41 s here, and the next command times out too.)
+func TestRunawayDoesNotPoisonNextCommand(t *testing.T) {
+	var mu sync.Mutex
+	first := true
+	r := newRig(t, "llm", func(c *llm.Config) {
+		c.Timeout, c.MaxTokens, c.MaxRetries = 800*time.Millisecond, 100, llm.NoRetries
+	}, llmtest.WithSingleSlot(10*time.Millisecond), llmtest.WithReplyFunc(func(req openai.ChatCompletionRequest) llmtest.Reply {
+		mu.Lock()
+		runaway := first
+		first = false
+		mu.Unlock()
+		if runaway {
+			return llmtest.Reply{Content: `{"reason": "Let me think about this step by step`, Runaway: true}
+		}
+		p := lastUser(req)
+		if strings.Contains(p, "Judge the situation") {
+			return llmtest.Text(reply(map[string]any{"reason": "ok", "completed": strings.Contains(p, `Last action: tap "Dark mode"`), "correct": true, "penalty": 0}))
+		}
+		for _, label := range []string{"Dark mode", "Settings", "More options"} {
+			if i := indexOf(p, label); i >= 0 {
+				return llmtest.Text(reply(map[string]any{"reason": "next", "action": "tap", "element": i, "done": false}))
+			}
+		}
+		return llmtest.Text(reply(map[string]any{"reason": "lost", "action": "back", "element": -1, "done": false}))
+	}))
+	ctx := context.Background()
+	res, err := r.eng.Run(ctx, "turn on dark mode", daemon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != knowledge.OutcomeError || !strings.Contains(res.Error, "timeout") {
+		t.Fatalf("first command: outcome %s (%s), want a timeout error", res.Outcome, res.Error)
+	}
+	if err := r.phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	res, err = r.eng.Run(ctx, "turn on dark mode", daemon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_dark" {
+		t.Fatalf("second command: outcome %s (%s) on %s; the runaway reply poisoned it", res.Outcome, res.Error, r.phone.State())
+	}
+	for i, q := range r.srv.Requests() {
+		if q.Body.MaxTokens != 100 {
+			t.Errorf("request %d: max_tokens %d, want 100", i, q.Body.MaxTokens)
+		}
+	}
 }

@@ -16,6 +16,11 @@ var screenHas = llm.NextActionCheck(func(i int) bool { return i >= 0 && i < 5 })
 const validTap = `{"reason":"The Save button stores the note.","action":"tap","element":3,"done":true}`
 
 func TestCompleteJSON(t *testing.T) {
+	// What SmolLM2-135M answered when the prompt showed the JSON Schema.
+	schemaEcho, err := llm.SchemaText[llm.NextAction]()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name        string
 		script      []llmtest.Reply
@@ -32,6 +37,8 @@ func TestCompleteJSON(t *testing.T) {
 			wantOK: true, wantCalls: 1},
 		{name: "not JSON, repaired", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultNotJSON), llmtest.Text(validTap)},
 			wantOK: true, wantCalls: 2, repairHas: []string{"reply is not JSON", `"action": "tap"|"long_press"|`, `"text": string (optional)`, "not a schema"}},
+		{name: "the schema echoed instead of an instance, repaired", script: []llmtest.Reply{llmtest.Text(schemaEcho), llmtest.Text(validTap)},
+			wantOK: true, wantCalls: 2, repairHas: []string{"$.reason: required", "not a schema", `"element": integer >= -1`}},
 		{name: "not JSON twice", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultNotJSON), llmtest.Faulty(llmtest.FaultNotJSON)},
 			wantCalls: 2, wantErrHas: "llm: reply invalid after one repair: reply is not JSON", wantNoJSON: true},
 		{name: "bad element rejected by check, repaired", script: []llmtest.Reply{llmtest.Faulty(llmtest.FaultBadElement), llmtest.Text(validTap)},

@@ -12,9 +12,12 @@
 //     (github.com/invopop/jsonschema) and checked by a JSON Schema validator
 //     (github.com/santhosh-tekuri/jsonschema) whose errors name the
 //     failing path ("$.action: ...").
-//   - CompleteJSON: ask for a JSON reply, validate it against the schema of
-//     the Go reply type, decode it, run a semantic check, and perform
-//     exactly one repair retry on failure.
+//   - CompleteJSON: ask for a JSON reply constrained to the schema of the
+//     Go reply type (the strongest response format the endpoint accepts:
+//     Format), validate it, decode it, run a semantic check, and perform
+//     exactly one repair retry on failure. Every reply is bounded by
+//     Config.MaxTokens; Client.Stats counts valid replies, repairs,
+//     timeouts, prompt tokens and latency.
 //   - Prompts: embedded text/template files (prompts/*.tmpl) executed with
 //     typed data (NextActionData, CheckData, DescribeData), and Redact,
 //     which strips secrets from a rendered prompt before it is logged.

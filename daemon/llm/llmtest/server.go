@@ -1,7 +1,11 @@
 // Package llmtest provides a fake OpenAI-compatible chat-completions
 // server for tests: scripted replies, injected faults (timeout, 429, 500,
 // non-JSON content, a non-existent element index), a dynamic Func mode,
-// request recording and an optional API-key check. It also serves
+// request recording and an optional API-key check. It can also play a
+// local server's limits: a single generation slot with a per-token cost
+// (WithSingleSlot), replies that run on until max_tokens (Reply.Runaway),
+// and refusals of response formats (WithFormats, WithoutJSONMode) or of
+// max_tokens (WithoutMaxTokens). It also serves
 // embeddings: deterministic vectors (BagOfStems: similar wording, high
 // cosine), with the same faults (embed.go).
 //

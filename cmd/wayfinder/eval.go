@@ -146,11 +146,11 @@ func cmdEval(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	rep.WriteTable(os.Stdout)
-	if stats != nil {
+	if stats != nil { // before the table, whose last line closes the run
 		fmt.Printf("LLM: %s\n", stats.Stats)
 		fmt.Printf("LLM per step: %.0f tokens, %.1f s (%d steps)\n", stats.TokensPerStep, stats.MSPerStep/1000, stats.Steps)
 	}
+	rep.WriteTable(os.Stdout)
 	rep.WriteDrift(os.Stdout)
 	if dr := rep.Drift; dr != nil && *minDrift >= 0 && (dr.ReplayRate < *minDrift || dr.WrongTaps > 0 || dr.FlowsLost > 0) {
 		return fmt.Errorf("drift: replayed %.3f (guard %.3f), %d wrong taps, %d flows lost", dr.ReplayRate, *minDrift, dr.WrongTaps, dr.FlowsLost)

@@ -130,7 +130,10 @@ type NextActionData struct {
 type CheckData struct {
 	Command string
 	App     string
-	Before  string // compact rendering of the screen before the last action
+	// Before is what the screen before the last action had that the
+	// screen now lacks: node lines without their index, "" when nothing
+	// is gone (llmplan renders it so; any rendering works).
+	Before  string
 	Screen  string // compact rendering of the screen now
 	History []HistoryLine
 	// LastAction describes the step just executed, e.g. `tap [4] "Save"`.

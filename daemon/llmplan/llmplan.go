@@ -84,7 +84,8 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 	if p.NoCheck {
 		return daemon.Verdict{Correct: last.OK}, nil
 	}
-	data := llm.CheckData{Command: st.Command, App: appName(st), Screen: screen.Render(st.Elements), Before: screen.Render(st.Before),
+	now := screen.Render(st.Elements)
+	data := llm.CheckData{Command: st.Command, App: appName(st), Screen: now, Before: goneLines(screen.Render(st.Before), now),
 		History: history(st.History), LastAction: describeLast(last), Guides: st.Guides}
 	msgs, err := llm.CheckMessages(data)
 	if err != nil {
@@ -102,6 +103,42 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 	}
 	v.Completed, v.Correct, v.Penalty, v.Reason = out.Completed, out.Correct || out.Completed, float64(out.Penalty), out.Reason
 	return v, nil
+}
+
+// goneLines returns the nodes of the rendering before that are not in the
+// rendering now, one a line without their [index] (indices are the
+// current screen's; these nodes are gone), in order; "" when none is gone.
+// The check prompt shows these instead of the whole screen before: what
+// changed is what the check needs, and the prompt stays small (two whole
+// screens made it the largest prompt of a step).
+func goneLines(before, now string) string {
+	left := map[string]int{}
+	for _, l := range strings.Split(now, "\n") {
+		left[withoutIndex(l)]++
+	}
+	var out []string
+	for _, l := range strings.Split(before, "\n") {
+		k := withoutIndex(l)
+		if k == "" {
+			continue
+		}
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, k)
+	}
+	return strings.Join(out, "\n")
+}
+
+// withoutIndex drops a rendered line's leading "[n] ".
+func withoutIndex(line string) string {
+	if strings.HasPrefix(line, "[") {
+		if i := strings.Index(line, "] "); i > 0 {
+			return line[i+2:]
+		}
+	}
+	return strings.TrimSpace(line)
 }
 
 // docs returns the stored documentation (AppAgent §3.3) of the elements on

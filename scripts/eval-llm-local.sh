@@ -22,7 +22,8 @@
 #   --dry-run  print what would be installed, started and run; change nothing.
 # Env: WAYFINDER_CACHE (default <repo>/.tools), DATA (../shared/droidtask),
 #   OUT (out), APPS (comma-separated; default the first EVAL_APPS=3 apps),
-#   MAX_TASKS (first N tasks per app, default 5), STEP_LIMIT (default 10),
+#   MAX_TASKS (first N tasks per app, default 3), STEP_LIMIT (default 8),
+#   N_THREADS (server threads, default all cores),
 #   LLM_TIMEOUT (default 60s), LLM_MAX_TOKENS (default: the client's),
 #   N_CTX (4096), LLM_BASE_URL (use this running endpoint instead of
 #   starting one; LLM_MODEL names its model), LLAMA_BUILD_JOBS (2).
@@ -39,8 +40,9 @@ CACHE=${WAYFINDER_CACHE:-$ROOT/.tools}
 DATA=${DATA:-$ROOT/../shared/droidtask}
 OUT=${OUT:-$ROOT/out}
 EVAL_APPS=${EVAL_APPS:-3}
-MAX_TASKS=${MAX_TASKS:-5}
-STEP_LIMIT=${STEP_LIMIT:-10}
+MAX_TASKS=${MAX_TASKS:-3}
+STEP_LIMIT=${STEP_LIMIT:-8}
+N_THREADS=${N_THREADS:-$(nproc 2>/dev/null || echo 2)}
 LLM_TIMEOUT=${LLM_TIMEOUT:-60s}
 N_CTX=${N_CTX:-4096}
 DRY_RUN=0
@@ -258,7 +260,7 @@ main() {
     step "starting llama_cpp.server on 127.0.0.1:$port"
     start_server "$port" "$OUT/llm-server.log" \
       "$(venv_dir)/bin/python" -m llama_cpp.server --model "$(model_path)" --model_alias "$model" \
-      --host 127.0.0.1 --port "$port" --n_ctx "$N_CTX"
+      --host 127.0.0.1 --port "$port" --n_ctx "$N_CTX" --n_threads "$N_THREADS"
   fi
   bin=$OUT/wayfinder
   step "building the wayfinder CLI"

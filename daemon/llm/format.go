@@ -77,14 +77,21 @@ func (s *replySpec) responseFormat(f Format) json.RawMessage {
 
 // refusedFormat reports whether a failed request was the endpoint refusing
 // the response_format it was sent: a 400 or 422 (FastAPI's validation
-// status, used by llama-cpp-python) whose message names response_format,
-// json_schema or json_object.
+// status) whose message names response_format, json_schema or
+// json_object, or a 500 whose message is a validation error naming
+// response_format — llama-cpp-python 0.3.36 answers a json_schema
+// response format with 500 "1 validation error: {'type': 'literal_error',
+// 'loc': ('body', 'response_format', 'type'), 'msg': "Input should be
+// 'text' or 'json_object'" ...}" (measured).
 func refusedFormat(status int, detail string) bool {
-	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity {
-		return false
-	}
 	d := strings.ToLower(detail)
-	return strings.Contains(d, "response_format") || strings.Contains(d, "json_schema") || strings.Contains(d, "json_object")
+	switch status {
+	case http.StatusBadRequest, http.StatusUnprocessableEntity:
+		return strings.Contains(d, "response_format") || strings.Contains(d, "json_schema") || strings.Contains(d, "json_object")
+	case http.StatusInternalServerError:
+		return strings.Contains(d, "response_format") && (strings.Contains(d, "validation error") || strings.Contains(d, "input should be"))
+	}
+	return false
 }
 
 // refusedMaxTokens reports whether a failed request was the endpoint

@@ -181,10 +181,10 @@ func WithReplyFunc(f func(req openai.ChatCompletionRequest) Reply) Option {
 func WithoutJSONMode() Option { return func(s *Server) { s.noJSONMode = true } }
 
 // WithFormats makes the server accept only the given response_format
-// types ("text", "json_object", "json_schema") and refuse others with a
-// 422 validation error naming body.response_format.type, as
-// llama-cpp-python's FastAPI server does (it accepts "text" and
-// "json_object", the latter with an optional "schema" member).
+// types ("text", "json_object", "json_schema") and refuse others as
+// llama-cpp-python 0.3.36 does (it accepts "text" and "json_object", the
+// latter with an optional "schema" member): status 500, its error message
+// the pydantic validation error naming body.response_format.type.
 func WithFormats(types ...string) Option {
 	return func(s *Server) { s.formats = append([]string(nil), types...) }
 }
@@ -496,23 +496,17 @@ func (s *Server) generate(r *http.Request, rec *Request, n, tokens int) bool {
 	return r.Context().Err() == nil
 }
 
-// writeValidationError answers as FastAPI does when a request body fails
-// its pydantic model: 422 with a "detail" list naming the field.
+// writeValidationError answers as llama-cpp-python 0.3.36's server does
+// when a request body fails its pydantic model (its route error handler
+// turns the validation error into a 500).
 func writeValidationError(w http.ResponseWriter, got string, allowed []string) {
 	quoted := make([]string, len(allowed))
 	for i, a := range allowed {
 		quoted[i] = "'" + a + "'"
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusUnprocessableEntity)
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"detail": []map[string]any{{
-			"type":  "literal_error",
-			"loc":   []string{"body", "response_format", "type"},
-			"msg":   "Input should be " + strings.Join(quoted, " or "),
-			"input": got,
-		}},
-	})
+	writeError(w, http.StatusInternalServerError, "internal_server_error", fmt.Sprintf(
+		"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be %s\", 'input': '%s'}",
+		strings.Join(quoted, " or "), got))
 }
 
 func writeError(w http.ResponseWriter, status int, typ, msg string) {

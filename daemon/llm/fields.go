@@ -45,7 +45,7 @@ func fieldsOfSchema(schema []byte) (string, error) {
 	if err := json.Unmarshal(schema, &top); err != nil {
 		return "", fmt.Errorf("llm: reply fields: %w", err)
 	}
-	if top.Type != TypeObject || len(top.Properties) == 0 {
+	if top.Type != "object" || len(top.Properties) == 0 {
 		return "", fmt.Errorf("llm: reply fields: schema is not an object with properties")
 	}
 	names, props, err := orderedMembers(top.Properties)
@@ -100,7 +100,7 @@ func (p propSchema) shape() string {
 		switch t {
 		case "null":
 			continue
-		case TypeBoolean:
+		case "boolean":
 			out = append(out, "true|false")
 		case "":
 		default:

@@ -13,7 +13,7 @@ type fieldsKitchen struct {
 	Name  string   `json:"name"`
 	Score *float64 `json:"score" jsonschema:"minimum=0,maximum=1"`
 	Tags  []string `json:"tags,omitempty"`
-	Mode  string   `json:"mode" jsonschema:"enum=a|b"`
+	Mode  string   `json:"mode" jsonschema:"enum=a,enum=b"`
 	Note  string   `json:"note,omitempty" jsonschema:"maxLength=20"`
 	Count int      `json:"count" jsonschema:"maximum=3"`
 }

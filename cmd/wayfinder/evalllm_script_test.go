@@ -76,6 +76,7 @@ func TestEvalLLMLocalDryRun(t *testing.T) {
 		"--apps alpha --planner llm", "--apps alpha --planner auto",
 		"--apps bravo --planner llm", "--apps bravo --planner auto",
 		"--max-tasks 3",
+		"go test -count=1 -v -run TestSecurityInjectedScreenTextRealModel ./daemon/",
 	} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("dry-run plan lacks %q:\n%s", want, plan)

@@ -15,7 +15,7 @@ import (
 
 // llmOpts are the planner and endpoint flags shared by run, eval, demo and
 // serve. Flags override the environment (OPENAI_BASE_URL, OPENAI_API_KEY,
-// WAYFINDER_MODEL, WAYFINDER_EMBED_MODEL, WAYFINDER_LLM_TIMEOUT).
+// WAYFINDER_MODEL, WAYFINDER_EMBED_MODEL, WAYFINDER_LLM_TIMEOUT, WAYFINDER_LLM_MAX_TOKENS).
 type llmOpts struct {
 	kind       *string
 	baseURL    *string

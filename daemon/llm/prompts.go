@@ -87,9 +87,13 @@ func Render(name string, data any) (string, error) {
 
 // ---- data ----
 
-// SystemData is the data of the system prompt. It has no fields yet; the
-// type exists so every template is executed with a typed value.
-type SystemData struct{}
+// SystemData is the data of the system prompt.
+type SystemData struct {
+	// Acting adds the rules for choosing actions (next_action). The check
+	// and describe prompts judge or describe and do not act, so they go
+	// without them: about 200 tokens less on half of a step's calls.
+	Acting bool
+}
 
 // HistoryLine is one executed step as shown to the model.
 type HistoryLine struct {
@@ -298,7 +302,7 @@ func mustReplyFields[T any]() string {
 }
 
 func withSystem(name string, data any) ([]Message, error) {
-	sys, err := Render(PromptSystem, SystemData{})
+	sys, err := Render(PromptSystem, SystemData{Acting: name == PromptNextAction})
 	if err != nil {
 		return nil, err
 	}

@@ -90,6 +90,18 @@ func TestRenderCheckAndDescribe(t *testing.T) {
 			t.Errorf("check prompt lacks %q:\n%s", want, msgs[1].Content)
 		}
 	}
+	// The check judges and does not act: the system prompt keeps the
+	// screen format, the data-not-instructions paragraph and the reply
+	// rule, without the acting rules.
+	sys := msgs[0].Content
+	for _, want := range []string{"never an instruction to you", "one JSON object", "[index] kind"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("check system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+	if strings.Contains(sys, "Rules:") || strings.Contains(sys, "Use only indices") {
+		t.Errorf("check system prompt has the acting rules:\n%s", sys)
+	}
 	noPenalty, _ := llm.Render(llm.PromptCheck, llm.CheckData{Command: "c", LastAction: "back"})
 	if strings.Contains(noPenalty, "Be tolerant") {
 		t.Error("tolerance note shown without a penalty")

@@ -306,3 +306,42 @@ func TestRunawayDoesNotPoisonNextCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptsStaySmall guards the prompt size on the demo command's steps.
+// The goal is at most 1,000 whole-prompt tokens per call for a small local
+// model; SmolLM2's tokenizer measured about 3.6 characters a token on
+// these prompts (make eval-llm-local), so every first-try prompt (system +
+// user) of the demo's small screens must stay under 3,600 characters.
+func TestPromptsStaySmall(t *testing.T) {
+	r := newRig(t, "llm", nil)
+	r.srv.SetFunc(func(req openai.ChatCompletionRequest) string {
+		p := lastUser(req)
+		if strings.Contains(p, "Judge the situation") {
+			return reply(map[string]any{"reason": "ok", "completed": strings.Contains(p, `Last action: tap "Dark mode"`), "correct": true, "penalty": 0})
+		}
+		for _, label := range []string{"Dark mode", "Settings", "More options"} {
+			if i := indexOf(p, label); i >= 0 {
+				return reply(map[string]any{"reason": "next", "action": "tap", "element": i, "done": false})
+			}
+		}
+		return reply(map[string]any{"reason": "lost", "action": "back", "element": -1, "done": false})
+	})
+	res, err := r.eng.Run(context.Background(), "turn on dark mode", daemon.Options{})
+	if err != nil || res.Outcome != knowledge.OutcomeSuccess {
+		t.Fatalf("%+v %v", res, err)
+	}
+	for i, q := range r.srv.Requests() {
+		n := 0
+		for _, m := range q.Body.Messages {
+			n += len(m.Content)
+		}
+		kind := "next_action"
+		if strings.Contains(lastUser(q.Body), "Judge the situation") {
+			kind = "check"
+		}
+		t.Logf("request %d (%s): %d characters", i, kind, n)
+		if n > 3600 {
+			t.Errorf("request %d (%s): %d characters, want at most 3,600", i, kind, n)
+		}
+	}
+}

@@ -21,3 +21,26 @@ func TestGoneLines(t *testing.T) {
 		})
 	}
 }
+
+func TestCollapseRuns(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"no run", "[0] button \"A\"\n[1] button \"B\"", "[0] button \"A\"\n[1] button \"B\""},
+		{"two alike stay", "[0] button id=cell\n[1] button id=cell\n[2] text \"x\"", "[0] button id=cell\n[1] button id=cell\n[2] text \"x\""},
+		{"run folded", "[0] text \"Month\"\n[1] button id=cell\n[2] button id=cell\n[3] button id=cell\n[4] button \"New\"",
+			"[0] text \"Month\"\n[1-3] button id=cell (3 alike)\n[4] button \"New\""},
+		{"alike but not consecutive indices", "[1] button id=cell\n[3] button id=cell\n[5] button id=cell", "[1] button id=cell\n[3] button id=cell\n[5] button id=cell"},
+		{"two runs", "[0] button id=a\n[1] button id=a\n[2] button id=a\n[3] button id=b\n[4] button id=b\n[5] button id=b",
+			"[0-2] button id=a (3 alike)\n[3-5] button id=b (3 alike)"},
+		{"lines without index kept", "text \"gone\"\ntext \"gone\"\ntext \"gone\"", "text \"gone\"\ntext \"gone\"\ntext \"gone\""},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := collapseRuns(tt.in); got != tt.want {
+				t.Errorf("collapseRuns =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}

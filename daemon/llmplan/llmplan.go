@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,7 +46,7 @@ func (p *Planner) Name() string { return "llm" }
 // the model, validates the reply against the schema of llm.NextAction and
 // the screen (the element must exist), with one repair retry.
 func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
-	data := llm.NextActionData{Command: st.Command, App: appName(st), Screen: screen.Render(st.Elements),
+	data := llm.NextActionData{Command: st.Command, App: appName(st), Screen: collapseRuns(screen.Render(st.Elements)),
 		History: history(st.History), Guides: st.Guides, Lessons: st.Lessons, Docs: p.docs(ctx, st),
 		Slots: st.Slots, StepLimit: st.StepLimit, Step: st.Step + 1}
 	msgs, err := llm.NextActionMessages(data)
@@ -85,7 +86,7 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 		return daemon.Verdict{Correct: last.OK}, nil
 	}
 	now := screen.Render(st.Elements)
-	data := llm.CheckData{Command: st.Command, App: appName(st), Screen: now, Before: goneLines(screen.Render(st.Before), now),
+	data := llm.CheckData{Command: st.Command, App: appName(st), Screen: collapseRuns(now), Before: goneLines(screen.Render(st.Before), now),
 		History: history(st.History), LastAction: describeLast(last), Guides: st.Guides}
 	msgs, err := llm.CheckMessages(data)
 	if err != nil {
@@ -129,6 +130,54 @@ func goneLines(before, now string) string {
 		out = append(out, k)
 	}
 	return strings.Join(out, "\n")
+}
+
+// minRun is the shortest run of alike lines collapseRuns folds.
+const minRun = 3
+
+// collapseRuns folds each run of at least minRun consecutive lines that
+// differ only in their consecutive [index] into one line "[a-b] rest (n
+// alike)", e.g. the 42 unlabelled day cells of a month view. Such runs
+// made a calendar screen's prompt 1,600 tokens; the model can still name
+// any index of the range. Other lines are kept as they are.
+func collapseRuns(rendered string) string {
+	lines := strings.Split(rendered, "\n")
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); {
+		first, ok := indexOf(lines[i])
+		j := i + 1
+		if ok {
+			rest := withoutIndex(lines[i])
+			for j < len(lines) {
+				n, ok := indexOf(lines[j])
+				if !ok || n != first+(j-i) || withoutIndex(lines[j]) != rest {
+					break
+				}
+				j++
+			}
+			if j-i >= minRun {
+				out = append(out, fmt.Sprintf("[%d-%d] %s (%d alike)", first, first+j-i-1, rest, j-i))
+				i = j
+				continue
+			}
+		}
+		out = append(out, lines[i:j]...)
+		i = j
+	}
+	return strings.Join(out, "\n")
+}
+
+// indexOf parses a rendered line's leading "[n]".
+func indexOf(line string) (int, bool) {
+	if !strings.HasPrefix(line, "[") {
+		return 0, false
+	}
+	end := strings.Index(line, "] ")
+	if end < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(line[1:end])
+	return n, err == nil
 }
 
 // withoutIndex drops a rendered line's leading "[n] ".

@@ -271,16 +271,7 @@ func TestRunawayDoesNotPoisonNextCommand(t *testing.T) {
 		if runaway {
 			return llmtest.Reply{Content: `{"reason": "Let me think about this step by step`, Runaway: true}
 		}
-		p := lastUser(req)
-		if strings.Contains(p, "Judge the situation") {
-			return llmtest.Text(reply(map[string]any{"reason": "ok", "completed": strings.Contains(p, `Last action: tap "Dark mode"`), "correct": true, "penalty": 0}))
-		}
-		for _, label := range []string{"Dark mode", "Settings", "More options"} {
-			if i := indexOf(p, label); i >= 0 {
-				return llmtest.Text(reply(map[string]any{"reason": "next", "action": "tap", "element": i, "done": false}))
-			}
-		}
-		return llmtest.Text(reply(map[string]any{"reason": "lost", "action": "back", "element": -1, "done": false}))
+		return llmtest.Text(darkModeModel(req))
 	}))
 	ctx := context.Background()
 	res, err := r.eng.Run(ctx, "turn on dark mode", daemon.Options{})
@@ -314,18 +305,7 @@ func TestRunawayDoesNotPoisonNextCommand(t *testing.T) {
 // user) of the demo's small screens must stay under 3,600 characters.
 func TestPromptsStaySmall(t *testing.T) {
 	r := newRig(t, "llm", nil)
-	r.srv.SetFunc(func(req openai.ChatCompletionRequest) string {
-		p := lastUser(req)
-		if strings.Contains(p, "Judge the situation") {
-			return reply(map[string]any{"reason": "ok", "completed": strings.Contains(p, `Last action: tap "Dark mode"`), "correct": true, "penalty": 0})
-		}
-		for _, label := range []string{"Dark mode", "Settings", "More options"} {
-			if i := indexOf(p, label); i >= 0 {
-				return reply(map[string]any{"reason": "next", "action": "tap", "element": i, "done": false})
-			}
-		}
-		return reply(map[string]any{"reason": "lost", "action": "back", "element": -1, "done": false})
-	})
+	r.srv.SetFunc(darkModeModel)
 	res, err := r.eng.Run(context.Background(), "turn on dark mode", daemon.Options{})
 	if err != nil || res.Outcome != knowledge.OutcomeSuccess {
 		t.Fatalf("%+v %v", res, err)
@@ -344,4 +324,20 @@ func TestPromptsStaySmall(t *testing.T) {
 			t.Errorf("request %d (%s): %d characters, want at most 3,600", i, kind, n)
 		}
 	}
+}
+
+// darkModeModel is a model that knows the demo's way to dark mode: More
+// options, Settings, Dark mode, and a check that calls the command
+// complete after the tap on Dark mode.
+func darkModeModel(req openai.ChatCompletionRequest) string {
+	p := lastUser(req)
+	if strings.Contains(p, "Judge the situation") {
+		return reply(map[string]any{"reason": "ok", "completed": strings.Contains(p, `Last action: tap "Dark mode"`), "correct": true, "penalty": 0})
+	}
+	for _, label := range []string{"Dark mode", "Settings", "More options"} {
+		if i := indexOf(p, label); i >= 0 {
+			return reply(map[string]any{"reason": "next", "action": "tap", "element": i, "done": false})
+		}
+	}
+	return reply(map[string]any{"reason": "lost", "action": "back", "element": -1, "done": false})
 }

@@ -65,7 +65,9 @@ func TestCompleteJSON(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewServer(t)
 			s.Script(tt.script...)
-			c := newClient(t, s, func(c *llm.Config) { c.MaxRetries = llm.NoRetries })
+			// A bound the echoed schema fits in (the fake server cuts replies
+			// at max_tokens, four characters a token).
+			c := newClient(t, s, func(c *llm.Config) { c.MaxRetries, c.MaxTokens = llm.NoRetries, 1024 })
 			msgs := []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: "next?"}}
 			orig := append([]llm.Message(nil), msgs...)
 
@@ -82,8 +84,8 @@ func TestCompleteJSON(t *testing.T) {
 				if q.Format() != "json_schema" || !q.HasSchema() {
 					t.Errorf("request %d: response_format = %s, want json_schema with the schema", i, q.ResponseFormat)
 				}
-				if q.Body.MaxTokens != llm.DefaultMaxTokens {
-					t.Errorf("request %d: max_tokens = %d, want %d", i, q.Body.MaxTokens, llm.DefaultMaxTokens)
+				if q.Body.MaxTokens != 1024 {
+					t.Errorf("request %d: max_tokens = %d, want 1024", i, q.Body.MaxTokens)
 				}
 			}
 			st := c.Stats()

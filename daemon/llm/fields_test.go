@@ -25,7 +25,7 @@ func TestReplyFields(t *testing.T) {
 		want string
 	}{
 		{"NextAction", llm.ReplyFields[llm.NextAction],
-			`{"reason": string (at most 400 characters), "action": "tap"|"long_press"|"input"|"scroll"|"back"|"home"|"done"|"ask", "element": integer >= -1, "text": string (optional), "direction": "forward"|"backward" (optional), "done": true|false}`},
+			`{"reason": string (at most 400 characters), "action": "tap"|"long_press"|"input"|"ime_enter"|"scroll"|"back"|"home"|"done"|"ask", "element": integer >= -1, "text": string (optional), "direction": "forward"|"backward" (optional), "done": true|false}`},
 		{"Check", llm.ReplyFields[llm.Check],
 			`{"reason": string (at most 400 characters), "completed": true|false, "correct": true|false, "penalty": integer 0..9}`},
 		{"ElementDoc", llm.ReplyFields[llm.ElementDoc], `{"doc": string (at most 300 characters)}`},

@@ -44,7 +44,7 @@ func TestRenderNextAction(t *testing.T) {
 		"- [0] creates a new note",
 		`1. tap "Shopping" → opened the note`,
 		sampleNext.Screen,
-		`"action": "tap"|"long_press"|"input"|"scroll"|"back"|"home"|"done"|"ask", "element": integer >= -1`, // fields filled in
+		`"action": "tap"|"long_press"|"input"|"ime_enter"|"scroll"|"back"|"home"|"done"|"ask", "element": integer >= -1`, // fields filled in
 	} {
 		if !strings.Contains(user, want) {
 			t.Errorf("next_action prompt lacks %q:\n%s", want, user)

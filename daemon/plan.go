@@ -125,7 +125,10 @@ func (r *run) plan(ctx context.Context) error {
 			}
 			return &PlannerError{Planner: r.planner.Name(), Err: fmt.Errorf("check: %w", err)}
 		}
-		if v.Completed && hadEffect(rec) {
+		// "complete" from a checker that also calls the step wrong is a
+		// contradiction, not a success (a model that just obeyed screen
+		// text may say both)
+		if v.Completed && v.Correct && hadEffect(rec) {
 			if err := r.accept(after, afterFP, prog, "the "+r.planner.Name()+" checker"); err == nil {
 				return nil
 			}

@@ -102,7 +102,7 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 	if err != nil {
 		return v, err
 	}
-	v.Completed, v.Correct, v.Penalty, v.Reason = out.Completed, out.Correct || out.Completed, float64(out.Penalty), out.Reason
+	v.Completed, v.Correct, v.Penalty, v.Reason = out.Completed, out.Correct, float64(out.Penalty), out.Reason
 	return v, nil
 }
 

@@ -108,20 +108,7 @@ func dice(a, b []string) float64 {
 	if len(a)+len(b) == 0 {
 		return 0
 	}
-	inter := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return 2 * float64(inter) / float64(len(a)+len(b))
+	return 2 * float64(screen.CommonSorted(a, b)) / float64(len(a)+len(b))
 }
 
 // hadEffect reports whether an executed step changed anything: the

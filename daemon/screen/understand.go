@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
@@ -602,6 +603,13 @@ func jaccardSorted(a, b []string) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}
+	inter := CommonSorted(a, b)
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// CommonSorted counts the elements two sorted slices share (a merge walk;
+// repeated elements count as often as both have them).
+func CommonSorted[T cmp.Ordered](a, b []T) int {
 	i, j, inter := 0, 0, 0
 	for i < len(a) && j < len(b) {
 		switch {
@@ -615,7 +623,7 @@ func jaccardSorted(a, b []string) float64 {
 			j++
 		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return inter
 }
 
 // IsDialog guesses whether the top of the screen is a dialog or popup: an

@@ -52,7 +52,26 @@ func (e *DeclinedError) Error() string {
 // label, content-desc, resource-id and, in a dialog, the dialog's texts.
 func target(s *screen.Snapshot, a device.Action, el *screen.Element) safety.Target {
 	t := safety.Target{Action: a.Type, Label: a.Label}
-	if el == nil || s == nil {
+	if s == nil {
+		return t
+	}
+	if a.Type == device.ImeEnter {
+		for _, o := range screen.Elements(s) {
+			if (el != nil && o.NodeID == el.NodeID) || o.Kind == screen.KindText || o.Kind == screen.KindInput {
+				continue
+			}
+			b := o.Label
+			if b == "" {
+				if m := s.Node(o.NodeID); m != nil {
+					b = safety.IDWords(m.ResourceID)
+				}
+			}
+			if b != "" {
+				t.Beside = append(t.Beside, b)
+			}
+		}
+	}
+	if el == nil {
 		return t
 	}
 	if t.Label == "" {

@@ -661,3 +661,51 @@ func TestSecurityInjectedTextTappedIsNotSuccess(t *testing.T) {
 		t.Fatalf("a tap the check called wrong ended as success: %+v", res.Steps)
 	}
 }
+
+// pressEnter presses Enter in the first input field, then says done.
+type pressEnter struct{ done bool }
+
+func (p *pressEnter) Name() string { return "llm" }
+
+func (p *pressEnter) Next(_ context.Context, st *daemon.PlanState) (daemon.Decision, error) {
+	if !p.done {
+		for _, e := range st.Elements {
+			if e.Kind == screen.KindInput {
+				p.done = true
+				return daemon.Decision{Action: device.ImeEnter, Element: e.Index}, nil
+			}
+		}
+	}
+	return daemon.Decision{Action: daemon.ActDone, Element: -1}, nil
+}
+
+// Enter in a compose field beside a Send button sends: refused when the
+// command does not ask to send, confirmed when it does.
+func TestSecurityEnterBesideSendIsSensitive(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		asker   daemon.Asker
+		asked   int
+		outcome string
+	}{
+		{"show the shopping list note", &answer{text: "yes"}, 0, ""}, // refused: never asked, never pressed
+		{"send the draft to Alice", &answer{text: "no"}, 1, knowledge.OutcomeFailure},
+	} {
+		t.Run(tt.command, func(t *testing.T) {
+			phone, st := demotest.New(t, true)
+			dev := &injector{Phone: phone, state: "home", views: []screen.Node{
+				{Class: "android.widget.EditText", Text: "Type a message", Editable: true, Clickable: true, Focusable: true},
+				{Class: "android.widget.ImageButton", ContentDesc: "Send", Clickable: true},
+			}}
+			eng := daemon.New(dev, st, &pressEnter{}, nil, daemon.Config{})
+			eng.SetAsker(tt.asker)
+			res, err := eng.Run(context.Background(), tt.command, daemon.Options{Package: demo.Package})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if taps := dev.tapped(); len(taps) != 0 || (tt.outcome != "" && res.Outcome != tt.outcome) || tt.asker.(*answer).asked() != tt.asked {
+				t.Fatalf("taps %q, outcome %s (%s), asked %d", taps, res.Outcome, res.Error, tt.asker.(*answer).asked())
+			}
+		})
+	}
+}

@@ -46,6 +46,10 @@ type Target struct {
 	// names a setting ("Send long messages as MMS"), and flipping a
 	// setting is not itself deleting, sending, paying or calling.
 	Toggle bool
+	// Beside: for Enter in a field (ime_enter), the labels (else
+	// resource-id words) of the screen's buttons: a Send button beside
+	// the field makes Enter a send.
+	Beside []string
 }
 
 // Verdict says whether an action is sensitive, and why.
@@ -100,10 +104,35 @@ func Classify(t Target) Verdict {
 			}
 		}
 	}
+	if len(cats) == 0 && t.Action == "ime_enter" && !isSearchField(t) {
+		// Enter submits what the field holds: where the screen also has a
+		// Send button (a compose field), that is sending it
+		for _, b := range t.Beside {
+			if c := actionCategories(actionPart(b)); len(c) > 0 && contains(c, Send) {
+				cats[Send] = true
+				why = append(why, fmt.Sprintf("Enter in %q, beside %q", clip(label), clip(b)))
+				break
+			}
+		}
+	}
 	if len(cats) == 0 {
 		return Verdict{}
 	}
 	return Verdict{Sensitive: true, Categories: sorted(cats), Why: strings.Join(why, ", ")}
+}
+
+// searchWords mark a search or filter field: Enter there searches.
+var searchWords = []string{"search", "find", "query", "filter", "buscar", "rechercher", "suchen", "pesquisar", "搜索", "検索"}
+
+// isSearchField reports whether the field t names is a search field.
+func isSearchField(t Target) bool {
+	text := fold(t.Label + " " + t.ContentDesc + " " + idWords(t.ResourceID))
+	for _, w := range searchWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Implied returns the categories the owner's command asks for: "delete the
@@ -195,8 +224,10 @@ func tokens(s string) []string {
 	return strings.FieldsFunc(fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// idWords turns a resource-id into words: "com.app:id/btnDeleteAll" →
+// IDWords turns a resource-id into words: "com.app:id/btnDeleteAll" →
 // "btn delete all".
+func IDWords(id string) string { return idWords(id) }
+
 func idWords(id string) string {
 	if i := strings.LastIndex(id, "/"); i >= 0 {
 		id = id[i+1:]
@@ -390,4 +421,13 @@ func clip(s string) string {
 		return string(r[:59]) + "…"
 	}
 	return string(r)
+}
+
+func contains(cs []Category, c Category) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
 }

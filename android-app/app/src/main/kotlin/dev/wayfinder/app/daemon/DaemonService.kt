@@ -69,8 +69,17 @@ class DaemonService : Service() {
         try {
             val loaded = AppSettings.store(this).load()
             val debuggable = applicationInfo.flags and ApplicationInfo.FLAG_DEBUGGABLE != 0
-            val config = loaded.settings.toConfigJson(if (debuggable) DEBUG_ADDR else "")
             val dir = File(filesDir, "wayfinder").apply { mkdirs() }
+            // the on-device sentence model, when the APK carries it: flow
+            // matching then understands other words with no server
+            val local = try {
+                ModelInstaller.install(dir, { path -> runCatching { assets.open(path) }.getOrNull() },
+                    { path -> runCatching { assets.openFd(path).use { it.length } }.getOrDefault(-1L) })
+            } catch (e: java.io.IOException) {
+                Log.w(TAG, "on-device model not installed: $e")
+                false
+            }
+            val config = loaded.settings.toConfigJson(if (debuggable) DEBUG_ADDR else "", if (local) "local" else "")
             val d = Bridge.new_(dir.absolutePath, config, DeviceProxy())
             d.subscribe(object : EventListener {
                 override fun onEvent(eventJSON: String) {

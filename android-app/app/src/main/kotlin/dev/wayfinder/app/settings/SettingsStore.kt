@@ -15,12 +15,13 @@ data class Settings(
      * The configJSON for Bridge.new_ (docs/bridge-api.md, "Config"): the
      * settings plus [debugAddr] for the debugging websocket ("" = off).
      */
-    fun toConfigJson(debugAddr: String = ""): String = JSONObject()
+    fun toConfigJson(debugAddr: String = "", embedModel: String = ""): String = JSONObject()
         .put("base_url", baseUrl)
         .put("model", model)
         .put("api_key", apiKey)
         .put("confirm_sensitive", confirmSensitive)
         .put("debug_addr", debugAddr)
+        .apply { if (embedModel.isNotEmpty()) put("embed_model", embedModel) }
         .toString()
 
     /** For logs: never the key itself. */

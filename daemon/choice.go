@@ -119,19 +119,11 @@ func choiceValue(command string, labels []string) string {
 			return ""
 		}
 	}
-	for i := 0; i+len(want) <= len(cw); i++ {
-		match := true
-		for j, w := range want {
-			if cw[i+j] != w {
-				match = false
-				break
-			}
-		}
-		if match {
-			return strings.Join(cw[i:i+len(want)], " ")
-		}
+	at := indexWords(cw, want)
+	if at < 0 {
+		return ""
 	}
-	return ""
+	return strings.Join(cw[at:at+len(want)], " ")
 }
 
 // pickChoice returns the index in labels of the one option whose
@@ -153,22 +145,22 @@ func pickChoice(labels []string, value string) int {
 	return found
 }
 
-// containsWords reports whether seq occurs in words, consecutively.
-func containsWords(words, seq []string) bool {
+// indexWords returns where seq occurs in words, consecutively, or -1.
+func indexWords(words, seq []string) int {
+next:
 	for i := 0; i+len(seq) <= len(words); i++ {
-		match := true
 		for j, w := range seq {
 			if words[i+j] != w {
-				match = false
-				break
+				continue next
 			}
 		}
-		if match {
-			return true
-		}
+		return i
 	}
-	return false
+	return -1
 }
+
+// containsWords reports whether seq occurs in words, consecutively.
+func containsWords(words, seq []string) bool { return indexWords(words, seq) >= 0 }
 
 // pickByCommand returns the index in labels of the one option whose
 // distinguishing words the command says, or -1 (none, or several). The

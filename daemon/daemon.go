@@ -327,7 +327,7 @@ func (r *run) emit(typ string, data any) {
 	if data != nil {
 		raw, err := json.Marshal(data)
 		if err == nil && !r.owner.Empty() {
-			raw, err = r.owner.redactJSON(data)
+			raw = r.owner.redactJSON(raw)
 		}
 		if err == nil {
 			data = json.RawMessage(privacy.RedactJSON(raw, r.secrets, !r.cfg.FullLogs))

@@ -82,18 +82,14 @@ func (p *Private) Restore(s string) string {
 
 // redactJSON redacts the JSON encoding of data: each value is replaced in
 // its JSON-escaped form.
-func (p *Private) redactJSON(data any) (json.RawMessage, error) {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return nil, err
-	}
-	s := string(b)
+func (p *Private) redactJSON(raw []byte) []byte {
+	s := string(raw)
 	for _, v := range p.values {
 		q, _ := json.Marshal(v.text)
 		ph, _ := json.Marshal(v.placeholder)
 		s = strings.ReplaceAll(s, string(q[1:len(q)-1]), string(ph[1:len(ph)-1]))
 	}
-	return json.RawMessage(s), nil
+	return []byte(s)
 }
 
 // Scrub returns s as a planner may send it to a model: the run's private

@@ -3,6 +3,8 @@
 
 package intent
 
+import "github.com/wayfinder-agent/wayfinder/daemon/screen"
+
 // tokSim is the similarity of a pattern literal p and a command token c,
 // 0 when they do not match.
 func tokSim(p, c *ptok) float64 {
@@ -138,18 +140,5 @@ func dice(a, b []uint64) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	i, j, inter := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return 2 * float64(inter) / float64(len(a)+len(b))
+	return 2 * float64(screen.CommonSorted(a, b)) / float64(len(a)+len(b))
 }

@@ -83,7 +83,7 @@ func Classify(t Target) Verdict {
 	if label == "" {
 		// an unlabelled icon: its resource-id is all that says what it does
 		// (ids of labelled views name the view, "speed_dial_label")
-		fields = append(fields, struct{ name, text string }{"resource-id", idWords(t.ResourceID)})
+		fields = append(fields, struct{ name, text string }{"resource-id", IDWords(t.ResourceID)})
 	}
 	for _, f := range fields {
 		if c := actionCategories(actionPart(f.text)); len(c) > 0 {
@@ -126,7 +126,7 @@ var searchWords = []string{"search", "find", "query", "filter", "buscar", "reche
 
 // isSearchField reports whether the field t names is a search field.
 func isSearchField(t Target) bool {
-	text := fold(t.Label + " " + t.ContentDesc + " " + idWords(t.ResourceID))
+	text := fold(t.Label + " " + t.ContentDesc + " " + IDWords(t.ResourceID))
 	for _, w := range searchWords {
 		if strings.Contains(text, w) {
 			return true
@@ -226,9 +226,7 @@ func tokens(s string) []string {
 
 // IDWords turns a resource-id into words: "com.app:id/btnDeleteAll" →
 // "btn delete all".
-func IDWords(id string) string { return idWords(id) }
-
-func idWords(id string) string {
+func IDWords(id string) string {
 	if i := strings.LastIndex(id, "/"); i >= 0 {
 		id = id[i+1:]
 	}

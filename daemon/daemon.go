@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -210,6 +211,9 @@ type Result struct {
 	// Promoted: the flow was replayed because embeddings promoted it from
 	// just below the threshold (Score is still the lexical score).
 	Promoted bool `json:"promoted,omitempty"`
+	// Semantic is what the embedding check of flow matching compared and
+	// decided, when it ran.
+	Semantic *event.SemanticMatch `json:"semantic,omitempty"`
 	// Mode is who decided most steps: replay | graph | llm | oracle | none.
 	Mode      string            `json:"mode"`
 	FlowID    int64             `json:"flow_id,omitempty"`
@@ -455,6 +459,23 @@ func (r *run) finish(ctx context.Context, err error) (*Result, error) {
 // the run log keep.
 func (r *run) redactResult() {
 	p, res := r.owner, r.res
+	if res.Semantic != nil {
+		// the command's words as the matcher split them: secrets and the
+		// owner's private values go, as from the command itself
+		sm := *res.Semantic
+		sm.Candidates = slices.Clone(sm.Candidates)
+		red := func(s string) string { return privacy.Redact(p.Redact(s), r.secrets, false) }
+		for i := range sm.Candidates {
+			c := &sm.Candidates[i]
+			c.Unmatched = mapStrings(c.Unmatched, red)
+			slots := make(map[string]string, len(c.Slots))
+			for k, v := range c.Slots {
+				slots[k] = red(v)
+			}
+			c.Slots = slots
+		}
+		res.Semantic = &sm
+	}
 	if p.Empty() {
 		return
 	}
@@ -718,6 +739,18 @@ func (e *Engine) appKeywords(ctx context.Context, pkg string) []string {
 		for _, c := range f.Commands {
 			out = append(out, strings.Fields(c)...)
 		}
+	}
+	return out
+}
+
+// mapStrings returns f of every string of in (nil for nil).
+func mapStrings(in []string, f func(string) string) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, len(in))
+	for i, v := range in {
+		out[i] = f(v)
 	}
 	return out
 }

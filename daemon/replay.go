@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -104,27 +106,36 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		k = semanticCandidates
 	}
 	cands := m.Rank(r.res.Command, r.res.Package, k)
-	if len(cands) == 0 {
+	if len(cands) == 0 && r.sem == nil {
 		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
 		return nil, nil
 	}
-	top := cands[0]
+	var top intent.Candidate
+	if len(cands) > 0 {
+		top = cands[0]
+	}
 	var sm *event.SemanticMatch
 	promoted := false
 	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
-		d := r.sem.Decide(ctx, r.res.Command, cands, flows, r.cfg.ReplayThreshold)
+		d := r.sem.DecideIn(ctx, r.res.Command, semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
 		if d.Err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
 		}
-		if d.Consulted || d.Err != nil {
+		if (d.Consulted || d.Err != nil) && len(d.Cands) > 0 {
 			sm = &event.SemanticMatch{Model: r.sem.Model(), Requests: d.Requests, CacheHits: d.CacheHits, Reason: d.Reason, Offline: d.Err != nil}
 			best := 0
 			if d.Promoted >= 0 {
 				best, promoted = d.Promoted, true
 			}
-			top = cands[best]
+			top = d.Cands[best]
 			sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
+			sm.Candidates = semanticCandidatesOf(d)
+			r.res.Semantic = sm
 		}
+	}
+	if len(cands) == 0 && sm == nil {
+		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
+		return nil, nil
 	}
 	f := flows[top.FlowID]
 	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots, Semantic: sm}
@@ -152,6 +163,44 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	r.slots = top.Slots
 	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted = f.ID, f.Name, true, top.Slots, promoted
 	return f, nil
+}
+
+// poolOf lists the healthy flows of pkg ("" for every app), by ID: the
+// flows embeddings may retrieve by meaning (semantic.Input.Pool).
+func poolOf(flows map[int64]*knowledge.Flow, pkg string) []int64 {
+	var ids []int64
+	for id, f := range flows {
+		if f.Healthy() && (pkg == "" || f.Package == pkg) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// semanticShown is how many candidates a SemanticMatch event lists.
+const semanticShown = 5
+
+// semanticCandidatesOf lists the candidates of d with the highest
+// cosines, highest first, for the event and the result.
+func semanticCandidatesOf(d semantic.Decision) []event.SemanticCandidate {
+	out := make([]event.SemanticCandidate, 0, len(d.Cands))
+	for i, c := range d.Cands {
+		out = append(out, event.SemanticCandidate{FlowID: c.FlowID, Lexical: c.Score, Cosine: d.Cosine[i], Vetoes: c.Vetoes, Missing: c.Missing, Unmatched: c.Unmatched, FlowUnmatched: c.FlowUnmatched, Slots: c.Slots, Substituted: c.Substituted})
+	}
+	slices.SortStableFunc(out, func(a, b event.SemanticCandidate) int {
+		switch {
+		case a.Cosine > b.Cosine:
+			return -1
+		case a.Cosine < b.Cosine:
+			return 1
+		}
+		return 0
+	})
+	if len(out) > semanticShown {
+		out = out[:semanticShown]
+	}
+	return out
 }
 
 // similarFlowGuides turns saved flows that resemble the command (below

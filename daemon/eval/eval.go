@@ -28,6 +28,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
@@ -229,9 +230,11 @@ type CommandRow struct {
 	Typed       []string `json:"typed,omitempty"`
 	Tapped      []string `json:"tapped,omitempty"` // labels of the replay's taps, in order
 	Promoted    bool     `json:"promoted,omitempty"`
-	FinalScreen string   `json:"final_screen,omitempty"`
-	LLMCalls    int      `json:"llm_calls"`
-	Error       string   `json:"error,omitempty"`
+	// Semantic is what the embedding check compared, when it ran.
+	Semantic    *event.SemanticMatch `json:"semantic,omitempty"`
+	FinalScreen string               `json:"final_screen,omitempty"`
+	LLMCalls    int                  `json:"llm_calls"`
+	Error       string               `json:"error,omitempty"`
 }
 
 // recorder wraps the simulated phone and logs every action with the
@@ -518,7 +521,7 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	if err != nil {
 		return row, fmt.Errorf("eval: command %q: %w", c.Command, err)
 	}
-	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted
+	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted, row.Semantic = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted, res.Semantic
 	for _, st := range res.Steps {
 		if st.Action == device.Tap && !st.Backtracked && !st.Undo {
 			row.Tapped = append(row.Tapped, st.Target.Label())

@@ -78,6 +78,27 @@ type SemanticMatch struct {
 	CacheHits int     `json:"cache_hits"`
 	Reason    string  `json:"reason"`
 	Offline   bool    `json:"offline,omitempty"` // the endpoint failed or is cooling down: lexical only
+	// Candidates are the flows compared, highest cosine first (at most 5).
+	Candidates []SemanticCandidate `json:"candidates,omitempty"`
+}
+
+// SemanticCandidate is one flow compared by meaning: its lexical score,
+// its cosine with the command (-1: not compared, the command contradicts
+// it) and the lexical rules that vetoed it.
+type SemanticCandidate struct {
+	FlowID  int64    `json:"flow_id"`
+	Lexical float64  `json:"lexical"`
+	Cosine  float64  `json:"cosine"`
+	Vetoes  []string `json:"vetoes,omitempty"`
+	Missing []string `json:"missing,omitempty"`
+	// Unmatched are the command's words no word of the flow stands for,
+	// FlowUnmatched the flow's words without a partner in the command.
+	Unmatched     []string `json:"unmatched,omitempty"`
+	FlowUnmatched []string `json:"flow_unmatched,omitempty"`
+	// Slots are the slot values taken from the command.
+	Slots map[string]string `json:"slots,omitempty"`
+	// Substituted: an object word of the flow is replaced by another.
+	Substituted bool `json:"substituted,omitempty"`
 }
 
 // ScreenElement is one element as drawn by the inspector.

@@ -522,7 +522,56 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 	}
 	sc := m.getScratch()
 	defer m.putScratch(sc)
+	ideal := m.accumulate(q, pkg, sc)
+	cands := topK(sc.touched, candBM25, func(doc int32) float64 { return float64(sc.bm[doc]) })
+	triCands := topK(sc.ttri, candTrigram, func(doc int32) float64 {
+		return float64(sc.tri[doc]) / math.Sqrt(float64(len(q.tris))*float64(len(m.docs[doc].tris)))
+	})
+	for _, c := range triCands {
+		if c.score >= minTrigramCos && !slices.ContainsFunc(cands, func(x scored) bool { return x.doc == c.doc }) {
+			cands = append(cands, scored{doc: c.doc})
+		}
+	}
+	docs := make([]int32, len(cands))
+	for i, c := range cands {
+		docs[i] = c.doc
+	}
+	out := m.scoreDocs(q, sc, ideal, docs, false)
+	sortCandidates(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
 
+// Score scores the flows with the given IDs against cmd as Rank would,
+// in the order given, including those Rank would not retrieve (no word or
+// trigram in common; they score near 0). Unknown IDs are left out. Other
+// evidence that retrieves flows by meaning (daemon/semantic) uses it to
+// learn their slots and vetoes.
+func (m *Matcher) Score(cmd string, ids []int64) []Candidate {
+	q := newQuery(cmd)
+	if len(q.toks) == 0 || len(ids) == 0 {
+		return nil
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	sc := m.getScratch()
+	defer m.putScratch(sc)
+	ideal := m.accumulate(q, "", sc)
+	docs := make([]int32, 0, len(ids))
+	for _, id := range ids {
+		if d, ok := m.byID[id]; ok && !m.docs[d].dead {
+			docs = append(docs, d)
+		}
+	}
+	return m.scoreDocs(q, sc, ideal, docs, true)
+}
+
+// accumulate fills sc with the BM25 score and the trigram overlap of every
+// live flow of pkg ("" for all) that shares a term or trigram with q, and
+// returns the ideal BM25 score (every query term matched once).
+func (m *Matcher) accumulate(q *query, pkg string, sc *scratch) float64 {
 	N := float64(m.live)
 	avgdl := float64(m.totalLen) / N
 	if avgdl <= 0 {
@@ -559,16 +608,13 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 			}
 		}
 	}
-	cands := topK(sc.touched, candBM25, func(doc int32) float64 { return float64(sc.bm[doc]) })
-	triCands := topK(sc.ttri, candTrigram, func(doc int32) float64 {
-		return float64(sc.tri[doc]) / math.Sqrt(float64(len(q.tris))*float64(len(m.docs[doc].tris)))
-	})
-	for _, c := range triCands {
-		if c.score >= minTrigramCos && !slices.ContainsFunc(cands, func(x scored) bool { return x.doc == c.doc }) {
-			cands = append(cands, scored{doc: c.doc})
-		}
-	}
+	return ideal
+}
 
+// scoreDocs aligns q with every pattern of docs and returns a candidate
+// per doc scoring above 0 (every doc when keepZero).
+func (m *Matcher) scoreDocs(q *query, sc *scratch, ideal float64, docs []int32, keepZero bool) []Candidate {
+	N := float64(m.live)
 	idfCache := map[string]float64{}
 	unseen := bm25IDF(N, 0)
 	weight := func(t *ptok) float64 {
@@ -585,27 +631,32 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 		}
 		return f
 	}
-	out := make([]Candidate, 0, len(cands))
+	out := make([]Candidate, 0, len(docs))
 	wk := &work{}
-	for _, c := range cands {
-		d := m.docs[c.doc]
+	for _, doc := range docs {
+		d := m.docs[doc]
 		bm25n := 0.0
 		if ideal > 0 {
-			bm25n = float64(sc.bm[c.doc]) / ideal
+			bm25n = float64(sc.bm[doc]) / ideal
 		}
 		var best patResult
 		var bestSrc string
 		for _, p := range d.patterns {
 			r := scorePattern(q, p, d, bm25n, weight, wk, best.score)
-			if r.score > best.score {
+			if r.score > best.score || bestSrc == "" {
 				best, bestSrc = r, p.src
 			}
 		}
-		if best.score <= 0 {
+		if best.score <= 0 && !keepZero {
 			continue
 		}
 		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes, Unmatched: best.cmdLone, FlowUnmatched: best.patLone, Substituted: best.substituted})
 	}
+	return out
+}
+
+// sortCandidates orders candidates by score, best first, then by flow ID.
+func sortCandidates(out []Candidate) {
 	slices.SortFunc(out, func(a, b Candidate) int {
 		switch {
 		case a.Score > b.Score:
@@ -619,10 +670,6 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 		}
 		return 0
 	})
-	if len(out) > k {
-		out = out[:k]
-	}
-	return out
 }
 
 // topK returns the k docs with the highest score, in no particular order.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"testing"
 
@@ -280,5 +281,34 @@ func TestMatcherConcurrent(t *testing.T) {
 	wg.Wait()
 	if m.Len() != len(testFlows()) {
 		t.Fatalf("Len = %d after concurrent adds and removes", m.Len())
+	}
+}
+
+// TestScore: Score scores exactly the flows asked for, in that order,
+// with the same score Rank gives, and keeps a flow sharing no word with
+// the command (a score near 0) that Rank leaves out.
+func TestScore(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "turn on dark mode"},
+		{ID: 2, Package: "p", Intent: "send {message} to {contact}", Slots: []knowledge.Slot{{Name: "message", Example: "hi"}, {Name: "contact", Example: "Bob"}}},
+		{ID: 3, Package: "q", Intent: "check the storage"},
+	})
+	cmd := "switch dark mode on"
+	rank := m.Rank(cmd, "", 5)
+	got := m.Score(cmd, []int64{3, 1, 99})
+	if len(got) != 2 || got[0].FlowID != 3 || got[1].FlowID != 1 {
+		t.Fatalf("Score = %+v; want flows 3 then 1 (99 unknown)", got)
+	}
+	if got[0].Score >= 0.1 {
+		t.Errorf("flow 3 shares no word: score %.3f, want below 0.1", got[0].Score)
+	}
+	if len(rank) == 0 || rank[0].FlowID != 1 || rank[0].Score != got[1].Score {
+		t.Errorf("Rank %+v and Score %+v disagree on flow 1", rank, got[1])
+	}
+	if slices.ContainsFunc(rank, func(c Candidate) bool { return c.FlowID == 3 }) {
+		t.Errorf("Rank retrieved flow 3: %+v", rank)
+	}
+	if m.Score("", []int64{1}) != nil || m.Score(cmd, nil) != nil {
+		t.Error("empty command or no ids: want nil")
 	}
 }

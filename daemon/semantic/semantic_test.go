@@ -391,6 +391,15 @@ func TestDecideGuards(t *testing.T) {
 		{"a closer flow the command contradicts does not", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "close turn on x", "X"), choice(2, "same turn off x", "X")},
 			[]intent.Candidate{cand(1, grey), cand(2, 0.2, intent.VetoOpposite)}, 0},
+		{"an unmatched action word of a tapped button is not a choice", semantic.MiniLM,
+			[]*knowledge.Flow{choice(1, "same change view", "Change view")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, FlowUnmatched: []string{"change"}}}, 0},
+		{"a slot stretched over words the alignment could not place", semantic.MiniLM,
+			[]*knowledge.Flow{{ID: 1, Intent: "same open {app} via search", Package: "p", Slots: []knowledge.Slot{{Name: "app", Example: "Gallery"}}}},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Slots: map[string]string{"app": "uninstall the clock"}}}, -1},
+		{"a slot value as long as the example is not stretched", semantic.MiniLM,
+			[]*knowledge.Flow{{ID: 1, Intent: "same send {message}", Package: "p", Slots: []knowledge.Slot{{Name: "message", Example: "see you at noon"}}}},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Slots: map[string]string{"message": "running late, sorry"}}}, 0},
 		{"MiniLM's grey zone reaches lexical 0.10", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "same x", "X")}, []intent.Candidate{cand(1, 0.11)}, 0},
 	}
@@ -416,5 +425,62 @@ func TestTunedKeyIsTheLocalModel(t *testing.T) {
 	var _ semantic.Embedder = (*bert.Model)(nil) // the on-device model is an Embedder
 	if _, ok := semantic.Tuned[bert.CacheKey]; !ok {
 		t.Fatalf("no tuned configuration for %q", bert.CacheKey)
+	}
+}
+
+// scorer is a fake lexical matcher for retrieval: fixed candidates by
+// flow ID.
+type scorer map[int64]intent.Candidate
+
+func (s scorer) Score(cmd string, ids []int64) []intent.Candidate {
+	var out []intent.Candidate
+	for _, id := range ids {
+		if c, ok := s[id]; ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestDecideRetrieves: with Config.Retrieve, a flow of the pool that the
+// lexical candidates lack is scored and decided on like them; without it,
+// or beyond Retrieve flows, it is not.
+func TestDecideRetrieves(t *testing.T) {
+	grey := th - 0.05
+	flows := flowsOf("far a", "same b", "near c")
+	lex := []intent.Candidate{cand(1, grey)}
+	sc := scorer{2: cand(2, grey), 3: cand(3, grey)}
+	pool := []int64{1, 2, 3}
+	tests := []struct {
+		name     string
+		retrieve int
+		scorer   semantic.Scorer
+		want     int64 // flow promoted, 0 none
+		cands    int
+	}{
+		{"retrieval off: only the lexical candidate, too far", 0, sc, 0, 1},
+		{"retrieval finds the closest flow", 1, sc, 2, 2},
+		{"two retrieved: the closest still wins by the margin", 2, sc, 2, 3},
+		{"no scorer: no retrieval", 2, nil, 0, 1},
+		{"a retrieved flow the scorer vetoes is not promoted", 1, scorer{2: cand(2, grey, intent.VetoValue)}, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			cfg := semantic.MiniLM
+			cfg.Retrieve = tt.retrieve
+			in := semantic.Input{Cands: lex, Flows: flows, Threshold: th, Pool: pool}
+			if tt.scorer != nil {
+				in.Scorer = tt.scorer
+			}
+			d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", in)
+			var got int64
+			if d.Promoted >= 0 {
+				got = d.Cands[d.Promoted].FlowID
+			}
+			if got != tt.want || len(d.Cands) != tt.cands || len(d.Cosine) != len(d.Cands) {
+				t.Errorf("promoted flow %d of %d candidates (%s); want %d of %d", got, len(d.Cands), d.Reason, tt.want, tt.cands)
+			}
+		})
 	}
 }

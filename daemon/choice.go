@@ -1,11 +1,12 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 
-	"github.com/wayfinder-agent/wayfinder/knowledge"
-
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // Choice slots (issue: "values picked, not typed"): a tap on one option of
@@ -47,6 +48,20 @@ func peers(s *screen.Snapshot, el *screen.Element) []string {
 	if n == nil {
 		return nil
 	}
+	// the options of el's own container (a radio group) first: a dialog
+	// may hold two groups ("sort by" and "order"), whose options share a
+	// grandparent but are not alternatives to each other
+	if out := peersWhere(s, el, n, func(m *screen.Node) bool { return m.Parent == n.Parent }); len(out) >= 3 {
+		return out
+	}
+	return peersWhere(s, el, n, func(m *screen.Node) bool {
+		return m.Parent == n.Parent || (grandparent(s, m) >= 0 && grandparent(s, m) == grandparent(s, n))
+	})
+}
+
+// peersWhere lists el's label, then the labels of the elements of its
+// kind and class on s whose node near accepts.
+func peersWhere(s *screen.Snapshot, el *screen.Element, n *screen.Node, near func(*screen.Node) bool) []string {
 	out := []string{el.Label}
 	seen := map[string]bool{el.Label: true}
 	for _, o := range screen.Elements(s) {
@@ -54,7 +69,7 @@ func peers(s *screen.Snapshot, el *screen.Element) []string {
 		if o.NodeID == el.NodeID || m == nil || o.Kind != el.Kind || m.Class != n.Class || o.Label == "" || seen[o.Label] {
 			continue
 		}
-		if m.Parent == n.Parent || (grandparent(s, m) >= 0 && grandparent(s, m) == grandparent(s, n)) {
+		if near(m) {
 			seen[o.Label] = true
 			out = append(out, o.Label)
 		}
@@ -104,30 +119,144 @@ func distinguishing(labels []string, i int) []string {
 	return out
 }
 
+// optionStem is how a word of a command or an option is compared: lower
+// case, an English number word as its digits ("five" → "5"), stemmed
+// (Snowball: "minutes" and "minute" are one).
+func optionStem(w string) string {
+	if d, ok := numberWords[w]; ok {
+		return d
+	}
+	return intent.Stem(w)
+}
+
+// numberWords are the English number words a command may say for an
+// option's digits ("display five images per row" → "5 columns").
+var numberWords = map[string]string{
+	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13", "fourteen": "14",
+	"fifteen": "15", "sixteen": "16", "seventeen": "17", "eighteen": "18", "nineteen": "19", "twenty": "20",
+	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100",
+}
+
+// stems returns optionStem of each word.
+func stems(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = optionStem(w)
+	}
+	return out
+}
+
+// named returns the options of labels that words (stems, as optionStem
+// gives them) name: fully — every distinguishing word of the option is
+// there, and no other option fully named has a superset of its
+// distinguishing words ("dark red" names "Dark red", not "Dark") — or,
+// when none is fully named, partly — some of its distinguishing words are
+// there and no other option has them all ("30" of "30 minutes" when no
+// other option has a 30). It returns the options and whether they are
+// named fully.
+func named(labels []string, words []string) ([]int, bool) {
+	have := map[string]bool{}
+	for _, w := range words {
+		have[w] = true
+	}
+	dist := make([][]string, len(labels))
+	all := make([]map[string]bool, len(labels))
+	var full []int
+	for i, l := range labels {
+		dist[i] = stems(distinguishing(labels, i))
+		all[i] = map[string]bool{}
+		for _, w := range stems(choiceWords(l)) {
+			all[i][w] = true
+		}
+		if len(dist[i]) > 0 && allIn(dist[i], have) {
+			full = append(full, i)
+		}
+	}
+	if len(full) > 0 {
+		var out []int
+		for _, i := range full {
+			if !slices.ContainsFunc(full, func(j int) bool { return j != i && len(dist[j]) > len(dist[i]) && allIn(dist[i], setOf(dist[j])) }) {
+				out = append(out, i)
+			}
+		}
+		return out, true
+	}
+	var out []int
+	for i := range labels {
+		var some []string
+		for _, w := range dist[i] {
+			if have[w] {
+				some = append(some, w)
+			}
+		}
+		if len(some) == 0 {
+			continue
+		}
+		unique := true
+		for j := range labels {
+			if j != i && allIn(some, all[j]) {
+				unique = false
+			}
+		}
+		if unique {
+			out = append(out, i)
+		}
+	}
+	return out, false
+}
+
+func allIn(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if !set[w] {
+			return false
+		}
+	}
+	return true
+}
+
+func setOf(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
 // choiceValue returns the words of the command that name the option
-// labels[0] among its peers (as the command writes them), or "" — also
-// when the command names another option of the group too ("from monthly
-// to yearly" names two views: which one is the value is a guess).
+// labels[0] among its peers (as the command writes them, the shortest run
+// holding them), or "" — also when the command names another option of
+// the group too ("from monthly to yearly" names two views: which one is
+// the value is a guess).
 func choiceValue(command string, labels []string) string {
-	want := distinguishing(labels, 0)
-	if len(want) == 0 {
+	if len(distinguishing(labels, 0)) == 0 {
 		return ""
 	}
 	cw := choiceWords(command)
-	for i := 1; i < len(labels); i++ {
-		if other := distinguishing(labels, i); len(other) > 0 && containsWords(cw, other) {
-			return ""
-		}
-	}
-	at := indexWords(cw, want)
-	if at < 0 {
+	cs := stems(cw)
+	opts, _ := named(labels, cs)
+	if len(opts) != 1 || opts[0] != 0 {
 		return ""
 	}
-	return strings.Join(cw[at:at+len(want)], " ")
+	want := setOf(stems(distinguishing(labels, 0)))
+	first, last := -1, -1
+	for i, w := range cs {
+		if want[w] {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 || last-first+1 > 2*len(want) {
+		return ""
+	}
+	return strings.Join(cw[first:last+1], " ")
 }
 
-// pickChoice returns the index in labels of the one option whose
-// distinguishing words are value's words, or -1 (none, or several).
+// pickChoice returns the index in labels of the one option that value
+// names: whose distinguishing words or whole label are value's words, or
+// else the one option value names (named), or -1 (none, or several).
 func pickChoice(labels []string, value string) int {
 	want := strings.Join(choiceWords(value), " ")
 	if want == "" {
@@ -142,42 +271,24 @@ func pickChoice(labels []string, value string) int {
 			found = i
 		}
 	}
-	return found
-}
-
-// indexWords returns where seq occurs in words, consecutively, or -1.
-func indexWords(words, seq []string) int {
-next:
-	for i := 0; i+len(seq) <= len(words); i++ {
-		for j, w := range seq {
-			if words[i+j] != w {
-				continue next
-			}
-		}
-		return i
+	if found >= 0 {
+		return found
+	}
+	if opts, _ := named(labels, stems(choiceWords(value))); len(opts) == 1 {
+		return opts[0]
 	}
 	return -1
 }
 
-// containsWords reports whether seq occurs in words, consecutively.
-func containsWords(words, seq []string) bool { return indexWords(words, seq) >= 0 }
-
-// pickByCommand returns the index in labels of the one option whose
-// distinguishing words the command says, or -1 (none, or several). The
+// pickByCommand returns the index in labels of the one option the command
+// names (named), or -1 (none, or several). The
 // command is read directly: slot alignment may keep only part of an
 // option's words ("1" of "1 hour").
 func pickByCommand(labels []string, command string) int {
-	cw := choiceWords(command)
-	found := -1
-	for i := range labels {
-		if d := distinguishing(labels, i); len(d) > 0 && containsWords(cw, d) {
-			if found >= 0 {
-				return -1
-			}
-			found = i
-		}
+	if opts, _ := named(labels, stems(choiceWords(command))); len(opts) == 1 {
+		return opts[0]
 	}
-	return found
+	return -1
 }
 
 // unknownChoice returns the slot of a choice step of f for which neither

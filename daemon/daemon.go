@@ -211,6 +211,9 @@ type Result struct {
 	// Promoted: the flow was replayed because embeddings promoted it from
 	// just below the threshold (Score is still the lexical score).
 	Promoted bool `json:"promoted,omitempty"`
+	// Chosen: the owner chose the replayed flow among those offered
+	// ("did you mean …?"); Promoted is set too.
+	Chosen bool `json:"chosen,omitempty"`
 	// Semantic is what the embedding check of flow matching compared and
 	// decided, when it ran.
 	Semantic *event.SemanticMatch `json:"semantic,omitempty"`

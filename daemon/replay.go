@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -127,6 +128,12 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			if d.Promoted >= 0 {
 				best, promoted = d.Promoted, true
 			}
+			if !promoted && opt.FlowID == 0 {
+				if i, ok := r.offer(ctx, d, flows); ok {
+					best, promoted, sm.Chosen = i, true, true
+					r.res.Chosen = true
+				}
+			}
 			top = d.Cands[best]
 			sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
 			sm.Candidates = semanticCandidatesOf(d)
@@ -163,6 +170,48 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	r.slots = top.Slots
 	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted = f.ID, f.Name, true, top.Slots, promoted
 	return f, nil
+}
+
+// AnswerNone is the option of a "did you mean" question that declines
+// every flow offered.
+const AnswerNone = "none of these"
+
+// offer asks the owner which of the flows d suggests the command means
+// ("did you mean …?"), when there are any and somebody can answer, and
+// returns the chosen candidate's index in d.Cands. Nothing is replayed
+// without the owner's choice; a replay the owner chose adds the command to
+// the flow's past commands like any successful replay, so the same words
+// match without asking next time.
+func (r *run) offer(ctx context.Context, d semantic.Decision, flows map[int64]*knowledge.Flow) (int, bool) {
+	r.e.mu.Lock()
+	asker := r.e.asker
+	r.e.mu.Unlock()
+	if asker == nil || len(d.Suggest) == 0 {
+		return -1, false
+	}
+	options := make([]string, 0, len(d.Suggest)+1)
+	seen := map[string]bool{}
+	for _, i := range d.Suggest {
+		f := flows[d.Cands[i].FlowID]
+		name := f.Name
+		if seen[strings.ToLower(name)] {
+			name = fmt.Sprintf("%s (#%d)", f.Name, f.ID)
+		}
+		seen[strings.ToLower(name)] = true
+		options = append(options, name)
+	}
+	options = append(options, AnswerNone)
+	ans, err := r.ask(ctx, fmt.Sprintf("No saved flow matches %q word for word. Did you mean one of these?", privacy.Redact(r.res.Command, r.secrets, false)), options)
+	if err != nil {
+		return -1, false
+	}
+	ans = strings.TrimSpace(ans)
+	for k, o := range options[:len(options)-1] {
+		if strings.EqualFold(ans, o) || ans == strconv.Itoa(k+1) {
+			return d.Suggest[k], true
+		}
+	}
+	return -1, false
 }
 
 // poolOf lists the healthy flows of pkg ("" for every app), by ID: the

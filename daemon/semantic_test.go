@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -192,4 +193,73 @@ func TestSetEmbedder(t *testing.T) {
 	if res := r.run(t, "enable dark mdoe", daemon.Options{NoPlanner: true}); res.Promoted || s.EmbedCalls() != 1 {
 		t.Fatalf("embedder removed: %+v, %d embedding requests", res, s.EmbedCalls())
 	}
+}
+
+// TestDidYouMean: a command close in meaning to a saved flow but not
+// close enough to replay on its own is offered to the owner, who chooses
+// (by name or number) or declines; nothing is replayed without a choice,
+// and with nobody to ask nothing is offered. A chosen replay teaches the
+// flow the command.
+func TestDidYouMean(t *testing.T) {
+	const cmd = "make dark mode active" // polarity: names neither on nor off
+	tests := []struct {
+		name   string
+		asker  *answer
+		replay bool
+	}{
+		{"the owner chooses the flow by name", &answer{text: "Turn on dark mode"}, true},
+		{"the owner chooses by number", &answer{text: "1"}, true},
+		{"the owner declines", &answer{text: daemon.AnswerNone}, false},
+		{"nobody answers", &answer{err: context.DeadlineExceeded}, false},
+		{"nobody to ask", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewServer(t, llmtest.WithKey(embedKey))
+			r := embedRig(t, s)
+			r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
+				Semantic: semantic.Config{Timeout: 500 * time.Millisecond, Retrieve: 5, SuggestMinCosine: 0.3}})
+			learnRig := daemon.New(r.phone, r.store, graphplan.New(r.store), nil, daemon.Config{})
+			if err := r.phone.Reset("home"); err != nil {
+				t.Fatal(err)
+			}
+			if res, err := learnRig.Run(context.Background(), "turn on dark mode", daemon.Options{}); err != nil || !res.Saved {
+				t.Fatalf("learn: %+v %v", res, err)
+			}
+			if tt.asker != nil {
+				r.eng.SetAsker(tt.asker)
+			}
+			res, evs := r.runEvents(t, cmd, daemon.Options{NoPlanner: true})
+			if res.Matched != tt.replay || res.Chosen != tt.replay {
+				t.Fatalf("matched %v chosen %v, want %v: %+v", res.Matched, res.Chosen, tt.replay, res)
+			}
+			if tt.replay && res.Outcome != knowledge.OutcomeSuccess {
+				t.Fatalf("replay: %+v", res)
+			}
+			asked := false
+			for _, ev := range evs {
+				if ev.Type == event.Ask && strings.Contains(string(ev.Data), "Did you mean") && strings.Contains(string(ev.Data), "Turn on dark mode") {
+					asked = true
+				}
+			}
+			if asked != (tt.asker != nil) {
+				t.Errorf("offered: %v, want %v", asked, tt.asker != nil)
+			}
+			if tt.replay {
+				// the owner's choice is remembered: next time no question
+				tt.asker.n = 0
+				again := r.run(t, cmd, daemon.Options{NoPlanner: true})
+				if !again.Matched || again.Chosen || tt.asker.asked() != 0 {
+					t.Errorf("second time: %+v, %d questions", again, tt.asker.asked())
+				}
+			}
+		})
+	}
+}
+
+func embedderOn(s *llmtest.Server) semantic.Embedder {
+	c := llm.DefaultConfig()
+	c.BaseURL, c.APIKey, c.EmbedModel = s.URL(), embedKey, "fake-embed"
+	c.Timeout, c.BackoffBase = 2*time.Second, time.Millisecond
+	return llm.New(c)
 }

@@ -73,6 +73,13 @@ type Config struct {
 	// (e.g. importing the drifted app's exploration graph: the agent has
 	// explored the updated app).
 	BeforeDrifted func(ctx context.Context, app string) error
+	// Owner, when set, answers "did you mean …?" during the commands
+	// phase as the command's writer would: the flow learned for the
+	// command's task when it is offered, else "none of these" (a
+	// must-not-match command declines every offer). Other questions go
+	// unanswered. It measures how often offering the closest flows finds
+	// the right one; the figures without it are the replay figures.
+	Owner bool
 }
 
 // CommandCase is one line of a --commands file.
@@ -175,11 +182,19 @@ type CommandsReport struct {
 	Missed    int `json:"missed"`
 	WrongSlot int `json:"wrong_slot"`
 	BadFlow   int `json:"bad_flow"` // the task's own flow matched, but it was learned wrong
+	// Unverified: the right options were tapped up to one the recording
+	// never picked, after which the simulator cannot follow the replay.
+	Unverified int `json:"unverified,omitempty"`
 	// MatchPrecision counts a replay as right when it chose the flow learned
 	// from the same task, whatever that flow's quality.
 	MatchPrecision float64 `json:"match_precision"`
 	LLMCalls       int     `json:"llm_calls"`
 	Precision      float64 `json:"precision"`
+	// With Config.Owner: Offered counts commands whose owner was asked
+	// "did you mean …?", OfferedRight those among them offered their
+	// flow (the others were asked in vain).
+	Offered      int `json:"offered,omitempty"`
+	OfferedRight int `json:"offered_right,omitempty"`
 }
 
 // AppReport aggregates one app.
@@ -223,7 +238,7 @@ type TaskRow struct {
 // CommandRow is one command of the commands phase.
 type CommandRow struct {
 	CommandCase
-	Verdict     string   `json:"verdict"` // correct | wrong_flow | missed | wrong_slot | bad_flow
+	Verdict     string   `json:"verdict"` // correct | wrong_flow | missed | wrong_slot | bad_flow | unverified
 	MatchedFlow int64    `json:"matched_flow,omitempty"`
 	WantFlow    int64    `json:"want_flow,omitempty"`
 	Score       float64  `json:"score"`
@@ -231,10 +246,14 @@ type CommandRow struct {
 	Tapped      []string `json:"tapped,omitempty"` // labels of the replay's taps, in order
 	Promoted    bool     `json:"promoted,omitempty"`
 	// Semantic is what the embedding check compared, when it ran.
-	Semantic    *event.SemanticMatch `json:"semantic,omitempty"`
-	FinalScreen string               `json:"final_screen,omitempty"`
-	LLMCalls    int                  `json:"llm_calls"`
-	Error       string               `json:"error,omitempty"`
+	Semantic *event.SemanticMatch `json:"semantic,omitempty"`
+	// Offered: the owner was asked "did you mean …?"; OfferedRight: the
+	// command's flow was among the flows offered.
+	Offered      bool   `json:"offered,omitempty"`
+	OfferedRight bool   `json:"offered_right,omitempty"`
+	FinalScreen  string `json:"final_screen,omitempty"`
+	LLMCalls     int    `json:"llm_calls"`
+	Error        string `json:"error,omitempty"`
 }
 
 // recorder wraps the simulated phone and logs every action with the
@@ -472,9 +491,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.Commands.WrongSlot++
 		case "bad_flow":
 			rep.Commands.BadFlow++
+		case "unverified":
+			rep.Commands.Unverified++
 		}
 		if r.MatchedFlow != 0 {
 			replays++
+		}
+		if r.Offered {
+			rep.Commands.Offered++
+		}
+		if r.OfferedRight {
+			rep.Commands.OfferedRight++
 		}
 	}
 	correctReplays, rightFlow := 0, 0
@@ -482,7 +509,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if r.MatchedFlow != 0 && r.Verdict == "correct" {
 			correctReplays++
 		}
-		if r.MatchedFlow != 0 && (r.Verdict == "correct" || r.Verdict == "bad_flow" || r.Verdict == "wrong_slot") {
+		if r.MatchedFlow != 0 && (r.Verdict == "correct" || r.Verdict == "bad_flow" || r.Verdict == "wrong_slot" || r.Verdict == "unverified") {
 			rightFlow++
 		}
 	}
@@ -517,9 +544,21 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 			return row, err
 		}
 	}
+	var own *owner
+	if cfg.Owner {
+		own = &owner{want: "\x00"}
+		if f, err := cfg.Store.Flow(ctx, row.WantFlow); err == nil && row.WantFlow != 0 && !c.ExpectNoMatch {
+			own.want = f.Name
+		}
+		eng.SetAsker(own)
+		defer eng.SetAsker(nil)
+	}
 	res, err := eng.Run(ctx, c.Command, daemon.Options{Package: phone.App().MainPackage, NoPlanner: true})
 	if err != nil {
 		return row, fmt.Errorf("eval: command %q: %w", c.Command, err)
+	}
+	if own != nil {
+		row.Offered, row.OfferedRight = own.offered, own.right
 	}
 	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted, row.Semantic = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted, res.Semantic
 	for _, st := range res.Steps {
@@ -542,6 +581,13 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 		row.Verdict = "wrong_flow"
 	case len(c.ExpectTyped) > 0 && !equalFold(c.ExpectTyped, res.Typed):
 		row.Verdict = "wrong_slot"
+	case !subsequenceFold(c.ExpectPicked, row.Tapped) && task != nil && res.Outcome != knowledge.OutcomeSuccess &&
+		subsequenceFold(untilNewPick(c.ExpectPicked, task), row.Tapped):
+		// every option up to one the recording never picked was tapped
+		// right, and the replay stopped after it: the simulator has no
+		// recording past that choice, so the options after it cannot be
+		// checked either way
+		row.Verdict = "unverified"
 	case !subsequenceFold(c.ExpectPicked, row.Tapped):
 		row.Verdict = "wrong_slot" // another choice picked in a list or dialog
 	case task != nil && newPick(c.ExpectPicked, task):
@@ -558,6 +604,27 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	}
 	progress(cfg.Progress, "cmd    %-22s %-10s score=%.2f %q typed=%q", c.App, row.Verdict, row.Score, c.Command, res.Typed)
 	return row, nil
+}
+
+// owner answers "did you mean …?" as the writer of a command would
+// (Config.Owner): the option naming the command's flow, else none.
+type owner struct {
+	want           string // name of the command's flow; "\x00" for none
+	offered, right bool
+}
+
+func (o *owner) Ask(ctx context.Context, question string, options []string) (string, error) {
+	if !slices.Contains(options, daemon.AnswerNone) {
+		return "", errors.New("eval owner: answers only which flow was meant")
+	}
+	o.offered = true
+	for _, opt := range options {
+		if opt == o.want || strings.HasPrefix(opt, o.want+" (#") {
+			o.right = true
+			return opt, nil
+		}
+	}
+	return daemon.AnswerNone, nil
 }
 
 // sameScreen compares two recorded states: the same id, or the same
@@ -634,6 +701,12 @@ func (r *Report) WriteTable(w io.Writer) {
 	if r.Commands.Total > 0 {
 		fmt.Fprintf(w, "commands: %d total, %d correct, %d wrong flow, %d missed, %d wrong slot, %d right flow learned wrong; replay precision %.3f, matching precision %.3f\n",
 			r.Commands.Total, r.Commands.Correct, r.Commands.WrongFlow, r.Commands.Missed, r.Commands.WrongSlot, r.Commands.BadFlow, r.Commands.Precision, r.Commands.MatchPrecision)
+		if r.Commands.Unverified > 0 {
+			fmt.Fprintf(w, "commands unverified: %d picked a new option right, then left the recording\n", r.Commands.Unverified)
+		}
+		if r.Commands.Offered > 0 {
+			fmt.Fprintf(w, "did you mean: %d commands offered flows, %d of them their own\n", r.Commands.Offered, r.Commands.OfferedRight)
+		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
 }
@@ -745,13 +818,30 @@ func DemonstrationKeys(d *droidtask.Dataset, task *droidtask.Task) map[string]bo
 
 // newPick reports whether picks name an option the task's recording never
 // tapped (a value other than the recorded one).
-func newPick(picks []string, task *droidtask.Task) bool {
+// untilNewPick returns picks up to and including the first one task's
+// recording never tapped (all of them when there is none).
+func untilNewPick(picks []string, task *droidtask.Task) []string {
+	labels := recordedLabels(task)
+	for i, p := range picks {
+		if !subsequenceFold([]string{p}, labels) {
+			return picks[:i+1]
+		}
+	}
+	return picks
+}
+
+func recordedLabels(task *droidtask.Task) []string {
 	var labels []string
 	for _, st := range task.Actions() {
 		if st.Action.Target != nil {
 			labels = append(labels, st.Action.Target.Label())
 		}
 	}
+	return labels
+}
+
+func newPick(picks []string, task *droidtask.Task) bool {
+	labels := recordedLabels(task)
 	for _, p := range picks {
 		if !subsequenceFold([]string{p}, labels) {
 			return true

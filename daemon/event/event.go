@@ -78,6 +78,9 @@ type SemanticMatch struct {
 	CacheHits int     `json:"cache_hits"`
 	Reason    string  `json:"reason"`
 	Offline   bool    `json:"offline,omitempty"` // the endpoint failed or is cooling down: lexical only
+	// Chosen: no flow was close enough to replay on its own, the owner
+	// was offered the closest and chose this one.
+	Chosen bool `json:"chosen,omitempty"`
 	// Candidates are the flows compared, highest cosine first (at most 5).
 	Candidates []SemanticCandidate `json:"candidates,omitempty"`
 }

@@ -484,3 +484,34 @@ func TestDecideRetrieves(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideSuggests: with SuggestMinCosine, when nothing is promoted the
+// candidates to offer are listed closest first, at most Suggest, leaving
+// out those the command contradicts, gives another value or no value,
+// and those below the cosine.
+func TestDecideSuggests(t *testing.T) {
+	flows := flowsOf("near a", "close b", "same c", "same d", "far e", "same f")
+	cands := []intent.Candidate{
+		cand(1, 0.2, intent.VetoAction),                     // near: offered third
+		cand(2, 0.2, intent.VetoPolarity),                   // close: offered second
+		cand(3, 0.2, intent.VetoOpposite),                   // same, but contradicted
+		cand(4, 0.2, intent.VetoValue),                      // same, but another value
+		cand(5, 0.2),                                        // far: below the cosine
+		{FlowID: 6, Score: 0.2, Missing: []string{"title"}}, // same, but a slot unfilled
+	}
+	var calls atomic.Int32
+	cfg := semantic.MiniLM
+	cfg.SuggestMinCosine, cfg.Suggest = 0.5, 2
+	d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", semantic.Input{Cands: cands, Flows: flows, Threshold: th})
+	var got []int64
+	for _, i := range d.Suggest {
+		got = append(got, d.Cands[i].FlowID)
+	}
+	if d.Promoted != -1 || !slices.Equal(got, []int64{2, 1}) {
+		t.Errorf("promoted %d, suggested flows %v; want none promoted, [2 1]", d.Promoted, got)
+	}
+	cfg.SuggestMinCosine = 0
+	if d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", semantic.Input{Cands: cands, Flows: flows, Threshold: th}); d.Suggest != nil {
+		t.Errorf("suggestions off: %v", d.Suggest)
+	}
+}

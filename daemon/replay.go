@@ -144,13 +144,31 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
 		return nil, nil
 	}
+	disagreed := false
+	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && r.sem != nil && opt.FlowID == 0 {
+		// the lexical match must also mean what the command means
+		ok, cos, err := r.sem.Agrees(ctx, r.res.Command, top, g)
+		if err != nil {
+			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})
+		}
+		if !ok {
+			sm = &event.SemanticMatch{Model: r.sem.Model(), Cosine: cos,
+				Reason: fmt.Sprintf("flow %d: lexical %.3f, but the model finds it far from the command (cosine %.3f)", top.FlowID, top.Score, cos)}
+			if _, chosen := r.offer(ctx, semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}, flows); chosen {
+				sm.Chosen, r.res.Chosen = true, true
+			} else {
+				disagreed = true
+			}
+			r.res.Semantic = sm
+		}
+	}
 	f := flows[top.FlowID]
 	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots, Semantic: sm}
 	if f != nil {
 		fm.Name = f.Name
 	}
 	r.res.Score = top.Score
-	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted) {
+	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted) || disagreed {
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
@@ -262,4 +263,57 @@ func embedderOn(s *llmtest.Server) semantic.Embedder {
 	c.BaseURL, c.APIKey, c.EmbedModel = s.URL(), embedKey, "fake-embed"
 	c.Timeout, c.BackoffBase = 2*time.Second, time.Millisecond
 	return llm.New(c)
+}
+
+// TestLexicalMatchMustAgree: a command the lexical matcher would replay
+// but the embedder finds far from the flow is not replayed on its own: it
+// is offered, and replayed only when the owner chooses it.
+func TestLexicalMatchMustAgree(t *testing.T) {
+	const cmd = "please turn on the dark mode"
+	for _, tt := range []struct {
+		name   string
+		min    float64
+		asker  *answer
+		replay bool
+	}{
+		{"the model agrees", 0.4, nil, true},
+		{"the model disagrees, nobody to ask", 0.6, nil, false},
+		{"the model disagrees, the owner chooses it", 0.6, &answer{text: "1"}, true},
+		{"the model disagrees, the owner declines", 0.6, &answer{text: daemon.AnswerNone}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewServer(t, llmtest.WithKey(embedKey))
+			r := embedRig(t, s)
+			learned := r.run(t, "turn on dark mode", daemon.Options{})
+			if !learned.Saved {
+				t.Fatalf("learn: %+v", learned)
+			}
+			// the command at cosine 0.5 from every other text
+			half := semantic.Func{Model: "half", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
+				out := make([][]float32, len(texts))
+				for i, x := range texts {
+					out[i] = []float32{0.5, 0.866}
+					if x == cmd {
+						out[i] = []float32{1, 0}
+					}
+				}
+				return out, nil
+			}}
+			r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: half,
+				Semantic: semantic.Config{Timeout: 500 * time.Millisecond, MinAgree: tt.min}})
+			if tt.asker != nil {
+				r.eng.SetAsker(tt.asker)
+			}
+			if c, err := r.eng.MatchFlow(context.Background(), cmd, "", 1); err != nil || len(c) == 0 || c[0].Score < intent.DefaultThreshold {
+				t.Fatalf("the command must match lexically for this test: %+v %v", c, err)
+			}
+			res := r.run(t, cmd, daemon.Options{NoPlanner: true})
+			if res.Matched != tt.replay {
+				t.Fatalf("matched %v, want %v: %+v", res.Matched, tt.replay, res)
+			}
+			if !tt.replay && (res.Semantic == nil || !strings.Contains(res.Semantic.Reason, "far from the command")) {
+				t.Errorf("semantic %+v, want the disagreement", res.Semantic)
+			}
+		})
+	}
 }

@@ -139,6 +139,10 @@ type Config struct {
 	// (default DefaultSuggest). Offering never acts: the owner chooses.
 	SuggestMinCosine float64
 	Suggest          int
+	// MinAgree, when above 0, is the cosine a flow the lexical matcher
+	// would replay must reach with the command (Agrees): the two
+	// signals must agree before the phone acts.
+	MinAgree float64
 	// Retrieve is how many flows of Input.Pool closest in meaning to the
 	// command are added to the lexical candidates (DecideIn); 0: none.
 	Retrieve int
@@ -162,7 +166,7 @@ var DefaultBridge = []string{Substitution}
 var Tuned = map[string]Config{"local:all-MiniLM-L6-v2": MiniLM}
 
 func (c Config) isZero() bool {
-	return c.GreyZone == 0 && c.MinCosine == 0 && c.MinMargin == 0 && c.Timeout == 0 && c.Cooldown == 0 && c.MaxTexts == 0 && c.Retrieve == 0 && c.SuggestMinCosine == 0 && c.Suggest == 0 && c.Bridge == nil
+	return c.GreyZone == 0 && c.MinCosine == 0 && c.MinMargin == 0 && c.Timeout == 0 && c.Cooldown == 0 && c.MaxTexts == 0 && c.Retrieve == 0 && c.MinAgree == 0 && c.SuggestMinCosine == 0 && c.Suggest == 0 && c.Bridge == nil
 }
 
 // MiniLM is the configuration for the on-device all-MiniLM-L6-v2
@@ -184,7 +188,11 @@ func (c Config) isZero() bool {
 // SuggestMinCosine 0.55: with an owner answering "did you mean …?" as the
 // writer would (wayfinder eval --owner), tune.jsonl went from 41 to 63
 // correct, 35 commands offered flows and 23 of them their own; 0.50 made
-// 5 more offers for no more, 0.60 lost 4.
+// 5 more offers for no more, 0.60 lost 4. MinAgree 0.60: every lexical
+// replay that was right on testdata/commands.jsonl and tune.jsonl had a
+// cosine of 0.716 or more with its flow's filled template, so 0.60 keeps
+// them all with a margin; a lexical match the model disagrees with that
+// much is offered, not replayed.
 var MiniLM = Config{
 	GreyZone:         intent.DefaultThreshold - 0.10,
 	MinCosine:        0.70,
@@ -420,6 +428,57 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 		d.Suggest = r.suggest(d, flows)
 	}
 	return d
+}
+
+// Agrees reports whether command and the flow f of a lexical candidate c
+// (scored at or above the replay threshold) mean alike: the cosine of
+// the command with the closest of f's texts — its intent template filled
+// with c's slot values, then FlowTexts — is at least Config.MinAgree. It
+// returns that cosine. With MinAgree 0, or when the embedder fails
+// (reported in the error, the embedder then rests for the cooldown), the
+// lexical decision stands: it agrees.
+func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidate, f *knowledge.Flow) (bool, float64, error) {
+	if r == nil || r.cfg.MinAgree <= 0 || f == nil {
+		return true, -1, nil
+	}
+	r.mu.Lock()
+	down, downErr := r.now().Before(r.downUntil), r.downErr
+	r.mu.Unlock()
+	if down {
+		return true, -1, errors.New(downErr)
+	}
+	filled := f.Intent
+	for _, sl := range f.Slots {
+		v := c.Slots[sl.Name]
+		if v == "" {
+			v = sl.Example
+		}
+		filled = strings.ReplaceAll(filled, "{"+sl.Name+"}", v)
+	}
+	texts := []string{normalize(command)}
+	for _, t := range append([]string{normalize(filled)}, FlowTexts(f, r.cfg.MaxTexts)...) {
+		if t != "" && !slices.Contains(texts, t) {
+			texts = append(texts, t)
+		}
+	}
+	var d Decision
+	vecs, err := r.vectors(ctx, texts, &d)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.mu.Lock()
+			r.downUntil, r.downErr = r.now().Add(r.cfg.Cooldown), err.Error()
+			r.mu.Unlock()
+		}
+		return true, -1, err
+	}
+	best := -1.0
+	for _, v := range vecs[1:] {
+		best = math.Max(best, cosine(vecs[0], v))
+	}
+	if len(texts) == 1 { // the command is one of the flow's texts
+		best = 1
+	}
+	return best >= r.cfg.MinAgree, best, nil
 }
 
 // valueVetoes say the command gives the flow another value, or none for

@@ -515,3 +515,40 @@ func TestDecideSuggests(t *testing.T) {
 		t.Errorf("suggestions off: %v", d.Suggest)
 	}
 }
+
+// TestAgrees: a lexical match must also be close in meaning: the command
+// against the flow's template filled with the candidate's values, or its
+// other texts; MinAgree 0 and a failing embedder leave it standing.
+func TestAgrees(t *testing.T) {
+	f := &knowledge.Flow{ID: 1, Intent: "{word} x", Package: "p", Slots: []knowledge.Slot{{Name: "word", Example: "far"}}}
+	down := semantic.Func{Model: "down", Fn: func(context.Context, []string) ([][]float32, error) { return nil, errors.New("down") }}
+	tests := []struct {
+		name    string
+		emb     semantic.Embedder
+		min     float64
+		slots   map[string]string
+		agree   bool
+		wantErr bool
+	}{
+		{"the filled template is the command's meaning", nil, 0.9, map[string]string{"word": "same"}, true, false},
+		{"the example value is far", nil, 0.9, nil, false, false},
+		{"a looser MinAgree accepts near", nil, 0.3, map[string]string{"word": "far"}, true, false},
+		{"off: the lexical decision stands", nil, 0, nil, true, false},
+		{"embedder down: the lexical decision stands", down, 0.9, nil, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			emb := tt.emb
+			if emb == nil {
+				emb = unit(&calls, vecs)
+			}
+			cfg := semantic.MiniLM
+			cfg.MinAgree = tt.min
+			ok, cos, err := semantic.New(emb, nil, cfg).Agrees(context.Background(), "cmd please", intent.Candidate{FlowID: 1, Slots: tt.slots}, f)
+			if ok != tt.agree || (err != nil) != tt.wantErr {
+				t.Errorf("agrees %v (cosine %.3f, err %v); want %v, err %v", ok, cos, err, tt.agree, tt.wantErr)
+			}
+		})
+	}
+}

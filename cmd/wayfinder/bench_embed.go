@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/bert"
@@ -26,16 +27,20 @@ func embedBenchRows(ctx context.Context, d *droidtask.Dataset, st *knowledge.Sto
 		fmt.Fprintf(os.Stderr, "bench: embedding rows skipped: %v\n", err)
 		return nil, nil
 	}
-	runtime.GC()
+	debug.FreeOSMemory() // return the eval's garbage first: the difference is the model's
 	rss0 := rssKB()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
 	t0 := time.Now()
 	m, err := bert.Load(dir, bert.CacheKey)
 	if err != nil {
 		return nil, err
 	}
 	load := time.Since(t0)
-	runtime.GC()
+	debug.FreeOSMemory()
 	rss1 := rssKB()
+	runtime.ReadMemStats(&ms1)
+	runtime.KeepAlive(m)
 
 	var cmds []string
 	for _, t := range d.Tasks {
@@ -76,6 +81,7 @@ func embedBenchRows(ctx context.Context, d *droidtask.Dataset, st *knowledge.Sto
 		{"embedding model", bert.ModelName + fmt.Sprintf(" (%d-dim)", m.Dim())},
 		{"embedding model load", load.Round(time.Millisecond).String()},
 		{"resident memory added by the model", fmt.Sprintf("%.1f MB", float64(rss1-rss0)/1e3)},
+		{"Go heap added by the model", fmt.Sprintf("%.1f MB", (float64(ms1.HeapAlloc)-float64(ms0.HeapAlloc))/1e6)},
 		{fmt.Sprintf("embed one command, p50 (%d commands)", len(cmds)), p50.Round(10 * time.Microsecond).String()},
 		{"embed one command, p99 (goal 30ms on a phone)", p99.Round(10 * time.Microsecond).String()},
 	}

@@ -10,15 +10,13 @@
 #include <string.h>
 #include "linear.h"
 
-typedef float v4 __attribute__((vector_size(16), aligned(4)));
+typedef float v4 __attribute__((vector_size(16)));
+// an unaligned view of 4 floats (rows of x, W and y are only 4-byte aligned)
+typedef float v4u __attribute__((vector_size(16), aligned(4), may_alias));
 
-static inline v4 load4(const float *p) {
-	v4 v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
+static inline v4 load4(const float *p) { return *(const v4u *)p; }
 
-static inline void store4(float *p, v4 v) { memcpy(p, &v, sizeof v); }
+static inline void store4(float *p, v4 v) { *(v4u *)p = v; }
 
 // block computes y[t..t+3][o..o+7] = b + x[t..t+3]·W[:, o..o+7].
 static void block(const float *restrict x, int in, const float *restrict wt, const float *restrict b, int out,

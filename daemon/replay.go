@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -255,15 +256,7 @@ func semanticCandidatesOf(d semantic.Decision) []event.SemanticCandidate {
 	for i, c := range d.Cands {
 		out = append(out, event.SemanticCandidate{FlowID: c.FlowID, Lexical: c.Score, Cosine: d.Cosine[i], Vetoes: c.Vetoes, Missing: c.Missing, Unmatched: c.Unmatched, FlowUnmatched: c.FlowUnmatched, Slots: c.Slots, Substituted: c.Substituted})
 	}
-	slices.SortStableFunc(out, func(a, b event.SemanticCandidate) int {
-		switch {
-		case a.Cosine > b.Cosine:
-			return -1
-		case a.Cosine < b.Cosine:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b event.SemanticCandidate) int { return cmp.Compare(b.Cosine, a.Cosine) })
 	if len(out) > semanticShown {
 		out = out[:semanticShown]
 	}

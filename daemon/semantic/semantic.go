@@ -44,6 +44,7 @@
 package semantic
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -496,15 +497,7 @@ func (r *Rescorer) suggest(d Decision, flows map[int64]*knowledge.Flow) []int {
 		}
 		out = append(out, i)
 	}
-	slices.SortStableFunc(out, func(a, b int) int {
-		switch {
-		case d.Cosine[a] > d.Cosine[b]:
-			return -1
-		case d.Cosine[a] < d.Cosine[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(d.Cosine[b], d.Cosine[a]) })
 	if len(out) > r.cfg.Suggest {
 		out = out[:r.cfg.Suggest]
 	}
@@ -530,15 +523,7 @@ func (r *Rescorer) retrieve(command string, in Input, cos func(int64) float64) (
 			more = append(more, sc{id, cos(id)})
 		}
 	}
-	slices.SortFunc(more, func(a, b sc) int {
-		if a.cos != b.cos {
-			if a.cos > b.cos {
-				return -1
-			}
-			return 1
-		}
-		return int(a.id - b.id)
-	})
+	slices.SortFunc(more, func(a, b sc) int { return cmp.Or(cmp.Compare(b.cos, a.cos), cmp.Compare(a.id, b.id)) })
 	if len(more) > r.cfg.Retrieve {
 		more = more[:r.cfg.Retrieve]
 	}

@@ -1,22 +1,30 @@
-// Package semantic lets embeddings from the model endpoint promote a saved
+// Package semantic brings meaning into flow matching: embeddings from the
+// on-device model (daemon/bert) or the model endpoint promote a saved
 // flow that the lexical matcher (daemon/intent) scored just below the
-// replay threshold.
+// replay threshold, retrieve the app's flows closest to a command,
+// list the flows to offer the owner when none replays ("did you mean
+// …?"), and check that a lexical match means what the command means.
 //
-// It owns the promotion rule, the flow texts it embeds (intent template
-// and recent past commands), the cosine comparison, the use of the
-// knowledge store's embedding cache (keyed by model and text), and the
-// offline fallback: with no embedder, or when the endpoint fails or times
-// out, it answers "no promotion" and says why, never an error, and leaves
-// the endpoint alone for a cooldown. It does not rank flows, fill slots or
-// decide replay itself; the engine (daemon/replay.go) does, with its
-// answer. It talks to the model only through the Embedder interface
-// (*llm.Client implements it) and to the store only through Cache
-// (*knowledge.Store implements it).
+// It owns these rules, the flow texts it embeds (intent template and
+// recent past commands), the cosine comparison, the use of the knowledge
+// store's embedding cache (keyed by model and text), and the offline
+// fallback: with no embedder, or when the endpoint fails or times out, it
+// answers "no promotion" and says why, never an error, and leaves the
+// endpoint alone for a cooldown. It does not rank flows, fill slots, ask
+// the owner or decide replay itself; the engine (daemon/replay.go) does,
+// with its answer. It talks to the model only through the Embedder
+// interface (*llm.Client and *bert.Model implement it) and to the store
+// only through Cache (*knowledge.Store implements it).
+//
+// Files by job: semantic.go (configuration and the promotion rule),
+// retrieve.go (retrieval by meaning), offer.go (flows to offer, agreement
+// of a lexical match), vectors.go (texts, cache, cosine).
 //
 // The rule (Rescorer.Decide), precision first:
 //
 //  1. Only when no candidate reaches the threshold; the lexical decision
-//     is never overturned, only a miss may become a replay.
+//     is never overturned, only a miss may become a replay (Agrees may
+//     still hold a lexical replay back, to be offered instead).
 //  2. Only a candidate scoring in [threshold − GreyZone, threshold) with
 //     no Missing slots and no vetoes but those listed in Config.Bridge is
 //     eligible: embeddings may bridge a rewording, never an opposite
@@ -44,7 +52,6 @@
 package semantic
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -309,12 +316,6 @@ func (r *Rescorer) Decide(ctx context.Context, command string, cands []intent.Ca
 	return r.DecideIn(ctx, command, Input{Cands: cands, Flows: flows, Threshold: threshold})
 }
 
-// Scorer scores given flows against a command as the lexical matcher
-// does; *intent.Matcher implements it.
-type Scorer interface {
-	Score(cmd string, ids []int64) []intent.Candidate
-}
-
 // Input is what DecideIn decides on.
 type Input struct {
 	// Cands are the lexical candidates, best first (intent.Matcher.Rank).
@@ -429,117 +430,6 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 		d.Suggest = r.suggest(d, flows)
 	}
 	return d
-}
-
-// Agrees reports whether command and the flow f of a lexical candidate c
-// (scored at or above the replay threshold) mean alike: the cosine of
-// the command with the closest of f's texts — its intent template filled
-// with c's slot values, then FlowTexts — is at least Config.MinAgree. It
-// returns that cosine. With MinAgree 0, or when the embedder fails
-// (reported in the error, the embedder then rests for the cooldown), the
-// lexical decision stands: it agrees.
-func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidate, f *knowledge.Flow) (bool, float64, error) {
-	if r == nil || r.cfg.MinAgree <= 0 || f == nil {
-		return true, -1, nil
-	}
-	r.mu.Lock()
-	down, downErr := r.now().Before(r.downUntil), r.downErr
-	r.mu.Unlock()
-	if down {
-		return true, -1, errors.New(downErr)
-	}
-	filled := f.Intent
-	for _, sl := range f.Slots {
-		v := c.Slots[sl.Name]
-		if v == "" {
-			v = sl.Example
-		}
-		filled = strings.ReplaceAll(filled, "{"+sl.Name+"}", v)
-	}
-	texts := []string{normalize(command)}
-	for _, t := range append([]string{normalize(filled)}, FlowTexts(f, r.cfg.MaxTexts)...) {
-		if t != "" && !slices.Contains(texts, t) {
-			texts = append(texts, t)
-		}
-	}
-	var d Decision
-	vecs, err := r.vectors(ctx, texts, &d)
-	if err != nil {
-		if ctx.Err() == nil {
-			r.mu.Lock()
-			r.downUntil, r.downErr = r.now().Add(r.cfg.Cooldown), err.Error()
-			r.mu.Unlock()
-		}
-		return true, -1, err
-	}
-	best := -1.0
-	for _, v := range vecs[1:] {
-		best = math.Max(best, cosine(vecs[0], v))
-	}
-	if len(texts) == 1 { // the command is one of the flow's texts
-		best = 1
-	}
-	return best >= r.cfg.MinAgree, best, nil
-}
-
-// valueVetoes say the command gives the flow another value, or none for
-// a slot: replaying it would do something the command did not say.
-var valueVetoes = []string{intent.VetoUnfilled, intent.VetoValue, intent.VetoLiteral}
-
-// suggest lists the candidates of d to offer the owner (Config.Suggest).
-func (r *Rescorer) suggest(d Decision, flows map[int64]*knowledge.Flow) []int {
-	var out []int
-	for i, c := range d.Cands {
-		f := flows[c.FlowID]
-		if f == nil || contradicted(c) || len(c.Missing) > 0 || d.Cosine[i] < r.cfg.SuggestMinCosine ||
-			slices.ContainsFunc(c.Vetoes, func(v string) bool { return slices.Contains(valueVetoes, v) }) || stretched(c.Slots, f) {
-			continue
-		}
-		out = append(out, i)
-	}
-	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(d.Cosine[b], d.Cosine[a]) })
-	if len(out) > r.cfg.Suggest {
-		out = out[:r.cfg.Suggest]
-	}
-	return out
-}
-
-// retrieve adds to in.Cands the Config.Retrieve flows of in.Pool with the
-// highest cosine that in.Cands lack, scored by in.Scorer, and returns the
-// candidates with the cosine of each (-1 for a contradicted one).
-func (r *Rescorer) retrieve(command string, in Input, cos func(int64) float64) ([]intent.Candidate, []float64) {
-	have := map[int64]bool{}
-	for _, c := range in.Cands {
-		have[c.FlowID] = true
-	}
-	type sc struct {
-		id  int64
-		cos float64
-	}
-	var more []sc
-	for _, id := range in.Pool {
-		if !have[id] && in.Flows[id] != nil {
-			have[id] = true
-			more = append(more, sc{id, cos(id)})
-		}
-	}
-	slices.SortFunc(more, func(a, b sc) int { return cmp.Or(cmp.Compare(b.cos, a.cos), cmp.Compare(a.id, b.id)) })
-	if len(more) > r.cfg.Retrieve {
-		more = more[:r.cfg.Retrieve]
-	}
-	ids := make([]int64, len(more))
-	for i, m := range more {
-		ids[i] = m.id
-	}
-	cands := append(slices.Clone(in.Cands), in.Scorer.Score(command, ids)...)
-	cosines := make([]float64, len(cands))
-	for i, c := range cands {
-		cosines[i] = -1
-		if in.Flows[c.FlowID] != nil && !contradicted(c) {
-			cosines[i] = cos(c.FlowID)
-		}
-	}
-	return cands, cosines
 }
 
 // eligible: candidate c may be promoted under the grey-zone rule.
@@ -662,101 +552,4 @@ func actionWord(w string) bool {
 		}
 	}
 	return len(ids) > 0
-}
-
-// vectors returns the embeddings of texts: from the cache, then one
-// request for the rest (bounded by Config.Timeout), which are cached.
-func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
-	model := r.emb.EmbedModel()
-	out := make([][]float32, len(texts))
-	var miss []int
-	for i, t := range texts {
-		if r.cache != nil {
-			if v, err := r.cache.Embedding(ctx, model, t); err == nil && len(v) > 0 {
-				out[i] = v
-				d.CacheHits++
-				continue
-			}
-		}
-		miss = append(miss, i)
-	}
-	if len(miss) == 0 {
-		return out, nil
-	}
-	batch := make([]string, len(miss))
-	for j, i := range miss {
-		batch[j] = texts[i]
-	}
-	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
-	defer cancel()
-	d.Requests++
-	vs, err := r.emb.Embed(cctx, batch)
-	if err == nil && len(vs) != len(batch) {
-		err = fmt.Errorf("semantic: %d embeddings for %d texts", len(vs), len(batch))
-	}
-	if err != nil {
-		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-			err = fmt.Errorf("no answer within %s: %w", r.cfg.Timeout, err)
-		}
-		return nil, err
-	}
-	for j, i := range miss {
-		out[i] = vs[j]
-		if r.cache != nil && len(vs[j]) > 0 {
-			_ = r.cache.PutEmbedding(ctx, model, texts[i], vs[j]) // a failed write only costs a later request
-		}
-	}
-	return out, nil
-}
-
-// FlowTexts are the texts of flow f that are embedded: its intent template
-// with each slot replaced by its example value (or its name), then its most
-// recent past commands, without repeats, at most limit (<= 0: all).
-func FlowTexts(f *knowledge.Flow, limit int) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		s = normalize(s)
-		if s == "" || seen[strings.ToLower(s)] || (limit > 0 && len(out) >= limit) {
-			return
-		}
-		seen[strings.ToLower(s)] = true
-		out = append(out, s)
-	}
-	tpl := f.Intent
-	for _, sl := range f.Slots {
-		v := sl.Example
-		if v == "" {
-			v = sl.Name
-		}
-		tpl = strings.ReplaceAll(tpl, "{"+sl.Name+"}", v)
-	}
-	add(tpl)
-	for i := len(f.Commands) - 1; i >= 0; i-- {
-		add(f.Commands[i])
-	}
-	return out
-}
-
-// normalize trims a text and collapses its white space, so that cache
-// keys do not depend on spacing.
-func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// cosine is the cosine similarity of a and b; 0 when their lengths differ
-// or either is zero.
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) || len(a) == 0 {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		dot += x * y
-		na += x * x
-		nb += y * y
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }

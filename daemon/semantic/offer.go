@@ -1,0 +1,89 @@
+package semantic
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Offering flows to the owner ("did you mean …?") and checking that a
+// lexical match agrees with the model.
+
+// Agrees reports whether command and the flow f of a lexical candidate c
+// (scored at or above the replay threshold) mean alike: the cosine of
+// the command with the closest of f's texts — its intent template filled
+// with c's slot values, then FlowTexts — is at least Config.MinAgree. It
+// returns that cosine. With MinAgree 0, or when the embedder fails
+// (reported in the error, the embedder then rests for the cooldown), the
+// lexical decision stands: it agrees.
+func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidate, f *knowledge.Flow) (bool, float64, error) {
+	if r == nil || r.cfg.MinAgree <= 0 || f == nil {
+		return true, -1, nil
+	}
+	r.mu.Lock()
+	down, downErr := r.now().Before(r.downUntil), r.downErr
+	r.mu.Unlock()
+	if down {
+		return true, -1, errors.New(downErr)
+	}
+	filled := f.Intent
+	for _, sl := range f.Slots {
+		v := c.Slots[sl.Name]
+		if v == "" {
+			v = sl.Example
+		}
+		filled = strings.ReplaceAll(filled, "{"+sl.Name+"}", v)
+	}
+	texts := []string{normalize(command)}
+	for _, t := range append([]string{normalize(filled)}, FlowTexts(f, r.cfg.MaxTexts)...) {
+		if t != "" && !slices.Contains(texts, t) {
+			texts = append(texts, t)
+		}
+	}
+	var d Decision
+	vecs, err := r.vectors(ctx, texts, &d)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.mu.Lock()
+			r.downUntil, r.downErr = r.now().Add(r.cfg.Cooldown), err.Error()
+			r.mu.Unlock()
+		}
+		return true, -1, err
+	}
+	best := -1.0
+	for _, v := range vecs[1:] {
+		best = math.Max(best, cosine(vecs[0], v))
+	}
+	if len(texts) == 1 { // the command is one of the flow's texts
+		best = 1
+	}
+	return best >= r.cfg.MinAgree, best, nil
+}
+
+// valueVetoes say the command gives the flow another value, or none for
+// a slot: replaying it would do something the command did not say.
+var valueVetoes = []string{intent.VetoUnfilled, intent.VetoValue, intent.VetoLiteral}
+
+// suggest lists the candidates of d to offer the owner (Config.Suggest).
+func (r *Rescorer) suggest(d Decision, flows map[int64]*knowledge.Flow) []int {
+	var out []int
+	for i, c := range d.Cands {
+		f := flows[c.FlowID]
+		if f == nil || contradicted(c) || len(c.Missing) > 0 || d.Cosine[i] < r.cfg.SuggestMinCosine ||
+			slices.ContainsFunc(c.Vetoes, func(v string) bool { return slices.Contains(valueVetoes, v) }) || stretched(c.Slots, f) {
+			continue
+		}
+		out = append(out, i)
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(d.Cosine[b], d.Cosine[a]) })
+	if len(out) > r.cfg.Suggest {
+		out = out[:r.cfg.Suggest]
+	}
+	return out
+}

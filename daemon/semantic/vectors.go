@@ -1,0 +1,110 @@
+package semantic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// The texts embedded, the embedding cache and the cosine.
+
+// vectors returns the embeddings of texts: from the cache, then one
+// request for the rest (bounded by Config.Timeout), which are cached.
+func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
+	model := r.emb.EmbedModel()
+	out := make([][]float32, len(texts))
+	var miss []int
+	for i, t := range texts {
+		if r.cache != nil {
+			if v, err := r.cache.Embedding(ctx, model, t); err == nil && len(v) > 0 {
+				out[i] = v
+				d.CacheHits++
+				continue
+			}
+		}
+		miss = append(miss, i)
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	batch := make([]string, len(miss))
+	for j, i := range miss {
+		batch[j] = texts[i]
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	defer cancel()
+	d.Requests++
+	vs, err := r.emb.Embed(cctx, batch)
+	if err == nil && len(vs) != len(batch) {
+		err = fmt.Errorf("semantic: %d embeddings for %d texts", len(vs), len(batch))
+	}
+	if err != nil {
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			err = fmt.Errorf("no answer within %s: %w", r.cfg.Timeout, err)
+		}
+		return nil, err
+	}
+	for j, i := range miss {
+		out[i] = vs[j]
+		if r.cache != nil && len(vs[j]) > 0 {
+			_ = r.cache.PutEmbedding(ctx, model, texts[i], vs[j]) // a failed write only costs a later request
+		}
+	}
+	return out, nil
+}
+
+// FlowTexts are the texts of flow f that are embedded: its intent template
+// with each slot replaced by its example value (or its name), then its most
+// recent past commands, without repeats, at most limit (<= 0: all).
+func FlowTexts(f *knowledge.Flow, limit int) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		s = normalize(s)
+		if s == "" || seen[strings.ToLower(s)] || (limit > 0 && len(out) >= limit) {
+			return
+		}
+		seen[strings.ToLower(s)] = true
+		out = append(out, s)
+	}
+	tpl := f.Intent
+	for _, sl := range f.Slots {
+		v := sl.Example
+		if v == "" {
+			v = sl.Name
+		}
+		tpl = strings.ReplaceAll(tpl, "{"+sl.Name+"}", v)
+	}
+	add(tpl)
+	for i := len(f.Commands) - 1; i >= 0; i-- {
+		add(f.Commands[i])
+	}
+	return out
+}
+
+// normalize trims a text and collapses its white space, so that cache
+// keys do not depend on spacing.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cosine is the cosine similarity of a and b; 0 when their lengths differ
+// or either is zero.
+func cosine(a, b []float32) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

@@ -156,25 +156,45 @@ func (s *Store) Embedding(ctx context.Context, model, text string) ([]float32, e
 // earlier one; the vector is stored as float32 little-endian.
 // ErrInvalid: empty model, empty vector, or a NaN or infinite component.
 func (s *Store) PutEmbedding(ctx context.Context, model, text string, v []float32) error {
+	return s.PutEmbeddings(ctx, model, []string{text}, [][]float32{v})
+}
+
+// PutEmbeddings caches vs[i] as the embedding of texts[i] by model, all in
+// one transaction (as PutEmbedding; nothing is written when one is
+// invalid). ErrInvalid: empty model, len(texts) != len(vs), an empty
+// vector, or a NaN or infinite component.
+func (s *Store) PutEmbeddings(ctx context.Context, model string, texts []string, vs [][]float32) error {
 	const op = "PutEmbedding"
 	if model == "" {
 		return errf(op, ErrInvalid, "model: empty")
 	}
-	if len(v) == 0 {
-		return errf(op, ErrInvalid, "vector: empty")
+	if len(texts) != len(vs) {
+		return errf(op, ErrInvalid, "%d texts, %d vectors", len(texts), len(vs))
 	}
-	blob := make([]byte, 4*len(v))
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return errf(op, ErrInvalid, "vector[%d]: %v", i, x)
+	blobs := make([][]byte, len(vs))
+	for j, v := range vs {
+		if len(v) == 0 {
+			return errf(op, ErrInvalid, "vector: empty")
 		}
-		binary.LittleEndian.PutUint32(blob[4*i:], math.Float32bits(x))
+		blob := make([]byte, 4*len(v))
+		for i, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return errf(op, ErrInvalid, "vector[%d]: %v", i, x)
+			}
+			binary.LittleEndian.PutUint32(blob[4*i:], math.Float32bits(x))
+		}
+		blobs[j] = blob
 	}
+	created := toMS(now())
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO embeddings (model, text_hash, text, dim, vector, created) VALUES (?, ?, ?, ?, ?, ?)
+		for j, text := range texts {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO embeddings (model, text_hash, text, dim, vector, created) VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (model, text_hash) DO UPDATE SET text = excluded.text, dim = excluded.dim, vector = excluded.vector, created = excluded.created`,
-			model, textHash(text), text, len(v), blob, toMS(now()))
-		return err
+				model, textHash(text), text, len(vs[j]), blobs[j], created); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return wrap(op, err)
 }

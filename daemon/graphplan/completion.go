@@ -81,7 +81,7 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 		}
 	}
 	for _, ct := range rs.terms {
-		if !ct.nav && w[ct.t] > 0 && !rs.covered[ct.t] && !shown[ct.t] {
+		if !ct.nav && w[ct.t] > 0 && !rs.covered[ct.t] && !shown[ct.t] && !anyIn(rs.alias[ct.t], shown) {
 			return false
 		}
 	}
@@ -146,6 +146,9 @@ func (rs *runState) lastStepCovered(st *daemon.PlanState) bool {
 	for _, t := range targetTerms(h.Target) {
 		tapped[t] = true
 	}
+	for _, t := range rs.semCovers[h.Target.Key()] {
+		tapped[t] = true
+	}
 	for _, ct := range rs.terms {
 		if !ct.nav && tapped[ct.t] {
 			return true
@@ -183,6 +186,10 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 			for _, t := range targetTerms(h.Target) {
 				rs.covered[t] = true
 			}
+			for _, t := range rs.semCovers[h.Target.Key()] {
+				rs.covered[t] = true
+			}
+			rs.coverAliases(targetTerms(h.Target))
 			if isToggle(h.Target) {
 				// a toggle is the add / remove, on / off the command asks
 				// for ("add Alice to favorites" → "Toggle favorite")

@@ -66,6 +66,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -96,6 +97,7 @@ type Planner struct {
 	store *knowledge.Store
 
 	mu      sync.Mutex
+	memo    *simil.Memo // embeddings (UseEmbedder); nil: words only
 	graphs  map[int64]*appGraph
 	run     *runState
 	exclude map[string]bool
@@ -155,6 +157,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	p.fold(rs, st)
 	rs.reopenInDialog(st)
+	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)
 	pending := rs.pendingValues()
 	if c, ok := rs.openResult(st); ok {
@@ -164,8 +167,8 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: 0.8,
 			Reason: "the screen the command asked to see is shown: the rest of its words are on it"}, nil
 	}
-	cands := p.screenCandidates(rs, st, weights)
-	cands = append(cands, p.graphCandidates(ctx, rs, st, g, weights)...)
+	cands := p.screenCandidates(rs, st, sem, weights)
+	cands = append(cands, p.graphCandidates(ctx, rs, st, g, sem, weights)...)
 	// after scoring: it covers toggles already in the wanted state
 	remaining := rs.remaining(weights)
 	sort.SliceStable(cands, func(i, j int) bool {

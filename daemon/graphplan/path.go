@@ -29,6 +29,8 @@ type appGraph struct {
 	elems   map[int64]*knowledge.Element
 	onScr   map[int64][]*knowledge.Element
 	terms   map[int64][]term // element id -> terms
+	texts   map[int64]string // element id -> text embedded (semText)
+	vocab   map[term]string  // literal term of the elements' texts -> a word it came from
 	df      map[term]int
 	n       int
 	act     map[int64]string // screen id -> activity
@@ -58,7 +60,7 @@ func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, e
 
 func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
-		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}}
+		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, vocab: map[term]string{}}
 	g.act, g.dialog = map[int64]string{}, map[int64]bool{}
 	for _, s := range kg.Screens {
 		g.byPrint[s.Fingerprint] = s.ID
@@ -71,6 +73,10 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		g.onScr[e.ScreenID] = append(g.onScr[e.ScreenID], e)
 		ts := termsOf(e.Descriptor.Label() + " " + e.Descriptor.Desc + " " + e.Descriptor.Hint + " " + e.Descriptor.ResourceID)
 		g.terms[e.ID] = ts
+		if t := semText(e.Descriptor.Label(), e.Descriptor.ResourceID); t != "" {
+			g.texts[e.ID] = t
+			addWords(g.vocab, t)
+		}
 		seen := map[term]bool{}
 		for _, t := range ts {
 			if !seen[t] {
@@ -106,7 +112,7 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 // graphCandidates scores targets on other screens, reached through the
 // cheapest known path; the candidate is the path's first operation,
 // grounded on the current screen.
-func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph, w map[term]float64) []candidate {
+func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph, sem *semStep, w map[term]float64) []candidate {
 	start, ok := g.byPrint[st.Print]
 	if !ok {
 		return nil
@@ -135,7 +141,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			if len(firstTerms) > 0 {
 				terms = append(append([]term(nil), terms...), firstTerms...)
 			}
-			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, w)
+			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, sem.hit(g.texts[e.ID]), w)
 			if sc <= 0 {
 				continue
 			}

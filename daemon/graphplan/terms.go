@@ -82,6 +82,16 @@ type runState struct {
 	viewing    bool
 	configLike bool // the command changes an option (on/off/change/increase…)
 	seen       int  // history length already folded into coverage
+	// words: the command word each literal term came from; unknownW: the
+	// weight in unknown of each word no element carries; semCovers: the
+	// terms an on-screen element covered by meaning (semantic.go), by its
+	// descriptor key, so a tap on it covers them
+	words     map[term]string
+	unknownW  map[term]float64
+	semCovers map[string][]term
+	// alias: for a command word no element carries, the app's words that
+	// mean the same (semantic.go), recomputed each step
+	alias map[term][]term
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {
@@ -143,6 +153,8 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 	}
 	rs.phrases = phrases(cmd)
+	rs.words = commandWords(cmd, u)
+	rs.semCovers = map[string][]term{}
 	return rs
 }
 
@@ -230,7 +242,7 @@ func elementTerms(e *screen.Element, doc string) []term {
 }
 
 // screenCandidates scores the operations on the current screen.
-func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[term]float64) []candidate {
+func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semStep, w map[term]float64) []candidate {
 	var out []candidate
 	for i := range st.Elements {
 		e := &st.Elements[i]
@@ -261,9 +273,13 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 		case screen.KindScroll:
 			continue
 		}
-		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), w)
+		hit := sem.hit(semText(e.Label, e.Resource))
+		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), hit, w)
 		if sc <= 0 {
 			continue
+		}
+		if len(hit.terms) > 0 {
+			rs.semCovers[d.Key()] = hit.terms
 		}
 		action := device.Tap
 		if e.Kind == screen.KindCheckbox && rs.polarity != 0 {
@@ -288,8 +304,12 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, w map[ter
 }
 
 // match scores how much of the command's uncovered weight an element's
-// terms cover, with a bonus for a strict phrase match.
-func (rs *runState) match(label string, terms []term, w map[term]float64) (float64, []term) {
+// terms cover, with a bonus for a strict phrase match. sem is the
+// element's semantic evidence (zero without an embedder): the terms its
+// text means count SemWeight of their weight (a word no element carries
+// its weight in unknown), as synonyms, and the command's cosine with the
+// text adds to the tie-breaking bonus of an element that matches.
+func (rs *runState) match(label string, terms []term, sem semHit, w map[term]float64) (float64, []term) {
 	total := rs.unknown
 	for _, ct := range rs.terms {
 		total += w[ct.t]
@@ -306,19 +326,41 @@ func (rs *runState) match(label string, terms []term, w map[term]float64) (float
 	for _, t := range terms {
 		set[t] = true
 	}
+	semSet := map[term]bool{}
+	for _, t := range sem.terms {
+		semSet[t] = true
+	}
 	got := 0.0
 	var covers []term
 	first := -1 // position of the first uncovered command term
 	hitFirst := false
+	literal := false
 	for i, ct := range rs.terms {
-		if rs.covered[ct.t] || w[ct.t] == 0 {
+		if rs.covered[ct.t] {
+			continue
+		}
+		if w[ct.t] == 0 {
+			if semSet[ct.t] && rs.unknownW[ct.t] > 0 {
+				got += SemWeight * rs.unknownW[ct.t]
+				covers = append(covers, ct.t)
+			}
 			continue
 		}
 		if first < 0 {
 			first = i
 		}
-		if set[ct.t] {
+		switch {
+		case set[ct.t]:
 			got += w[ct.t]
+			covers = append(covers, ct.t)
+			hitFirst = hitFirst || i == first
+			literal = literal || !strings.HasPrefix(string(ct.t), "@")
+		case anyIn(rs.alias[ct.t], set): // its weight is a synonym's already
+			got += w[ct.t]
+			covers = append(covers, ct.t)
+			hitFirst = hitFirst || i == first
+		case semSet[ct.t]:
+			got += SemWeight * w[ct.t]
 			covers = append(covers, ct.t)
 			hitFirst = hitFirst || i == first
 		}
@@ -341,10 +383,6 @@ func (rs *runState) match(label string, terms []term, w map[term]float64) (float
 			break
 		}
 	}
-	literal := false
-	for _, t := range covers {
-		literal = literal || !strings.HasPrefix(string(t), "@")
-	}
 	if !literal && !valueHit {
 		sc /= 2 // a synonym alone is weak evidence (strict before semantic)
 	}
@@ -358,6 +396,7 @@ func (rs *runState) match(label string, terms []term, w map[term]float64) (float
 	if len(set) > 0 {
 		bonus += 0.1 * float64(len(covers)) / float64(len(set))
 	}
+	bonus += SemTieBreak * sem.cmdSim
 	return sc * (1 + bonus), covers
 }
 
@@ -410,6 +449,7 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 	w := map[term]float64{}
 	n := float64(g.n + len(st.Elements) + 1)
 	rs.unknown = 0
+	rs.unknownW = map[term]float64{}
 	for _, ct := range rs.terms {
 		df := float64(g.df[ct.t])
 		if onScreen[ct.t] {
@@ -419,11 +459,31 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 		if strings.HasPrefix(string(ct.t), "@") {
 			weight *= ConceptWeight
 		}
+		if df == 0 && len(rs.alias[ct.t]) > 0 {
+			// a word the app never showed, with one it shows that means
+			// the same (semantic.go): weighs as a synonym of the rarest
+			dfa := math.Inf(1)
+			for _, a := range rs.alias[ct.t] {
+				d := float64(g.df[a])
+				if onScreen[a] {
+					d++
+				}
+				if d > 0 {
+					dfa = math.Min(dfa, d)
+				}
+			}
+			if !math.IsInf(dfa, 1) {
+				w[ct.t] = SemWeight * weight * math.Log(1+n/dfa)
+				continue
+			}
+		}
 		if df == 0 {
 			// a word the app never showed: it cannot be matched, but it
 			// dilutes how much of the command any element covers
 			if !strings.HasPrefix(string(ct.t), "@") {
-				rs.unknown += UnknownWeight * weight * math.Log(1+n)
+				uw := UnknownWeight * weight * math.Log(1+n)
+				rs.unknown += uw
+				rs.unknownW[ct.t] = uw
 			}
 			continue
 		}

@@ -1,0 +1,262 @@
+// Semantic evidence: with an embedding model (UseEmbedder), a command word
+// that no element's words carry ("keypad") may still be covered by the
+// element whose text means the same ("Dialpad"), and the whole command's
+// similarity to an element's text breaks ties among elements that match.
+
+package graphplan
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/daemon/simil"
+)
+
+// Semantic coverage thresholds, on the cosine between one command word and
+// an element's text (all-MiniLM-L6-v2 mean-pooled vectors; chosen from a
+// handful of generic word pairs, not fitted to the evaluation): a word is
+// covered by a text at SemSame or above ("keypad" / "Dialpad" 0.71,
+// "photo" / "Picture" 0.85; "white" / "Dark" is 0.55), or at SemLeast or
+// above when that text is the closest of every text of the app and the
+// current screen by SemMargin ("selfie" / "Front camera" 0.42 against
+// 0.27 for the next).
+const (
+	SemSame   = 0.65
+	SemLeast  = 0.40
+	SemMargin = 0.10
+	// SemWeight scales a semantically covered word against a literal
+	// match, as ConceptWeight scales synonyms; an element covering only
+	// such words is halved again (strict before semantic).
+	SemWeight = ConceptWeight
+	// SemTieBreak scales the whole command's cosine with an element's
+	// text in the tie-breaking bonus of an element that matches.
+	SemTieBreak = 0.1
+	// semMaxRunes: longer texts (paragraphs) are not embedded.
+	semMaxRunes = 60
+)
+
+// UseEmbedder lets the planner compare meanings through emb (nil: words
+// only, the default). Vectors are cached in memory and in the store by
+// (model, text).
+func (p *Planner) UseEmbedder(emb semantic.Embedder) {
+	var cache semantic.Cache
+	if p.store != nil {
+		cache = p.store
+	}
+	p.mu.Lock()
+	p.memo = simil.New(emb, cache)
+	p.mu.Unlock()
+}
+
+// semHit is an element's semantic evidence: the uncovered command terms
+// its text means, and the command's cosine with it.
+type semHit struct {
+	terms  []term
+	cmdSim float64
+}
+
+// semStep is the semantic evidence of one step, by element text.
+type semStep struct {
+	byText map[string]semHit
+}
+
+func (s *semStep) hit(text string) semHit {
+	if s == nil {
+		return semHit{}
+	}
+	return s.byText[simil.Normalize(text)]
+}
+
+// semText is the text of an element that is embedded: its label, else its
+// resource-id words; "" for a paragraph.
+func semText(label, resourceID string) string {
+	t := label
+	if strings.TrimSpace(t) == "" {
+		t = splitIdentifier(screen.ResourceName(resourceID))
+	}
+	t = simil.Normalize(t)
+	if utf8.RuneCountInString(t) > semMaxRunes {
+		return ""
+	}
+	return t
+}
+
+// commandWords maps each literal term of the command (values blanked) to
+// the word it came from, for embedding words the vocabulary cannot match.
+func commandWords(cmd string, u intent.Command) map[term]string {
+	out := map[term]string{}
+	for _, tok := range intent.Tokenize(commandWithoutValues(cmd, u)) {
+		if tok.Kind != intent.KindWord || intent.IsStopword(tok.Text) {
+			continue
+		}
+		for _, t := range termsOf(tok.Text) {
+			if _, ok := out[t]; !ok && !strings.HasPrefix(string(t), "@") {
+				out[t] = strings.ToLower(tok.Text)
+			}
+		}
+	}
+	return out
+}
+
+// semantics computes the step's semantic evidence over the texts of the
+// current screen's elements and of every element of the app's graph; nil
+// without an embedder, or when embedding fails (the planner then decides
+// on words alone).
+func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph) *semStep {
+	p.mu.Lock()
+	memo := p.memo
+	p.mu.Unlock()
+	rs.alias = nil
+	if memo == nil {
+		return nil
+	}
+	var words []term
+	for _, ct := range rs.terms {
+		if !ct.nav && !rs.covered[ct.t] && !strings.HasPrefix(string(ct.t), "@") && rs.words[ct.t] != "" {
+			words = append(words, ct.t)
+		}
+	}
+	seen := map[string]bool{}
+	var texts []string
+	vocab := map[term]string{}
+	for t, wd := range g.vocab {
+		vocab[t] = wd
+	}
+	add := func(t string) {
+		if t != "" && !seen[t] {
+			seen[t] = true
+			texts = append(texts, t)
+		}
+	}
+	onScreen := map[term]bool{}
+	for i := range st.Elements {
+		t := semText(st.Elements[i].Label, st.Elements[i].Resource)
+		add(t)
+		addWords(vocab, t)
+		for _, tm := range elementTerms(&st.Elements[i], "") {
+			onScreen[tm] = true
+		}
+	}
+	for _, t := range g.texts {
+		add(t)
+	}
+	sort.Strings(texts) // map order must not decide ties
+	vterms := make([]term, 0, len(vocab))
+	for t := range vocab {
+		vterms = append(vterms, t)
+	}
+	sort.Slice(vterms, func(i, j int) bool { return vterms[i] < vterms[j] })
+	query := []string{simil.Normalize(commandWithoutValues(rs.cmd, intent.Understand(rs.cmd)))}
+	for _, t := range words {
+		query = append(query, rs.words[t])
+	}
+	all := append(append([]string(nil), query...), texts...)
+	for _, t := range vterms {
+		all = append(all, vocab[t])
+	}
+	vs, err := memo.Vectors(ctx, all)
+	if err != nil {
+		if debugGraph {
+			fmt.Fprintf(os.Stderr, "graphplan: no semantic evidence: %v\n", err)
+		}
+		return nil
+	}
+	qv, tv, vv := vs[:len(query)], vs[len(query):len(query)+len(texts)], vs[len(query)+len(texts):]
+	s := &semStep{byText: make(map[string]semHit, len(texts))}
+	for j, t := range texts {
+		s.byText[t] = semHit{cmdSim: max(0, simil.Cosine(qv[0], tv[j]))}
+	}
+	var unknown []term
+	var uv [][]float32
+	for i, t := range words {
+		for _, j := range closest(qv[i+1], tv) {
+			h := s.byText[texts[j]]
+			h.terms = append(h.terms, t)
+			s.byText[texts[j]] = h
+		}
+		if g.df[t] == 0 && !onScreen[t] {
+			unknown, uv = append(unknown, t), append(uv, qv[i+1])
+		}
+	}
+	rs.alias = map[term][]term{}
+	for i, u := range unknown {
+		for _, j := range closest(uv[i], vv) {
+			rs.alias[u] = append(rs.alias[u], vterms[j])
+		}
+	}
+	if debugGraph {
+		fmt.Fprintf(os.Stderr, "graphplan: aliases %v\n", rs.alias)
+	}
+	return s
+}
+
+// closest returns the indexes of the vectors of vs that mean what q means:
+// a cosine of SemSame or more, or the closest one when its cosine is at
+// least SemLeast and beats every other's by SemMargin.
+func closest(q []float32, vs [][]float32) []int {
+	best, second, at := -1.0, -1.0, -1
+	cos := make([]float64, len(vs))
+	for j := range vs {
+		cos[j] = simil.Cosine(q, vs[j])
+		switch {
+		case cos[j] > best:
+			best, second, at = cos[j], best, j
+		case cos[j] > second:
+			second = cos[j]
+		}
+	}
+	var out []int
+	for j, c := range cos {
+		if c >= SemSame || (j == at && c >= SemLeast && c-second >= SemMargin) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// addWords adds the literal terms of text's words to vocab, each with the
+// word it came from.
+func addWords(vocab map[term]string, text string) {
+	for _, tok := range intent.Tokenize(text) {
+		if tok.Kind != intent.KindWord || intent.IsStopword(tok.Text) || len(tok.Text) < 3 {
+			continue
+		}
+		for _, t := range termsOf(tok.Text) {
+			if _, ok := vocab[t]; !ok && !strings.HasPrefix(string(t), "@") {
+				vocab[t] = strings.ToLower(tok.Text)
+			}
+		}
+	}
+}
+
+// anyIn reports whether some term of ts is in set.
+func anyIn(ts []term, set map[term]bool) bool {
+	for _, t := range ts {
+		if set[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// coverAliases covers the command words whose aliases a tapped element's
+// terms carry.
+func (rs *runState) coverAliases(tapped []term) {
+	set := map[term]bool{}
+	for _, t := range tapped {
+		set[t] = true
+	}
+	for u, as := range rs.alias {
+		if anyIn(as, set) {
+			rs.covered[u] = true
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package graphplan_test
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// bagEmbedder is a fake sentence model: a text's vector is the normalised
+// bag of its words, each word first replaced by its entry in same (so
+// "night" means "dark"), hashed into 1024 dimensions. calls counts texts
+// embedded.
+func bagEmbedder(same map[string]string, calls *atomic.Int64) semantic.Embedder {
+	return semantic.Func{Model: "fake-bag", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i, t := range texts {
+			calls.Add(1)
+			v := make([]float32, 1024)
+			for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) }) {
+				if s, ok := same[w]; ok {
+					w = s
+				}
+				h := fnv.New32a()
+				h.Write([]byte(w))
+				v[h.Sum32()%1024]++
+			}
+			n := 0.0
+			for _, x := range v {
+				n += float64(x * x)
+			}
+			if n > 0 {
+				for j := range v {
+					v[j] /= float32(math.Sqrt(n))
+				}
+			}
+			out[i] = v
+		}
+		return out, nil
+	}}
+}
+
+// TestSemanticEvidence: with an embedder the planner reaches a target
+// named in words the app never shows, and still refuses a command nothing
+// on the phone means; without one it behaves as before.
+func TestSemanticEvidence(t *testing.T) {
+	same := map[string]string{"night": "dark", "theme": "mode", "typeface": "font", "scale": "size", "huge": "large"}
+	for _, tc := range []struct {
+		name      string
+		embed     bool
+		start     string
+		cmd       string
+		wantState string // "": must fail without a changing tap; "!s": must not end on s
+	}{
+		{"unknown words do not reach it without a model", false, "home", "switch on the night theme", "!settings_dark"},
+		{"unknown words reach their meaning with a model", true, "home", "switch on the night theme", "settings_dark"},
+		{"a toggle already on is left alone", true, "settings_dark", "switch on the night theme", "settings_dark"},
+		{"a choice in a dialog in other words", true, "settings", "set the typeface scale to huge", "settings_large"},
+		{"the same command in the app's words, no model", false, "home", "turn on dark mode", "settings_dark"},
+		{"the same command in the app's words, model", true, "home", "turn on dark mode", "settings_dark"},
+		{"nothing relevant: no tap with a model", true, "home", "order a pizza with extra cheese", ""},
+		{"nothing relevant: no tap without a model", false, "home", "order a pizza with extra cheese", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			phone, st := demotest.New(t, true)
+			gp := graphplan.New(st)
+			var calls atomic.Int64
+			if tc.embed {
+				gp.UseEmbedder(bagEmbedder(same, &calls))
+			}
+			eng := daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
+			if err := phone.Reset(tc.start); err != nil {
+				t.Fatal(err)
+			}
+			res, err := eng.Run(context.Background(), tc.cmd, daemon.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.embed && calls.Load() == 0 {
+				t.Fatal("the embedder was never asked")
+			}
+			if not, ok := strings.CutPrefix(tc.wantState, "!"); ok {
+				if phone.State() == not {
+					t.Fatalf("reached %s: %+v", not, res.Steps)
+				}
+				return
+			}
+			if tc.wantState == "" {
+				if res.Outcome == knowledge.OutcomeSuccess {
+					t.Fatalf("succeeded on a command the app cannot do: %+v", res.Steps)
+				}
+				for _, s := range res.Steps {
+					if s.Action == "tap" && s.OK && s.Changed {
+						t.Fatalf("tapped %q for a command nothing means", s.Label)
+					}
+				}
+				return
+			}
+			if res.Outcome != knowledge.OutcomeSuccess || phone.State() != tc.wantState {
+				t.Fatalf("outcome %s (%s) on %s, want %s; steps %+v", res.Outcome, res.Error, phone.State(), tc.wantState, res.Steps)
+			}
+		})
+	}
+}

@@ -144,7 +144,8 @@ func (r *run) plan(ctx context.Context) error {
 func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
 	return &PlanState{Command: r.res.Command, Package: r.res.Package, AppLabel: r.appLabel, AppID: r.app.ID, Slots: r.slots, Screen: s,
 		Elements: screen.Elements(s), Print: fp, History: r.steps, Guides: r.guides, Lessons: r.lessons,
-		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty, Emit: r.emit, Secrets: r.secrets, Private: r.owner}
+		Step: len(r.steps), StepLimit: r.cfg.StepLimit, Penalties: r.penalty, Emit: r.emit, Secrets: r.secrets, Private: r.owner,
+		Embedder: r.cfg.Embedder}
 }
 
 // act performs a on the device, records the step and its transition in

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -95,6 +96,10 @@ type PlanState struct {
 	// Private are the owner's private values of this run: a planner that
 	// talks to a model sends its prompts through Scrub. Nil: none.
 	Private *Private
+	// Embedder is the engine's embedding model (Config.Embedder), which a
+	// planner may use to compare meanings (the graph planner's
+	// command↔element scoring); nil: none.
+	Embedder semantic.Embedder
 }
 
 // OperationKey identifies an operation (action, element, screen) for

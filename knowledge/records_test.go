@@ -140,4 +140,15 @@ func TestEmbeddings(t *testing.T) {
 	for _, b := range bad {
 		isKind(t, s.PutEmbedding(ctx, b.model, "t", b.v), ErrInvalid)
 	}
+	// a batch: all or nothing
+	isKind(t, s.PutEmbeddings(ctx, "m", []string{"a", "b"}, [][]float32{{1}, {2, 3}}), nil)
+	for text, want := range map[string][]float32{"a": {1}, "b": {2, 3}} {
+		if got, err := s.Embedding(ctx, "m", text); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("batch Embedding(%q) = %v, %v", text, got, err)
+		}
+	}
+	isKind(t, s.PutEmbeddings(ctx, "m", []string{"c", "d"}, [][]float32{{1}, nil}), ErrInvalid)
+	isKind(t, s.PutEmbeddings(ctx, "m", []string{"c"}, nil), ErrInvalid)
+	_, err = s.Embedding(ctx, "m", "c")
+	isKind(t, err, ErrNotFound)
 }

@@ -105,7 +105,6 @@ func cmdEval(ctx context.Context, args []string) error {
 		}
 	case "graph", "llm", "auto":
 		gp := graphplan.New(st)
-		gp.UseEmbedder(cfg.Engine.Embedder) // --embed-model: also the planner's command↔element similarity
 		cfg.BeforeApp = func(ctx context.Context, app string) error {
 			stats, gs, err := importApp(ctx, d, st, app)
 			if err != nil {

@@ -97,7 +97,8 @@ type Planner struct {
 	store *knowledge.Store
 
 	mu      sync.Mutex
-	memo    *simil.Memo // embeddings (UseEmbedder); nil: words only
+	memo    *simil.Memo // embeddings (semantic.go); nil: words only
+	own     bool        // memo is UseEmbedder's, not the engine's
 	graphs  map[int64]*appGraph
 	run     *runState
 	exclude map[string]bool

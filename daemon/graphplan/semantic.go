@@ -43,17 +43,41 @@ const (
 	semMaxRunes = 60
 )
 
-// UseEmbedder lets the planner compare meanings through emb (nil: words
-// only, the default). Vectors are cached in memory and in the store by
-// (model, text).
+// UseEmbedder makes the planner compare meanings through emb whatever
+// the engine's embedder (PlanState.Embedder, which it uses otherwise);
+// nil: back to the engine's. Vectors are cached in memory and in the
+// store by (model, text).
 func (p *Planner) UseEmbedder(emb semantic.Embedder) {
+	p.mu.Lock()
+	p.own = emb != nil
+	p.memo = p.newMemo(emb)
+	p.mu.Unlock()
+}
+
+func (p *Planner) newMemo(emb semantic.Embedder) *simil.Memo {
 	var cache semantic.Cache
 	if p.store != nil {
 		cache = p.store
 	}
+	return simil.New(emb, cache)
+}
+
+// memoFor returns the embeddings of a step: UseEmbedder's, else those of
+// the engine's embedder (one Memo per model name, kept across runs so
+// each text is embedded once per process); nil: none.
+func (p *Planner) memoFor(st *daemon.PlanState) *simil.Memo {
 	p.mu.Lock()
-	p.memo = simil.New(emb, cache)
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	if p.own {
+		return p.memo
+	}
+	if st.Embedder == nil {
+		return nil
+	}
+	if p.memo == nil || p.memo.Model() != st.Embedder.EmbedModel() {
+		p.memo = p.newMemo(st.Embedder)
+	}
+	return p.memo
 }
 
 // semHit is an element's semantic evidence: the uncovered command terms
@@ -111,9 +135,7 @@ func commandWords(cmd string, u intent.Command) map[term]string {
 // without an embedder, or when embedding fails (the planner then decides
 // on words alone).
 func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph) *semStep {
-	p.mu.Lock()
-	memo := p.memo
-	p.mu.Unlock()
+	memo := p.memoFor(st)
 	rs.alias = nil
 	if memo == nil {
 		return nil

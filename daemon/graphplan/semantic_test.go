@@ -57,27 +57,33 @@ func TestSemanticEvidence(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		embed     bool
+		engine    bool // the engine's embedder (Config.Embedder), not UseEmbedder
 		start     string
 		cmd       string
 		wantState string // "": must fail without a changing tap; "!s": must not end on s
 	}{
-		{"unknown words do not reach it without a model", false, "home", "switch on the night theme", "!settings_dark"},
-		{"unknown words reach their meaning with a model", true, "home", "switch on the night theme", "settings_dark"},
-		{"a toggle already on is left alone", true, "settings_dark", "switch on the night theme", "settings_dark"},
-		{"a choice in a dialog in other words", true, "settings", "set the typeface scale to huge", "settings_large"},
-		{"the same command in the app's words, no model", false, "home", "turn on dark mode", "settings_dark"},
-		{"the same command in the app's words, model", true, "home", "turn on dark mode", "settings_dark"},
-		{"nothing relevant: no tap with a model", true, "home", "order a pizza with extra cheese", ""},
-		{"nothing relevant: no tap without a model", false, "home", "order a pizza with extra cheese", ""},
+		{"unknown words do not reach it without a model", false, false, "home", "switch on the night theme", "!settings_dark"},
+		{"unknown words reach their meaning with a model", true, false, "home", "switch on the night theme", "settings_dark"},
+		{"the engine's embedder serves the planner too", true, true, "home", "switch on the night theme", "settings_dark"},
+		{"a toggle already on is left alone", true, false, "settings_dark", "switch on the night theme", "settings_dark"},
+		{"a choice in a dialog in other words", true, false, "settings", "set the typeface scale to huge", "settings_large"},
+		{"the same command in the app's words, no model", false, false, "home", "turn on dark mode", "settings_dark"},
+		{"the same command in the app's words, model", true, false, "home", "turn on dark mode", "settings_dark"},
+		{"nothing relevant: no tap with a model", true, false, "home", "order a pizza with extra cheese", ""},
+		{"nothing relevant: no tap without a model", false, false, "home", "order a pizza with extra cheese", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			phone, st := demotest.New(t, true)
 			gp := graphplan.New(st)
 			var calls atomic.Int64
-			if tc.embed {
+			cfg := daemon.Config{NoLearn: true}
+			switch {
+			case tc.engine:
+				cfg.Embedder = bagEmbedder(same, &calls)
+			case tc.embed:
 				gp.UseEmbedder(bagEmbedder(same, &calls))
 			}
-			eng := daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
+			eng := daemon.New(phone, st, gp, nil, cfg)
 			if err := phone.Reset(tc.start); err != nil {
 				t.Fatal(err)
 			}

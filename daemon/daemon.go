@@ -28,6 +28,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -90,6 +91,7 @@ type Engine struct {
 	runSeq  int
 	matcher *matcherCache
 	sem     *semantic.Rescorer // nil: lexical matching only
+	memo    *simil.Memo        // the embedder's vectors for app identification and guides; nil: none
 }
 
 // New returns an engine. planner may be nil (replay only); bus may be nil.
@@ -107,7 +109,7 @@ func New(dev device.Device, store *knowledge.Store, planner Planner, bus *event.
 		bus = event.NewBus()
 	}
 	e := &Engine{dev: dev, store: store, planner: planner, bus: bus, cfg: cfg, matcher: &matcherCache{}}
-	e.sem = e.rescorer(cfg.Embedder)
+	e.sem, e.memo = e.rescorer(cfg.Embedder), e.newMemo(cfg.Embedder)
 	return e
 }
 
@@ -129,7 +131,15 @@ func (e *Engine) SetEmbedder(emb semantic.Embedder) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.cfg.Embedder = emb
-	e.sem = e.rescorer(emb)
+	e.sem, e.memo = e.rescorer(emb), e.newMemo(emb)
+}
+
+// newMemo memoizes emb's vectors, caching them in the store (nil emb: nil).
+func (e *Engine) newMemo(emb semantic.Embedder) *simil.Memo {
+	if e.store == nil {
+		return simil.New(emb, nil)
+	}
+	return simil.New(emb, e.store)
 }
 
 // SetPlanner replaces the planner (nil: replay only).
@@ -305,6 +315,7 @@ type run struct {
 	res      *Result
 	planner  Planner
 	sem      *semantic.Rescorer
+	memo     *simil.Memo // nil: no embedder
 	app      knowledge.App
 	appLabel string
 	slots    map[string]string
@@ -379,7 +390,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	e.cancel, e.runID, e.runCmd = cancel, id, command
 	planner := e.planner
 	cfg := e.cfg
-	sem := e.sem
+	sem, memo := e.sem, e.memo
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
@@ -392,7 +403,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	if opt.NoPlanner {
 		planner = nil
 	}
-	r := &run{e: e, id: id, cfg: cfg, planner: planner, sem: sem, penalty: map[string]float64{}, start: time.Now(),
+	r := &run{e: e, id: id, cfg: cfg, planner: planner, sem: sem, memo: memo, penalty: map[string]float64{}, start: time.Now(),
 		secrets: privacy.SecretsIn(command), owner: opt.Private,
 		res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
 	pname := "none"
@@ -653,6 +664,7 @@ func (r *run) identifyApp(ctx context.Context, opt Options) (string, error) {
 		c.Keywords = r.e.appKeywords(ctx, a.Package)
 		cands = append(cands, c)
 	}
+	r.appSimilarity(ctx, cands)
 	scores := intent.IdentifyApp(r.res.Command, cands)
 	best := event.AppInfo{Package: fg, Reason: "foreground app"}
 	if len(scores) > 0 && (scores[0].Score > 0 || fg == "") {

@@ -110,9 +110,10 @@ func TestEmbeddingsInFlowMatching(t *testing.T) {
 				r = embedRig(t, nil)
 			}
 			learned := r.run(t, "turn on dark mode", daemon.Options{})
-			if learned.Outcome != knowledge.OutcomeSuccess || !learned.Saved || s.EmbedCalls() != 0 {
-				t.Fatalf("learn: %+v, %d embedding requests", learned, s.EmbedCalls())
+			if learned.Outcome != knowledge.OutcomeSuccess || !learned.Saved {
+				t.Fatalf("learn: %+v", learned)
 			}
+			planning := s.EmbedCalls() // the graph planner's, while learning
 			if tt.setup != nil {
 				tt.setup(s)
 			}
@@ -126,7 +127,7 @@ func TestEmbeddingsInFlowMatching(t *testing.T) {
 			if !tt.replay && !strings.Contains(res.Error, "no saved flow") {
 				t.Fatalf("want a clean miss: %+v", res)
 			}
-			if got := s.EmbedCalls(); got != tt.requests {
+			if got := s.EmbedCalls() - planning; got != tt.requests {
 				t.Errorf("%d embedding requests, want %d", got, tt.requests)
 			}
 			fm := flowMatch(t, evs)
@@ -165,12 +166,13 @@ func TestPromotedCommandIsLearned(t *testing.T) {
 	if res := r.run(t, "turn on dark mode", daemon.Options{}); !res.Saved {
 		t.Fatalf("%+v", res)
 	}
+	planning := s.EmbedCalls() // the graph planner's, while learning
 	if res := r.run(t, paraphrase, daemon.Options{NoPlanner: true}); !res.Promoted || res.Outcome != knowledge.OutcomeSuccess {
 		t.Fatalf("%+v", res)
 	}
 	res := r.run(t, paraphrase, daemon.Options{NoPlanner: true})
-	if !res.Matched || res.Promoted || res.Score < 0.99 || s.EmbedCalls() != 1 {
-		t.Fatalf("second time: %+v, %d embedding requests", res, s.EmbedCalls())
+	if got := s.EmbedCalls() - planning; !res.Matched || res.Promoted || res.Score < 0.99 || got != 1 {
+		t.Fatalf("second time: %+v, %d embedding requests", res, got)
 	}
 }
 

@@ -2,52 +2,16 @@ package graphplan_test
 
 import (
 	"context"
-	"hash/fnv"
-	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
-	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/embedtest"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
-
-// bagEmbedder is a fake sentence model: a text's vector is the normalised
-// bag of its words, each word first replaced by its entry in same (so
-// "night" means "dark"), hashed into 1024 dimensions. calls counts texts
-// embedded.
-func bagEmbedder(same map[string]string, calls *atomic.Int64) semantic.Embedder {
-	return semantic.Func{Model: "fake-bag", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
-		out := make([][]float32, len(texts))
-		for i, t := range texts {
-			calls.Add(1)
-			v := make([]float32, 1024)
-			for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) }) {
-				if s, ok := same[w]; ok {
-					w = s
-				}
-				h := fnv.New32a()
-				h.Write([]byte(w))
-				v[h.Sum32()%1024]++
-			}
-			n := 0.0
-			for _, x := range v {
-				n += float64(x * x)
-			}
-			if n > 0 {
-				for j := range v {
-					v[j] /= float32(math.Sqrt(n))
-				}
-			}
-			out[i] = v
-		}
-		return out, nil
-	}}
-}
 
 // TestSemanticEvidence: with an embedder the planner reaches a target
 // named in words the app never shows, and still refuses a command nothing
@@ -79,9 +43,9 @@ func TestSemanticEvidence(t *testing.T) {
 			cfg := daemon.Config{NoLearn: true}
 			switch {
 			case tc.engine:
-				cfg.Embedder = bagEmbedder(same, &calls)
+				cfg.Embedder = embedtest.Bag(same, &calls)
 			case tc.embed:
-				gp.UseEmbedder(bagEmbedder(same, &calls))
+				gp.UseEmbedder(embedtest.Bag(same, &calls))
 			}
 			eng := daemon.New(phone, st, gp, nil, cfg)
 			if err := phone.Reset(tc.start); err != nil {

@@ -14,6 +14,10 @@ type AppCandidate struct {
 	Package  string   `json:"package"`
 	Label    string   `json:"label"`
 	Keywords []string `json:"keywords,omitempty"`
+	// Similarity is the cosine between a sentence-embedding model's
+	// vectors of the command and of the app's closest text (its label,
+	// its flows' intents and past commands); 0 without a model.
+	Similarity float64 `json:"similarity,omitempty"`
 }
 
 // AppScore is IdentifyApp's score of one app, in [0, 1], with a reason
@@ -32,6 +36,14 @@ const (
 	labelPart   = 0.8  // factor for a partial mention (times the fraction of label words)
 	keywordCap  = 0.85 // the most keyword evidence alone can give
 	minAppScore = 0.05 // apps scoring below are left out
+	// Meaning evidence (AppCandidate.Similarity), for all-MiniLM-L6-v2
+	// mean-pooled vectors, chosen, not fitted: cosines below simFloor say
+	// nothing (unrelated short texts score 0.1–0.3); only the app closest
+	// by simMargin gets any (two apps about as close are no evidence for
+	// either); simCap is the most it alone can give, below a cued label.
+	simFloor  = 0.35
+	simMargin = 0.05
+	simCap    = 0.6
 )
 
 var labelCues = setOf("in", "on", "with", "using", "via", "from", "into", "inside", "through")
@@ -46,7 +58,12 @@ var labelCues = setOf("in", "on", "with", "using", "via", "from", "into", "insid
 //     multi-word label;
 //   - keyword overlap: BM25 of the command's stems and concepts over each
 //     app's keyword bag (documents = apps), divided by the ideal score of
-//     the command's terms, times 0.85.
+//     the command's terms, times 0.85;
+//   - meaning, when the caller embedded the command and the apps' texts
+//     (AppCandidate.Similarity): for the app whose similarity s leads
+//     every other's by 0.05, 0.6 × (s − 0.35) / 0.65 when s ≥ 0.35; it
+//     reaches apps the command names in words neither their label nor
+//     their keywords use ("buzz grandma" → the dialer).
 //
 // The result holds apps scoring at least 0.05, best first (ties by
 // package).
@@ -84,6 +101,7 @@ func IdentifyApp(cmd string, apps []AppCandidate) []AppScore {
 	for i, t := range qterms {
 		ideal += qweights[i] * bm25IDF(n, df[t])
 	}
+	sims := appSimEvidence(apps)
 	var out []AppScore
 	for i, a := range apps {
 		lab, why := labelMention(q, a.Label)
@@ -100,7 +118,7 @@ func IdentifyApp(cmd string, apps []AppCandidate) []AppScore {
 		if ideal > 0 {
 			kw = math.Min(1, kw/ideal)
 		}
-		score := 1 - (1-lab)*(1-keywordCap*kw)
+		score := 1 - (1-lab)*(1-keywordCap*kw)*(1-sims[i])
 		if score < minAppScore {
 			continue
 		}
@@ -110,6 +128,9 @@ func IdentifyApp(cmd string, apps []AppCandidate) []AppScore {
 		}
 		if len(hits) > 0 {
 			reasons = append(reasons, fmt.Sprintf("keywords %s (%.2f)", strings.Join(hits, ", "), kw))
+		}
+		if sims[i] > 0 {
+			reasons = append(reasons, fmt.Sprintf("meaning close to its texts (cosine %.2f)", a.Similarity))
 		}
 		out = append(out, AppScore{Package: a.Package, Label: a.Label, Score: score, Reason: strings.Join(reasons, "; ")})
 	}
@@ -219,4 +240,27 @@ func labelMention(q []ptok, label string) (float64, string) {
 		how = "named as the app"
 	}
 	return s, fmt.Sprintf("label %q %s", label, how)
+}
+
+// appSimEvidence is each app's meaning evidence from its Similarity: only
+// the closest app's, when it leads every other by simMargin and reaches
+// simFloor.
+func appSimEvidence(apps []AppCandidate) []float64 {
+	out := make([]float64, len(apps))
+	best, at := 0.0, -1
+	for i, a := range apps {
+		if a.Similarity > best {
+			best, at = a.Similarity, i
+		}
+	}
+	if at < 0 || best < simFloor {
+		return out
+	}
+	for i, a := range apps {
+		if i != at && best-a.Similarity < simMargin {
+			return out
+		}
+	}
+	out[at] = simCap * (best - simFloor) / (1 - simFloor)
+	return out
 }

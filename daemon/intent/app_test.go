@@ -54,3 +54,44 @@ func TestIdentifyApp(t *testing.T) {
 		t.Errorf("no apps: %v", got)
 	}
 }
+
+// TestIdentifyAppSimilarity: meaning evidence (AppCandidate.Similarity)
+// picks the app a command names in none of its words, only when one app
+// is clearly closest, and changes nothing when absent.
+func TestIdentifyAppSimilarity(t *testing.T) {
+	base := []AppCandidate{
+		{Package: "org.example.dialer", Label: "Phone", Keywords: []string{"Dialpad", "Call history", "Favorites"}},
+		{Package: pkgClock, Label: "Clock", Keywords: []string{"Alarm", "Timer", "Stopwatch"}},
+		{Package: pkgNotes, Label: "Notes", Keywords: []string{"New note", "Checklist"}},
+	}
+	for _, tc := range []struct {
+		name string
+		cmd  string
+		sims []float64 // per app of base; nil: no model
+		want string    // best package; "" for none
+	}{
+		{"no model, no words in common: no app", "buzz grandma", nil, ""},
+		{"one app clearly closest", "buzz grandma", []float64{0.62, 0.30, 0.25}, "org.example.dialer"},
+		{"two apps about as close: no app", "buzz grandma", []float64{0.62, 0.60, 0.25}, ""},
+		{"all below the floor: no app", "buzz grandma", []float64{0.30, 0.20, 0.10}, ""},
+		{"a named app is not overruled by meaning", "open clock", []float64{0.70, 0.40, 0.20}, pkgClock},
+		{"no model: words as before", "start the stopwatch", nil, pkgClock},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			apps := append([]AppCandidate(nil), base...)
+			for i := range tc.sims {
+				apps[i].Similarity = tc.sims[i]
+			}
+			got := IdentifyApp(tc.cmd, apps)
+			if tc.want == "" {
+				if len(got) > 0 {
+					t.Fatalf("%q: %+v, want no app", tc.cmd, got)
+				}
+				return
+			}
+			if len(got) == 0 || got[0].Package != tc.want {
+				t.Fatalf("%q: %+v, want %s first", tc.cmd, got, tc.want)
+			}
+		})
+	}
+}

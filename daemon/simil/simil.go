@@ -15,6 +15,7 @@ package simil
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -27,6 +28,12 @@ import (
 // (*knowledge.Store implements it); a Memo uses it when its cache has it.
 type BatchPutter interface {
 	PutEmbeddings(ctx context.Context, model string, texts []string, vs [][]float32) error
+}
+
+// redactor is implemented by embedders that can strip their secrets from
+// a text (*llm.Client).
+type redactor interface {
+	Redact(s string, secrets ...string) string
 }
 
 // MaxEntries bounds the in-memory map; past it the map is emptied (the
@@ -108,6 +115,9 @@ func (m *Memo) Vectors(ctx context.Context, texts []string) ([][]float32, error)
 	}
 	if len(todo) > 0 {
 		vs, err := m.emb.Embed(ctx, todo)
+		if rd, ok := m.emb.(redactor); ok && err != nil {
+			err = errors.New(rd.Redact(err.Error())) // an endpoint's key never reaches a log
+		}
 		if err != nil {
 			return nil, fmt.Errorf("simil: embed %d texts with %s: %w", len(todo), model, err)
 		}

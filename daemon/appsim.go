@@ -1,0 +1,55 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/daemon/simil"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// appSimTimeout bounds the embedding of app identification: a slow
+// endpoint costs a command at most this, then the apps are told apart by
+// their words alone.
+const appSimTimeout = 5 * time.Second
+
+// appSimilarity sets each candidate's Similarity (intent.AppCandidate):
+// the cosine of the command with the closest of the app's label and its
+// flows' texts (semantic.FlowTexts, semantic.DefaultMaxTexts each), with
+// the engine's embedder. Without one, or when embedding fails (logged),
+// it leaves them 0; with one app there is nothing to tell apart.
+func (r *run) appSimilarity(ctx context.Context, cands []intent.AppCandidate) {
+	if r.memo == nil || len(cands) < 2 {
+		return
+	}
+	texts := []string{r.res.Command}
+	owner := []int{-1}
+	for i, c := range cands {
+		own := []string{c.Label}
+		if flows, err := r.e.store.Flows(ctx, knowledge.FlowFilter{Package: c.Package}); err == nil {
+			for i := range flows {
+				own = append(own, semantic.FlowTexts(&flows[i], semantic.DefaultMaxTexts)...)
+			}
+		}
+		for _, t := range own {
+			texts = append(texts, t)
+			owner = append(owner, i)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, appSimTimeout)
+	defer cancel()
+	vs, err := r.memo.Vectors(ctx, texts)
+	if err != nil {
+		r.emit(event.Log, event.LogInfo{Level: "warn", Text: fmt.Sprintf("app identification by words only: %v", err)})
+		return
+	}
+	for j := 1; j < len(texts); j++ {
+		if c := simil.Cosine(vs[0], vs[j]); c > cands[owner[j]].Similarity {
+			cands[owner[j]].Similarity = c
+		}
+	}
+}

@@ -266,18 +266,22 @@ func semanticCandidatesOf(d semantic.Decision) []event.SemanticCandidate {
 // similarFlowGuides turns saved flows that resemble the command (below
 // the replay threshold) into instruction lists for the planner: the
 // virtual-assistant seed's "find similar flows" and UICOMPASS's guide.
+// With an embedder, flows close in meaning fill the places the lexical
+// ranking left (guides.go).
 func (r *run) similarFlowGuides(ctx context.Context) []string {
 	m, flows, err := r.e.matcher.get(ctx, r.e.store)
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, c := range m.Rank(r.res.Command, r.res.Package, 2) {
+	picked := map[int64]bool{}
+	for _, c := range m.Rank(r.res.Command, r.res.Package, maxGuides) {
 		if f := flows[c.FlowID]; f != nil && c.Score >= 0.3 {
 			out = append(out, guideFromFlow(f, 0))
+			picked[c.FlowID] = true
 		}
 	}
-	return out
+	return append(out, r.closeFlowGuides(ctx, flows, picked, maxGuides-len(out))...)
 }
 
 // guideFromFlow writes a flow's steps from index from on as a numbered

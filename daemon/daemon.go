@@ -64,7 +64,9 @@ type Config struct {
 	Semantic semantic.Config
 	// LabelSimilarity, when set, lets a replay re-ground a step whose
 	// label an app update reworded (daemon/reground.go): the hook for an
-	// on-device embedding model. Nil: lexical comparison only.
+	// on-device embedding model. Nil: the cosine of Embedder's vectors
+	// when an Embedder is set (daemon/meaning.go), else lexical
+	// comparison only.
 	LabelSimilarity LabelSimilarity
 	// FullLogs keeps personal data (phone numbers, e-mail addresses, card
 	// numbers) in the run log, events and stored flow commands, for
@@ -406,6 +408,9 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	r := &run{e: e, id: id, cfg: cfg, planner: planner, sem: sem, memo: memo, penalty: map[string]float64{}, start: time.Now(),
 		secrets: privacy.SecretsIn(command), owner: opt.Private,
 		res: &Result{RunID: id, Command: command, Outcome: knowledge.OutcomeFailure}}
+	if r.cfg.LabelSimilarity == nil {
+		r.cfg.LabelSimilarity = r.labelSimilarity(ctx) // the embedder's, when set
+	}
 	pname := "none"
 	if planner != nil {
 		pname = planner.Name()

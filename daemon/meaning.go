@@ -53,3 +53,27 @@ func (r *run) appSimilarity(ctx context.Context, cands []intent.AppCandidate) {
 		}
 	}
 }
+
+// labelSimTimeout bounds the embedding of one pair of labels during
+// re-grounding: a slow endpoint leaves the pair to string similarity.
+const labelSimTimeout = 2 * time.Second
+
+// labelSimilarity is Config.LabelSimilarity from the run's embedder: the
+// cosine of the two labels' vectors clipped at 0, each label embedded once
+// per process (and cached in the store); 0 when embedding fails. nil
+// without an embedder.
+func (r *run) labelSimilarity(ctx context.Context) LabelSimilarity {
+	if r.memo == nil {
+		return nil
+	}
+	memo := r.memo
+	return func(a, b string) float64 {
+		ctx, cancel := context.WithTimeout(ctx, labelSimTimeout)
+		defer cancel()
+		vs, err := memo.Vectors(ctx, []string{a, b})
+		if err != nil {
+			return 0
+		}
+		return max(0, simil.Cosine(vs[0], vs[1]))
+	}
+}

@@ -22,13 +22,20 @@ const (
 	guideMinCosine = 0.6
 )
 
+// GuideFree is implemented by planners that never read PlanState.Guides
+// (the graph planner, an evaluation's oracle): the engine spares them the
+// embedding of guide retrieval.
+type GuideFree interface {
+	IgnoresGuides() bool
+}
+
 // closeFlowGuides turns up to n saved, healthy flows of the run's app that
 // the lexical ranking left out (skip) into guides, when the command means
 // what one of their texts says (semantic.FlowTexts; cosine at least
 // guideMinCosine), closest first. Without an embedder, or when embedding
 // fails (logged), none.
 func (r *run) closeFlowGuides(ctx context.Context, flows map[int64]*knowledge.Flow, skip map[int64]bool, n int) []string {
-	if r.memo == nil || n <= 0 {
+	if gf, ok := r.planner.(GuideFree); r.memo == nil || n <= 0 || (ok && gf.IgnoresGuides()) {
 		return nil
 	}
 	texts := []string{r.res.Command}

@@ -30,6 +30,10 @@ func NewOracle(task *droidtask.Task, phone *sim.Phone) *Oracle {
 // Name implements daemon.Planner.
 func (o *Oracle) Name() string { return "oracle" }
 
+// IgnoresGuides implements daemon.GuideFree: the oracle follows the
+// recorded steps.
+func (o *Oracle) IgnoresGuides() bool { return true }
+
 // Next implements daemon.Planner.
 func (o *Oracle) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
 	cur := o.phone.State()

@@ -130,6 +130,10 @@ func New(store *knowledge.Store) *Planner {
 // Name implements daemon.Planner.
 func (p *Planner) Name() string { return "graph" }
 
+// IgnoresGuides implements daemon.GuideFree: the planner reads the graph,
+// not guides.
+func (p *Planner) IgnoresGuides() bool { return true }
+
 // Invalidate drops the cached graph of an app (after an import).
 func (p *Planner) Invalidate(appID int64) {
 	p.mu.Lock()
@@ -303,7 +307,8 @@ func (p *Planner) Observe(ctx context.Context, st *daemon.PlanState, rec daemon.
 }
 
 var (
-	_ daemon.Planner = (*Planner)(nil)
-	_ daemon.Checker = (*Planner)(nil)
-	_ daemon.Learner = (*Planner)(nil)
+	_ daemon.Planner   = (*Planner)(nil)
+	_ daemon.Checker   = (*Planner)(nil)
+	_ daemon.Learner   = (*Planner)(nil)
+	_ daemon.GuideFree = (*Planner)(nil)
 )

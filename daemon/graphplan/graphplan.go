@@ -151,6 +151,10 @@ type candidate struct {
 	reason    string
 	covers    []term
 	via       int // path length: 0 for on-screen
+	// tie: the command's cosine with the target's text (semantic.go; 0
+	// without an embedder); rank = score × (1 + SemTieBreak × tie) orders
+	// candidates, but only score decides whether one is relevant at all
+	tie, rank float64
 }
 
 // Next implements daemon.Planner.
@@ -176,9 +180,12 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, sem, weights)...)
 	// after scoring: it covers toggles already in the wanted state
 	remaining := rs.remaining(weights)
+	for i := range cands {
+		cands[i].rank = cands[i].score * (1 + SemTieBreak*cands[i].tie)
+	}
 	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].score != cands[j].score {
-			return cands[i].score > cands[j].score
+		if cands[i].rank != cands[j].rank {
+			return cands[i].rank > cands[j].rank
 		}
 		if cands[i].via != cands[j].via {
 			return cands[i].via < cands[j].via
@@ -197,9 +204,12 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if total := totalWeight(rs, weights); total > 0 && remaining < 0.5*total {
 		minScore = 2 * MinScore
 	}
-	var best *candidate
-	if len(cands) > 0 && cands[0].score >= minScore {
-		best = &cands[0]
+	var best *candidate // the first relevant one (without an embedder: cands[0] or none)
+	for i := range cands {
+		if cands[i].score >= minScore {
+			best = &cands[i]
+			break
+		}
 	}
 	// typed values waiting for a commit, once nothing else of the command
 	// is left on this screen
@@ -271,7 +281,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	conf := 1.0
 	if len(cands) > 1 && best.score > 0 {
-		conf = math.Min(1, (best.score-cands[1].score)/best.score+0.3)
+		conf = math.Max(0, math.Min(1, (best.score-cands[1].score)/best.score+0.3))
 	}
 	return decision(*best, conf), nil
 }

@@ -141,7 +141,8 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			if len(firstTerms) > 0 {
 				terms = append(append([]term(nil), terms...), firstTerms...)
 			}
-			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, sem.hit(g.texts[e.ID]), w)
+			hit := sem.hit(g.texts[e.ID])
+			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, hit, w)
 			if sc <= 0 {
 				continue
 			}
@@ -153,7 +154,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			if c, ok := best[key]; ok && c.score >= sc {
 				continue
 			}
-			best[key] = candidate{action: fe.action, score: sc, covers: covers, via: hops[scr],
+			best[key] = candidate{action: fe.action, score: sc, covers: covers, via: hops[scr], tie: hit.cmdSim,
 				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
 		}
 	}

@@ -297,7 +297,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 			}
 		}
 		sc /= 1 + penalty(st, action, d)
-		out = append(out, candidate{action: action, element: i, score: sc, covers: covers,
+		out = append(out, candidate{action: action, element: i, score: sc, covers: covers, tie: hit.cmdSim,
 			reason: fmt.Sprintf("%q matches the command", e.Label)})
 	}
 	return out
@@ -307,8 +307,8 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 // terms cover, with a bonus for a strict phrase match. sem is the
 // element's semantic evidence (zero without an embedder): the terms its
 // text means count SemWeight of their weight (a word no element carries
-// its weight in unknown), as synonyms, and the command's cosine with the
-// text adds to the tie-breaking bonus of an element that matches.
+// its weight in unknown), as synonyms. (The command's cosine with the
+// text only ranks candidates: candidate.tie.)
 func (rs *runState) match(label string, terms []term, sem semHit, w map[term]float64) (float64, []term) {
 	total := rs.unknown
 	for _, ct := range rs.terms {
@@ -396,7 +396,6 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 	if len(set) > 0 {
 		bonus += 0.1 * float64(len(covers)) / float64(len(set))
 	}
-	bonus += SemTieBreak * sem.cmdSim
 	return sc * (1 + bonus), covers
 }
 

@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 )
 
 // EmbedDim is the length of the vectors BagOfStems returns.
@@ -236,19 +238,5 @@ func (s *Server) handleEmbed(w http.ResponseWriter, r *http.Request) {
 }
 
 // Cosine is the cosine similarity of two vectors of equal length (0 when
-// either is zero or the lengths differ); for tests.
-func Cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
+// either is zero or the lengths differ); for tests. It is simil.Cosine.
+func Cosine(a, b []float32) float64 { return simil.Cosine(a, b) }

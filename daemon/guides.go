@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -38,7 +39,7 @@ func (r *run) closeFlowGuides(ctx context.Context, flows map[int64]*knowledge.Fl
 	if gf, ok := r.planner.(GuideFree); r.memo == nil || n <= 0 || (ok && gf.IgnoresGuides()) {
 		return nil
 	}
-	texts := []string{r.res.Command}
+	texts := []string{privacy.Redact(r.res.Command, r.secrets, false)} // vectors are cached with their text
 	var owner []*knowledge.Flow
 	for _, f := range flows {
 		if skip[f.ID] || !f.Healthy() || f.Package != r.res.Package {

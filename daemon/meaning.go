@@ -7,6 +7,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -26,7 +27,7 @@ func (r *run) appSimilarity(ctx context.Context, cands []intent.AppCandidate) {
 	if r.memo == nil || len(cands) < 2 {
 		return
 	}
-	texts := []string{r.res.Command}
+	texts := []string{privacy.Redact(r.res.Command, r.secrets, false)} // vectors are cached with their text
 	owner := []int{-1}
 	for i, c := range cands {
 		own := []string{c.Label}

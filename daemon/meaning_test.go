@@ -3,14 +3,17 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/embedtest"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 )
 
@@ -65,5 +68,27 @@ func TestAppIdentificationByMeaning(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSecretsNeverEmbedded: a password in the command reaches neither the
+// embedder (which may be an endpoint) nor, through it, the store's cache —
+// in app identification, guides or the graph planner.
+func TestSecretsNeverEmbedded(t *testing.T) {
+	phone, st := demotest.New(t, true)
+	var seen []string
+	rec := semantic.Func{Model: "recorder", Fn: func(ctx context.Context, texts []string) ([][]float32, error) {
+		seen = append(seen, texts...)
+		return embedtest.Bag(nil, nil).Embed(ctx, texts)
+	}}
+	eng := daemon.New(twoApps{phone}, st, graphplan.New(st), nil, daemon.Config{NoLearn: true, Embedder: rec})
+	_, _ = eng.Run(context.Background(), "sign in to the notebook with password hunter2", daemon.Options{})
+	if len(seen) == 0 {
+		t.Fatal("nothing was embedded: the test proves nothing")
+	}
+	for _, s := range seen {
+		if strings.Contains(strings.ToLower(s), "hunter2") {
+			t.Fatalf("embedded %q", s)
+		}
 	}
 }

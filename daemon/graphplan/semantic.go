@@ -15,6 +15,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
@@ -140,9 +141,11 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	if memo == nil {
 		return nil
 	}
+	// a secret of the command (a password) is never embedded: the model
+	// may be an endpoint, and vectors are cached with their text
 	var words []term
 	for _, ct := range rs.terms {
-		if !ct.nav && !rs.covered[ct.t] && !strings.HasPrefix(string(ct.t), "@") && rs.words[ct.t] != "" {
+		if !ct.nav && !rs.covered[ct.t] && !strings.HasPrefix(string(ct.t), "@") && rs.words[ct.t] != "" && !inSecret(rs.words[ct.t], st.Secrets) {
 			words = append(words, ct.t)
 		}
 	}
@@ -160,6 +163,9 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	}
 	onScreen := map[term]bool{}
 	for i := range st.Elements {
+		if e := &st.Elements[i]; e.Kind == screen.KindInput || e.Password {
+			continue // what is typed is no label
+		}
 		t := semText(st.Elements[i].Label, st.Elements[i].Resource)
 		add(t)
 		addWords(vocab, t)
@@ -176,7 +182,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 		vterms = append(vterms, t)
 	}
 	sort.Slice(vterms, func(i, j int) bool { return vterms[i] < vterms[j] })
-	query := []string{simil.Normalize(commandWithoutValues(rs.cmd, intent.Understand(rs.cmd)))}
+	query := []string{simil.Normalize(privacy.Redact(commandWithoutValues(rs.cmd, intent.Understand(rs.cmd)), st.Secrets, false))}
 	for _, t := range words {
 		query = append(query, rs.words[t])
 	}
@@ -242,6 +248,16 @@ func closest(q []float32, vs [][]float32) []int {
 		}
 	}
 	return out
+}
+
+// inSecret reports whether word is part of one of secrets (case aside).
+func inSecret(word string, secrets []string) bool {
+	for _, s := range secrets {
+		if strings.Contains(strings.ToLower(s), strings.ToLower(word)) {
+			return true
+		}
+	}
+	return false
 }
 
 // addWords adds the literal terms of text's words to vocab, each with the

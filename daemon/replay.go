@@ -119,7 +119,9 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	var sm *event.SemanticMatch
 	promoted := false
 	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
-		d := r.sem.DecideIn(ctx, r.res.Command, semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
+		// a secret the command carries is never embedded: the model may be
+		// an endpoint, and vectors are cached in the store with their text
+		d := r.sem.DecideIn(ctx, privacy.Redact(r.res.Command, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
 		if d.Err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
 		}
@@ -148,7 +150,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	disagreed := false
 	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && r.sem != nil && opt.FlowID == 0 {
 		// the lexical match must also mean what the command means
-		ok, cos, err := r.sem.Agrees(ctx, r.res.Command, top, g)
+		ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(r.res.Command, r.secrets, false), top, g)
 		if err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})
 		}

@@ -29,6 +29,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
 	"github.com/wayfinder-agent/wayfinder/daemon/llmplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -315,7 +316,21 @@ func TestSecurityInjectedScreenText(t *testing.T) {
 	}))
 	cfg := llm.DefaultConfig()
 	cfg.BaseURL, cfg.Model, cfg.Timeout = srv.URL(), "obedient", 5*time.Second
-	eng := daemon.New(dev, st, llmplan.New(llm.New(cfg), st), nil, daemon.Config{Unattended: true})
+	// every text any embedding model is given (flow matching, planning)
+	var embedded []string
+	var emu sync.Mutex
+	recorder := semantic.Func{Model: "rec", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
+		emu.Lock()
+		embedded = append(embedded, texts...)
+		emu.Unlock()
+		out := make([][]float32, len(texts))
+		for i, x := range texts {
+			out[i] = llmtest.BagOfStems(x, nil)
+		}
+		return out, nil
+	}}
+	embedCfg := semantic.Config{Retrieve: 5, MinAgree: 0.1, SuggestMinCosine: 0.1}
+	eng := daemon.New(dev, st, llmplan.New(llm.New(cfg), st), nil, daemon.Config{Unattended: true, Embedder: recorder, Semantic: embedCfg})
 	res, err := eng.Run(context.Background(), "show the shopping list note", daemon.Options{Package: demo.Package})
 	if err != nil {
 		t.Fatal(err)
@@ -425,7 +440,21 @@ func TestSecurityPasswordNeverLeaks(t *testing.T) {
 	cfg := llm.DefaultConfig()
 	cfg.BaseURL, cfg.Model, cfg.Timeout = srv.URL(), "m", 5*time.Second
 	dev := &typing{Phone: phone}
-	eng := daemon.New(dev, st, llmplan.New(llm.New(cfg), st), nil, daemon.Config{Unattended: true})
+	// every text any embedding model is given (flow matching, planning)
+	var embedded []string
+	var emu sync.Mutex
+	recorder := semantic.Func{Model: "rec", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
+		emu.Lock()
+		embedded = append(embedded, texts...)
+		emu.Unlock()
+		out := make([][]float32, len(texts))
+		for i, x := range texts {
+			out[i] = llmtest.BagOfStems(x, nil)
+		}
+		return out, nil
+	}}
+	embedCfg := semantic.Config{Retrieve: 5, MinAgree: 0.1, SuggestMinCosine: 0.1}
+	eng := daemon.New(dev, st, llmplan.New(llm.New(cfg), st), nil, daemon.Config{Unattended: true, Embedder: recorder, Semantic: embedCfg})
 	sub := eng.Bus().Subscribe(4096)
 	var events []event.Event
 	collect := func() {
@@ -492,6 +521,23 @@ func TestSecurityPasswordNeverLeaks(t *testing.T) {
 			collect()
 		}
 	}
+	// matched by its words, with another password said: the embedding
+	// checks of matching see the command without it
+	_ = phone.Reset("home")
+	matcher := daemon.New(dev, st, nil, nil, daemon.Config{Unattended: true, Embedder: recorder, Semantic: embedCfg})
+	if _, err := matcher.Run(context.Background(), `create a note with password "otherpass-55"`, daemon.Options{Package: demo.Package}); err != nil {
+		t.Fatal(err)
+	}
+	emu.Lock()
+	if len(embedded) == 0 {
+		t.Error("no text was embedded: the check below proves nothing")
+	}
+	for _, x := range embedded {
+		if strings.Contains(x, secret) || strings.Contains(x, "newpass-77") || strings.Contains(x, "otherpass-55") {
+			t.Errorf("a password was given to the embedding model: %q", x)
+		}
+	}
+	emu.Unlock()
 	collect()
 	res2, _ := json.Marshal(res)
 	var evs strings.Builder
@@ -504,7 +550,7 @@ func TestSecurityPasswordNeverLeaks(t *testing.T) {
 	defer pmu.Unlock()
 	for where, text := range map[string]string{"the store": db, "the events": evs.String(), "the prompts": strings.Join(prompts, "\n"),
 		"the result": string(res2)} {
-		if strings.Contains(text, secret) || strings.Contains(text, "newpass-77") {
+		if strings.Contains(text, secret) || strings.Contains(text, "newpass-77") || strings.Contains(text, "otherpass-55") {
 			t.Errorf("the password reached %s", where)
 		}
 	}

@@ -58,7 +58,7 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 	}
 	best := -1.0
 	for _, v := range vecs[1:] {
-		best = math.Max(best, cosine(vecs[0], v))
+		best = math.Max(best, Cosine(vecs[0], v))
 	}
 	if len(texts) == 1 { // the command is one of the flow's texts
 		best = 1

@@ -412,7 +412,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	cos := func(id int64) float64 {
 		best := -1.0
 		for _, k := range flowTexts[id] {
-			best = math.Max(best, cosine(vecs[0], vecs[k]))
+			best = math.Max(best, Cosine(vecs[0], vecs[k]))
 		}
 		return best
 	}

@@ -90,9 +90,9 @@ func FlowTexts(f *knowledge.Flow, limit int) []string {
 // keys do not depend on spacing.
 func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// cosine is the cosine similarity of a and b; 0 when their lengths differ
+// Cosine is the cosine similarity of a and b; 0 when their lengths differ
 // or either is zero.
-func cosine(a, b []float32) float64 {
+func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) || len(a) == 0 {
 		return 0
 	}

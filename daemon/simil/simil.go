@@ -17,7 +17,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 
@@ -175,19 +174,5 @@ func (m *Memo) Similarities(ctx context.Context, a string, bs []string) ([]float
 }
 
 // Cosine is the cosine of two vectors; 0 when either is empty, zero or
-// they differ in length.
-func Cosine(a, b []float32) float64 {
-	if len(a) == 0 || len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
+// they differ in length (semantic.Cosine).
+func Cosine(a, b []float32) float64 { return semantic.Cosine(a, b) }

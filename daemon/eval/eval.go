@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -28,9 +27,6 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
-	"github.com/wayfinder-agent/wayfinder/daemon/event"
-	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
-	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/daemon/steps"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -80,41 +76,6 @@ type Config struct {
 	// unanswered. It measures how often offering the closest flows finds
 	// the right one; the figures without it are the replay figures.
 	Owner bool
-}
-
-// CommandCase is one line of a --commands file.
-type CommandCase struct {
-	TaskID        string   `json:"task_id,omitempty"`
-	App           string   `json:"app"`
-	Command       string   `json:"command"`
-	ExpectTyped   []string `json:"expect_typed,omitempty"`
-	ExpectNoMatch bool     `json:"expect_no_match,omitempty"`
-	// ExpectPicked lists, in order, the labels of list or dialog options
-	// the replay must tap for the choices the command fixes ("set snooze
-	// to 10 minutes" taps "10 minutes"): they must appear, in this order,
-	// among the labels of the replay's taps (case folded), or the command
-	// counts as wrong_slot.
-	ExpectPicked []string `json:"expect_picked,omitempty"`
-}
-
-// ReadCommands reads a JSON-lines commands file; errors name the line.
-func ReadCommands(path string) ([]CommandCase, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return ParseCommands(b, path)
-}
-
-// ParseCommands parses JSON lines of CommandCase; blank lines and lines
-// starting with # are skipped; errors name the file and line.
-func ParseCommands(b []byte, path string) ([]CommandCase, error) {
-	return parseLines(b, path, func(c CommandCase) error {
-		if c.App == "" || c.Command == "" {
-			return errors.New("app and command are required")
-		}
-		return nil
-	})
 }
 
 // parseLines decodes JSON lines of T (unknown fields refused), skipping
@@ -170,33 +131,6 @@ type ReplayReport struct {
 	LLMCalls  int `json:"llm_calls"`
 }
 
-// CommandsReport is the commands phase. Correct counts right flows with
-// right slot values and expected non-matches; WrongFlow counts a flow
-// replayed that should not have been (another task's flow, or any flow
-// for a must-not-match command); Missed counts no flow where one was
-// expected. Precision is correct replays / all replays.
-type CommandsReport struct {
-	Total     int `json:"total"`
-	Correct   int `json:"correct"`
-	WrongFlow int `json:"wrong_flow"`
-	Missed    int `json:"missed"`
-	WrongSlot int `json:"wrong_slot"`
-	BadFlow   int `json:"bad_flow"` // the task's own flow matched, but it was learned wrong
-	// Unverified: the right options were tapped up to one the recording
-	// never picked, after which the simulator cannot follow the replay.
-	Unverified int `json:"unverified,omitempty"`
-	// MatchPrecision counts a replay as right when it chose the flow learned
-	// from the same task, whatever that flow's quality.
-	MatchPrecision float64 `json:"match_precision"`
-	LLMCalls       int     `json:"llm_calls"`
-	Precision      float64 `json:"precision"`
-	// With Config.Owner: Offered counts commands whose owner was asked
-	// "did you mean …?", OfferedRight those among them offered their
-	// flow (the others were asked in vain).
-	Offered      int `json:"offered,omitempty"`
-	OfferedRight int `json:"offered_right,omitempty"`
-}
-
 // AppReport aggregates one app.
 type AppReport struct {
 	App          string  `json:"app"`
@@ -233,27 +167,6 @@ type TaskRow struct {
 	ReplayMS     int64    `json:"replay_ms"`
 	// Instructions: what became of each pasted step (tutorial runs only).
 	Instructions []steps.Outcome `json:"instructions,omitempty"`
-}
-
-// CommandRow is one command of the commands phase.
-type CommandRow struct {
-	CommandCase
-	Verdict     string   `json:"verdict"` // correct | wrong_flow | missed | wrong_slot | bad_flow | unverified
-	MatchedFlow int64    `json:"matched_flow,omitempty"`
-	WantFlow    int64    `json:"want_flow,omitempty"`
-	Score       float64  `json:"score"`
-	Typed       []string `json:"typed,omitempty"`
-	Tapped      []string `json:"tapped,omitempty"` // labels of the replay's taps, in order
-	Promoted    bool     `json:"promoted,omitempty"`
-	// Semantic is what the embedding check compared, when it ran.
-	Semantic *event.SemanticMatch `json:"semantic,omitempty"`
-	// Offered: the owner was asked "did you mean …?"; OfferedRight: the
-	// command's flow was among the flows offered.
-	Offered      bool   `json:"offered,omitempty"`
-	OfferedRight bool   `json:"offered_right,omitempty"`
-	FinalScreen  string `json:"final_screen,omitempty"`
-	LLMCalls     int    `json:"llm_calls"`
-	Error        string `json:"error,omitempty"`
 }
 
 // recorder wraps the simulated phone and logs every action with the
@@ -522,97 +435,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.Phone, c CommandCase, taskFlow map[string]int64, flowTask map[int64]string) (CommandRow, error) {
-	row := CommandRow{CommandCase: c}
-	var task *droidtask.Task
-	if c.TaskID != "" {
-		for i := range cfg.Data.Tasks {
-			if cfg.Data.Tasks[i].ID == c.TaskID {
-				task = &cfg.Data.Tasks[i]
-			}
-		}
-		if task == nil {
-			return row, fmt.Errorf("eval: commands: no task %q", c.TaskID)
-		}
-		row.WantFlow = taskFlow[c.TaskID]
-	}
-	if err := phone.Episode(task); err != nil {
-		return row, err
-	}
-	if task == nil {
-		if err := phone.Reset(phone.App().StartState()); err != nil {
-			return row, err
-		}
-	}
-	var own *owner
-	if cfg.Owner {
-		own = &owner{want: "\x00"}
-		if f, err := cfg.Store.Flow(ctx, row.WantFlow); err == nil && row.WantFlow != 0 && !c.ExpectNoMatch {
-			own.want = f.Name
-		}
-		eng.SetAsker(own)
-		defer eng.SetAsker(nil)
-	}
-	res, err := eng.Run(ctx, c.Command, daemon.Options{Package: phone.App().MainPackage, NoPlanner: true})
-	if err != nil {
-		return row, fmt.Errorf("eval: command %q: %w", c.Command, err)
-	}
-	if own != nil {
-		row.Offered, row.OfferedRight = own.offered, own.right
-	}
-	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted, row.Semantic = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted, res.Semantic
-	for _, st := range res.Steps {
-		if st.Action == device.Tap && !st.Backtracked && !st.Undo {
-			row.Tapped = append(row.Tapped, st.Target.Label())
-		}
-	}
-	row.FinalScreen = phone.State()
-	if res.Matched {
-		row.MatchedFlow = res.FlowID
-	}
-	switch {
-	case c.ExpectNoMatch && row.MatchedFlow != 0:
-		row.Verdict = "wrong_flow"
-	case c.ExpectNoMatch:
-		row.Verdict = "correct"
-	case row.MatchedFlow == 0:
-		row.Verdict = "missed"
-	case row.WantFlow != 0 && row.MatchedFlow != row.WantFlow && flowTask[row.MatchedFlow] != c.TaskID:
-		row.Verdict = "wrong_flow"
-	case len(c.ExpectTyped) > 0 && !equalFold(c.ExpectTyped, res.Typed):
-		row.Verdict = "wrong_slot"
-	case !subsequenceFold(c.ExpectPicked, row.Tapped) && task != nil && res.Outcome != knowledge.OutcomeSuccess &&
-		subsequenceFold(untilNewPick(c.ExpectPicked, task), row.Tapped):
-		// every option up to one the recording never picked was tapped
-		// right, and the replay stopped after it: the simulator has no
-		// recording past that choice, so the options after it cannot be
-		// checked either way
-		row.Verdict = "unverified"
-	case !subsequenceFold(c.ExpectPicked, row.Tapped):
-		row.Verdict = "wrong_slot" // another choice picked in a list or dialog
-	case task != nil && newPick(c.ExpectPicked, task):
-		// another value than the recording's, and the right option was
-		// tapped: the simulator has no recording past a choice it never
-		// saw, so neither finishing nor the final screen can be checked
-		row.Verdict = "correct"
-	case task != nil && res.Outcome != knowledge.OutcomeSuccess:
-		row.Verdict = "bad_flow" // matched the right flow but could not finish it
-	case task != nil && !sameScreen(cfg.Data, task.App, row.FinalScreen, task.FinalState()):
-		row.Verdict = "bad_flow" // the right flow, but what it learned does not reach the task's screen
-	default:
-		row.Verdict = "correct"
-	}
-	progress(cfg.Progress, "cmd    %-22s %-10s score=%.2f %q typed=%q", c.App, row.Verdict, row.Score, c.Command, res.Typed)
-	return row, nil
-}
-
-// owner answers "did you mean …?" as the writer of a command would
-// (Config.Owner): the option naming the command's flow, else none.
-type owner struct {
-	want           string // name of the command's flow; "\x00" for none
-	offered, right bool
-}
-
 func (o *owner) Ask(ctx context.Context, question string, options []string) (string, error) {
 	if !slices.Contains(options, daemon.AnswerNone) {
 		return "", errors.New("eval owner: answers only which flow was meant")
@@ -625,49 +447,6 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 		}
 	}
 	return daemon.AnswerNone, nil
-}
-
-// sameScreen compares two recorded states: the same id, or the same
-// structural fingerprint (typing another value can land on another
-// recording of the same screen).
-func sameScreen(d *droidtask.Dataset, app, a, b string) bool {
-	if a == b {
-		return true
-	}
-	sa, err1 := d.State(app, a)
-	sb, err2 := d.State(app, b)
-	return err1 == nil && err2 == nil && screen.Fingerprint(sa) == screen.Fingerprint(sb)
-}
-
-func equalFold(a, b []string) bool {
-	return slices.EqualFunc(a, b, strings.EqualFold)
-}
-
-// subsequenceFold reports whether want appears in have in order (not
-// necessarily adjacent). A label matches a wanted one when it, or one of
-// its " · "-joined parts (a list row's texts: "Diary.pdf · 6.1 kB"), is
-// equal with case folded and spaces trimmed.
-func subsequenceFold(want, have []string) bool {
-	i := 0
-	for _, h := range have {
-		if i < len(want) && labelIs(h, want[i]) {
-			i++
-		}
-	}
-	return i == len(want)
-}
-
-func labelIs(label, want string) bool {
-	want = strings.TrimSpace(want)
-	if strings.EqualFold(strings.TrimSpace(label), want) {
-		return true
-	}
-	for _, part := range strings.Split(label, " · ") {
-		if strings.EqualFold(strings.TrimSpace(part), want) {
-			return true
-		}
-	}
-	return false
 }
 
 func ratio(a, b int) float64 {
@@ -709,143 +488,4 @@ func (r *Report) WriteTable(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
-}
-
-// LeaveOut names what a graph-planner evaluation hides from a task's
-// knowledge (issue rule: a task's own demonstration is never knowledge for
-// that task).
-type LeaveOut string
-
-const (
-	// LeaveOutRecording hides the edges recorded only in the task's own
-	// recording sessions (droidtask.Dataset.OwnTransitions). The default.
-	LeaveOutRecording LeaveOut = "recording"
-	// LeaveOutDemo also hides every edge that coincides with one of the
-	// task's demonstrated steps, even when other sessions recorded it.
-	LeaveOutDemo LeaveOut = "demo"
-	// LeaveOutNone hides only the task_demo edges, which import never
-	// loads; the task's own DroidBot recording stays in the graph.
-	LeaveOutNone LeaveOut = "none"
-)
-
-// HiddenKeys returns the graphplan.EdgeKey set to hide while the graph
-// planner solves task under rule. An own edge whose key some other
-// recording also produces (screens merge by fingerprint) stays visible.
-func HiddenKeys(d *droidtask.Dataset, task *droidtask.Task, rule LeaveOut) (map[string]bool, error) {
-	switch rule {
-	case LeaveOutNone:
-		return nil, nil
-	case LeaveOutRecording, LeaveOutDemo:
-	default:
-		return nil, fmt.Errorf("eval: unknown leave-out rule %q (recording, demo or none)", rule)
-	}
-	// addKey puts transition t's EdgeKey into m (edges that cannot be
-	// placed have none)
-	addKey := func(m map[string]bool, t droidtask.Transition) error {
-		e, ok, err := d.ResolveEdge(task.App, t)
-		if err != nil || !ok {
-			return err
-		}
-		ek := ""
-		if e.Element != nil {
-			ek = e.Element.Key()
-		}
-		m[graphplan.EdgeKey(screen.Fingerprint(e.From), e.Action, ek, screen.Fingerprint(e.To))] = true
-		return nil
-	}
-	own, ownTags := map[string]bool{}, map[string]bool{}
-	for _, t := range d.OwnTransitions(task) {
-		for _, tag := range t.EventTags {
-			ownTags[tag] = true
-		}
-		if err := addKey(own, t); err != nil {
-			return nil, err
-		}
-	}
-	// keep what another recording also shows
-	others := map[string]bool{}
-	for _, t := range d.AppTransitions(task.App) {
-		if !t.Exploration() || !slices.ContainsFunc(t.EventTags, func(tag string) bool { return !ownTags[tag] }) {
-			continue
-		}
-		if err := addKey(others, t); err != nil {
-			return nil, err
-		}
-	}
-	hidden := map[string]bool{}
-	for k := range own {
-		if !others[k] {
-			hidden[k] = true
-		}
-	}
-	if rule == LeaveOutDemo {
-		for k := range DemonstrationKeys(d, task) {
-			hidden[k] = true
-		}
-	}
-	return hidden, nil
-}
-
-// DemonstrationKeys returns the graphplan.EdgeKey of every step of a
-// task's own ground-truth demonstration, so the graph planner can be kept
-// from using it while solving that task (issue rule: a task's own
-// demonstration is never knowledge for that task).
-func DemonstrationKeys(d *droidtask.Dataset, task *droidtask.Task) map[string]bool {
-	keys := map[string]bool{}
-	for _, st := range task.Actions() {
-		from, err1 := d.State(task.App, st.State)
-		to, err2 := d.State(task.App, st.NextState)
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		action, ek := "", ""
-		switch st.Action.Type {
-		case "click":
-			action = device.Tap
-		case "input":
-			action = device.Input
-		case "key":
-			action = device.Back
-		}
-		if st.Action.Target != nil && st.Action.Target.TempID != nil && from.Node(*st.Action.Target.TempID) != nil {
-			owner := from.ClickableAncestor(*st.Action.Target.TempID)
-			ek = screen.Describe(from, owner.ID).Key()
-		}
-		keys[graphplan.EdgeKey(screen.Fingerprint(from), action, ek, screen.Fingerprint(to))] = true
-	}
-	return keys
-}
-
-// newPick reports whether picks name an option the task's recording never
-// tapped (a value other than the recorded one).
-// untilNewPick returns picks up to and including the first one task's
-// recording never tapped (all of them when there is none).
-func untilNewPick(picks []string, task *droidtask.Task) []string {
-	labels := recordedLabels(task)
-	for i, p := range picks {
-		if !subsequenceFold([]string{p}, labels) {
-			return picks[:i+1]
-		}
-	}
-	return picks
-}
-
-func recordedLabels(task *droidtask.Task) []string {
-	var labels []string
-	for _, st := range task.Actions() {
-		if st.Action.Target != nil {
-			labels = append(labels, st.Action.Target.Label())
-		}
-	}
-	return labels
-}
-
-func newPick(picks []string, task *droidtask.Task) bool {
-	labels := recordedLabels(task)
-	for _, p := range picks {
-		if !subsequenceFold([]string{p}, labels) {
-			return true
-		}
-	}
-	return false
 }

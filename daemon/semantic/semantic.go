@@ -11,7 +11,7 @@
 // fallback: with no embedder, or when the endpoint fails or times out, it
 // answers "no promotion" and says why, never an error, and leaves the
 // endpoint alone for a cooldown. It does not rank flows, fill slots, ask
-// the owner or decide replay itself; the engine (daemon/replay.go) does,
+// the owner or decide replay itself; the engine (daemon/match.go) does,
 // with its answer. It talks to the model only through the Embedder
 // interface (*llm.Client and *bert.Model implement it) and to the store
 // only through Cache (*knowledge.Store implements it).

@@ -1,0 +1,300 @@
+package daemon
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Which saved flow a command means: the lexical matcher (daemon/intent),
+// the embedding checks (daemon/semantic), the owner's choice when they
+// are unsure ("did you mean …?"), and the flows shown to planners as
+// guides.
+
+// matcherCache keeps the intent matcher over all saved flows, rebuilt
+// after a flow is saved, repaired or deleted.
+type matcherCache struct {
+	mu    sync.Mutex
+	m     *intent.Matcher
+	flows map[int64]*knowledge.Flow
+}
+
+func (c *matcherCache) invalidate() {
+	c.mu.Lock()
+	c.m, c.flows = nil, nil
+	c.mu.Unlock()
+}
+
+func (c *matcherCache) get(ctx context.Context, st *knowledge.Store) (*intent.Matcher, map[int64]*knowledge.Flow, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m != nil {
+		return c.m, c.flows, nil
+	}
+	flows, err := st.Flows(ctx, knowledge.FlowFilter{})
+	if err != nil {
+		return nil, nil, err
+	}
+	c.flows = make(map[int64]*knowledge.Flow, len(flows))
+	healthy := flows[:0:0]
+	for i := range flows {
+		c.flows[flows[i].ID] = &flows[i]
+		if flows[i].Healthy() {
+			healthy = append(healthy, flows[i])
+		}
+	}
+	// an unhealthy flow acts only when the owner names it (Options.FlowID)
+	c.m = intent.NewMatcher(healthy)
+	return c.m, c.flows, nil
+}
+
+// InvalidateFlows must be called after flows change outside the engine
+// (import, rename, delete).
+func (e *Engine) InvalidateFlows() { e.matcher.invalidate() }
+
+// MatchFlow ranks the saved flows of pkg ("" for all) against a command
+// and returns the best candidates, best first.
+func (e *Engine) MatchFlow(ctx context.Context, command, pkg string, k int) ([]intent.Candidate, error) {
+	m, _, err := e.matcher.get(ctx, e.store)
+	if err != nil {
+		return nil, machineErr{err}
+	}
+	return m.Rank(command, pkg, k), nil
+}
+
+// semanticCandidates is how many lexical candidates the embedding check
+// sees: every flow close to the command must be compared, or a closer one
+// ranked lower could not make the command ambiguous (daemon/semantic).
+const semanticCandidates = 10
+
+// matchFlow returns the saved flow to replay, or nil when none fits well
+// enough: a wrong flow replayed is worse than planning, so below the
+// calibrated threshold nothing is replayed — except a candidate just below
+// it that embeddings promote under daemon/semantic's rule, when an
+// embedder is configured and reachable.
+func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, error) {
+	e := r.e
+	if opt.FlowID != 0 {
+		f, err := e.store.Flow(ctx, opt.FlowID)
+		if err != nil {
+			return nil, err
+		}
+		r.slots = map[string]string{}
+		for _, s := range f.Slots {
+			r.slots[s.Name] = s.Example
+		}
+		for k, v := range opt.Slots {
+			r.slots[k] = v
+		}
+		r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Score, r.res.Slots = f.ID, f.Name, true, 1, r.slots
+		r.emit(event.FlowMatched, event.FlowMatch{FlowID: f.ID, Name: f.Name, Score: 1, Threshold: r.cfg.ReplayThreshold, Slots: r.slots, Replay: true})
+		return f, nil
+	}
+	m, flows, err := e.matcher.get(ctx, e.store)
+	if err != nil {
+		return nil, machineErr{err}
+	}
+	k := 3
+	if r.sem != nil {
+		k = semanticCandidates
+	}
+	cands := m.Rank(r.res.Command, r.res.Package, k)
+	if len(cands) == 0 && r.sem == nil {
+		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
+		return nil, nil
+	}
+	var top intent.Candidate
+	if len(cands) > 0 {
+		top = cands[0]
+	}
+	var sm *event.SemanticMatch
+	promoted := false
+	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
+		// a secret the command carries is never embedded: the model may be
+		// an endpoint, and vectors are cached in the store with their text
+		d := r.sem.DecideIn(ctx, privacy.Redact(r.res.Command, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
+		if d.Err != nil {
+			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
+		}
+		if (d.Consulted || d.Err != nil) && len(d.Cands) > 0 {
+			sm = &event.SemanticMatch{Model: r.sem.Model(), Requests: d.Requests, CacheHits: d.CacheHits, Reason: d.Reason, Offline: d.Err != nil}
+			best := 0
+			if d.Promoted >= 0 {
+				best, promoted = d.Promoted, true
+			}
+			if !promoted && opt.FlowID == 0 {
+				if i, ok := r.offer(ctx, d, flows); ok {
+					best, promoted, sm.Chosen = i, true, true
+					r.res.Chosen = true
+				}
+			}
+			top = d.Cands[best]
+			sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
+			sm.Candidates = semanticCandidatesOf(d)
+			r.res.Semantic = sm
+		}
+	}
+	if len(cands) == 0 && sm == nil {
+		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
+		return nil, nil
+	}
+	disagreed := false
+	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && r.sem != nil && opt.FlowID == 0 {
+		// the lexical match must also mean what the command means
+		ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(r.res.Command, r.secrets, false), top, g)
+		if err != nil {
+			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})
+		}
+		if !ok {
+			sm = &event.SemanticMatch{Model: r.sem.Model(), Cosine: cos,
+				Reason: fmt.Sprintf("flow %d: lexical %.3f, but the model finds it far from the command (cosine %.3f)", top.FlowID, top.Score, cos)}
+			if _, chosen := r.offer(ctx, semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}, flows); chosen {
+				sm.Chosen, r.res.Chosen = true, true
+			} else {
+				disagreed = true
+			}
+			r.res.Semantic = sm
+		}
+	}
+	f := flows[top.FlowID]
+	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots, Semantic: sm}
+	if f != nil {
+		fm.Name = f.Name
+	}
+	r.res.Score = top.Score
+	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted) || disagreed {
+		r.emit(event.FlowMatched, fm)
+		return nil, nil
+	}
+	examples := map[string]string{}
+	for _, sl := range f.Slots {
+		examples[sl.Name] = sl.Example
+	}
+	top.Slots = intent.SplitAdjacent(f.Intent, top.Slots, examples)
+	if name, ok := unknownChoice(f, r.res.Command, top.Slots); ok && opt.FlowID == 0 {
+		// "add the holidays of Wakanda": no option the flow knows
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command names no option it knows for {%s}", f.Name, name)})
+		r.emit(event.FlowMatched, fm)
+		return nil, nil
+	}
+	fm.Replay, fm.Slots = true, top.Slots
+	r.emit(event.FlowMatched, fm)
+	r.slots = top.Slots
+	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted = f.ID, f.Name, true, top.Slots, promoted
+	return f, nil
+}
+
+// AnswerNone is the option of a "did you mean" question that declines
+// every flow offered.
+const AnswerNone = "none of these"
+
+// offer asks the owner which of the flows d suggests the command means
+// ("did you mean …?"), when there are any and somebody can answer, and
+// returns the chosen candidate's index in d.Cands. Nothing is replayed
+// without the owner's choice; a replay the owner chose adds the command to
+// the flow's past commands like any successful replay, so the same words
+// match without asking next time.
+func (r *run) offer(ctx context.Context, d semantic.Decision, flows map[int64]*knowledge.Flow) (int, bool) {
+	r.e.mu.Lock()
+	asker := r.e.asker
+	r.e.mu.Unlock()
+	if asker == nil || len(d.Suggest) == 0 {
+		return -1, false
+	}
+	options := make([]string, 0, len(d.Suggest)+1)
+	seen := map[string]bool{}
+	for _, i := range d.Suggest {
+		f := flows[d.Cands[i].FlowID]
+		name := f.Name
+		if seen[strings.ToLower(name)] {
+			name = fmt.Sprintf("%s (#%d)", f.Name, f.ID)
+		}
+		seen[strings.ToLower(name)] = true
+		options = append(options, name)
+	}
+	options = append(options, AnswerNone)
+	ans, err := r.ask(ctx, fmt.Sprintf("No saved flow matches %q word for word. Did you mean one of these?", privacy.Redact(r.res.Command, r.secrets, false)), options)
+	if err != nil {
+		return -1, false
+	}
+	ans = strings.TrimSpace(ans)
+	for k, o := range options[:len(options)-1] {
+		if strings.EqualFold(ans, o) || ans == strconv.Itoa(k+1) {
+			return d.Suggest[k], true
+		}
+	}
+	return -1, false
+}
+
+// poolOf lists the healthy flows of pkg ("" for every app), by ID: the
+// flows embeddings may retrieve by meaning (semantic.Input.Pool).
+func poolOf(flows map[int64]*knowledge.Flow, pkg string) []int64 {
+	var ids []int64
+	for id, f := range flows {
+		if f.Healthy() && (pkg == "" || f.Package == pkg) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// semanticShown is how many candidates a SemanticMatch event lists.
+const semanticShown = 5
+
+// semanticCandidatesOf lists the candidates of d with the highest
+// cosines, highest first, for the event and the result.
+func semanticCandidatesOf(d semantic.Decision) []event.SemanticCandidate {
+	out := make([]event.SemanticCandidate, 0, len(d.Cands))
+	for i, c := range d.Cands {
+		out = append(out, event.SemanticCandidate{FlowID: c.FlowID, Lexical: c.Score, Cosine: d.Cosine[i], Vetoes: c.Vetoes, Missing: c.Missing, Unmatched: c.Unmatched, FlowUnmatched: c.FlowUnmatched, Slots: c.Slots, Substituted: c.Substituted})
+	}
+	slices.SortStableFunc(out, func(a, b event.SemanticCandidate) int { return cmp.Compare(b.Cosine, a.Cosine) })
+	if len(out) > semanticShown {
+		out = out[:semanticShown]
+	}
+	return out
+}
+
+// similarFlowGuides turns saved flows that resemble the command (below
+// the replay threshold) into instruction lists for the planner: the
+// virtual-assistant seed's "find similar flows" and UICOMPASS's guide.
+// With an embedder, flows close in meaning fill the places the lexical
+// ranking left (guides.go).
+func (r *run) similarFlowGuides(ctx context.Context) []string {
+	m, flows, err := r.e.matcher.get(ctx, r.e.store)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	picked := map[int64]bool{}
+	for _, c := range m.Rank(r.res.Command, r.res.Package, maxGuides) {
+		if f := flows[c.FlowID]; f != nil && c.Score >= 0.3 {
+			out = append(out, guideFromFlow(f, 0))
+			picked[c.FlowID] = true
+		}
+	}
+	return append(out, r.closeFlowGuides(ctx, flows, picked, maxGuides-len(out))...)
+}
+
+// guideFromFlow writes a flow's steps from index from on as a numbered
+// instruction list.
+func guideFromFlow(f *knowledge.Flow, from int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Saved flow %q (%s):", f.Name, f.Intent)
+	for i := from; i < len(f.Steps); i++ {
+		s := f.Steps[i]
+		fmt.Fprintf(&b, " %d. %s", i+1, describeStep(s))
+	}
+	return b.String()
+}

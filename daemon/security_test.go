@@ -316,21 +316,7 @@ func TestSecurityInjectedScreenText(t *testing.T) {
 	}))
 	cfg := llm.DefaultConfig()
 	cfg.BaseURL, cfg.Model, cfg.Timeout = srv.URL(), "obedient", 5*time.Second
-	// every text any embedding model is given (flow matching, planning)
-	var embedded []string
-	var emu sync.Mutex
-	recorder := semantic.Func{Model: "rec", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
-		emu.Lock()
-		embedded = append(embedded, texts...)
-		emu.Unlock()
-		out := make([][]float32, len(texts))
-		for i, x := range texts {
-			out[i] = llmtest.BagOfStems(x, nil)
-		}
-		return out, nil
-	}}
-	embedCfg := semantic.Config{Retrieve: 5, MinAgree: 0.1, SuggestMinCosine: 0.1}
-	eng := daemon.New(dev, st, llmplan.New(llm.New(cfg), st), nil, daemon.Config{Unattended: true, Embedder: recorder, Semantic: embedCfg})
+	eng := daemon.New(dev, st, llmplan.New(llm.New(cfg), st), nil, daemon.Config{Unattended: true})
 	res, err := eng.Run(context.Background(), "show the shopping list note", daemon.Options{Package: demo.Package})
 	if err != nil {
 		t.Fatal(err)

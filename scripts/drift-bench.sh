@@ -6,17 +6,20 @@
 # strength (markdown). Usage:
 #   scripts/drift-bench.sh [--data DIR] [--out DIR] [--apps a,b | --app-count N]
 #                          [--kinds k,...] [--strengths low,moderate,high] [--seed N]
-#                          [--planner oracle] [--min-replay R] [--explore]
+#                          [--planner oracle] [--min-replay R] [--explore] [--embed-model M]
 # --app-count N takes the first N apps by name; --min-replay R is the guard:
 # exit 1 when a row replays (without help) less than R, or on any wrong tap
 # or lost flow. --explore imports each drifted app's exploration graph
 # before its replay (eval --explore-drifted): the agent has explored the
 # updated app, so a moved entry can be re-planned through the graph.
+# --embed-model M gives the engine an embedding model (eval --embed-model;
+# "local": the on-device one): re-grounding compares reworded labels by
+# meaning.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DATA="$ROOT/../shared/droidtask" OUT="$ROOT/out/drift" APPS="" COUNT=""
 KINDS="text,rename-id,bounds,wrap,shuffle,deeper,interstitial" STRENGTHS="low,moderate,high"
-SEED=1 PLANNER=oracle MIN="" EXPLORE=()
+SEED=1 PLANNER=oracle MIN="" EXPLORE=() EMBED=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --data) DATA=$2; shift 2 ;;
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
     --planner) PLANNER=$2; shift 2 ;;
     --min-replay) MIN=$2; shift 2 ;;
     --explore) EXPLORE=(--explore-drifted); shift ;;
+    --embed-model) EMBED=(--embed-model "$2"); shift 2 ;;
     *) echo "drift-bench: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -52,7 +56,7 @@ for kind in ${KINDS//,/ }; do
     rm -rf "$dir"
     "$WF" drift --data "$DATA" --out "$dir" --kinds "$kind" --strength "$strength" --seed "$SEED" > "$OUT/drift-$kind-$strength.json"
     if ! "$WF" eval --data "$DATA" --planner "$PLANNER" --replay-data "$dir" "${appflag[@]}" -q --min-success 0 \
-        --report "$OUT/eval-$kind-$strength.json" "${guard[@]}" "${EXPLORE[@]}" > "$OUT/eval-$kind-$strength.txt" 2>&1; then
+        --report "$OUT/eval-$kind-$strength.json" "${guard[@]}" "${EXPLORE[@]}" "${EMBED[@]}" > "$OUT/eval-$kind-$strength.txt" 2>&1; then
       status=1
     fi
     line=$(grep '^drift: ' "$OUT/eval-$kind-$strength.txt" || true)

@@ -28,6 +28,7 @@ func loadFrozen(t *testing.T) []*frozenSet {
 	sets := []*frozenSet{
 		{file: "test.jsonl", minPos: 250, minNeg: 60, minTasks: 100, headerMustSay: "FROZEN TEST SET"},
 		{file: "tune.jsonl", minPos: 80, minNeg: 20, minTasks: 60, headerMustSay: "TUNING SET"},
+		{file: "tune2.jsonl", minPos: 120, minNeg: 80, minTasks: 100, headerMustSay: "TUNING SET 2"},
 	}
 	for _, s := range sets {
 		p := filepath.Join(frozenDir, s.file)

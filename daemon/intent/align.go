@@ -10,14 +10,43 @@ type slotInfo struct {
 	name    string
 	example string
 	kind    Kind // kind of a one-token example (number, time, date, word), "" for free text
+	quoted  bool // the example was quoted in a past command of the flow
+	shape   []ptok
 }
 
 func newSlotInfo(name, example string) *slotInfo {
 	si := &slotInfo{name: name, example: example}
-	if toks := analyze(example); len(toks) == 1 {
+	toks := analyze(example)
+	if len(toks) == 1 {
 		si.kind = toks[0].kind
 	}
+	if len(toks) > 1 && len(toks) <= 4 {
+		si.shape = toks
+	}
 	return si
+}
+
+// sameShape reports whether sp has the shape of the slot's example of
+// several tokens: a value where the example has one of the same kind, the
+// same word (by stem) elsewhere — "10 minutes" for "1 minute".
+func (si *slotInfo) sameShape(sp []ptok) bool {
+	if len(si.shape) == 0 || len(sp) != len(si.shape) {
+		return false
+	}
+	values := 0
+	for i := range sp {
+		e, t := &si.shape[i], &sp[i]
+		switch {
+		case e.strongValue() || t.strongValue():
+			if e.kind != t.kind {
+				return false
+			}
+			values++
+		case e.stem != t.stem:
+			return false
+		}
+	}
+	return values > 0
 }
 
 // span is a run [a, b) of command tokens filling a slot.
@@ -106,6 +135,9 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 	if len(sp) == 1 && sp[0].isValue() {
 		return kindFit(si.kind, &sp[0])
 	}
+	if si.sameShape(sp) {
+		return 1
+	}
 	first, last := &sp[0], &sp[len(sp)-1]
 	if first.kind == KindWord && slotEdge[first.text] || last.kind == KindWord && slotEdge[last.text] {
 		return negInf
@@ -113,7 +145,9 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 	content, values, objects := 0, 0, 0
 	for i := range sp {
 		t := &sp[i]
-		if t.strongAction() {
+		if t.strongAction() || t.kind == KindQuoted {
+			// quote marks delimit a value exactly: a quoted text is the
+			// whole value or none of it ("'Dinner' on july 30" is not one)
 			return negInf
 		}
 		if !t.stop && !quantifiers[t.text] {
@@ -166,6 +200,10 @@ func align(src string, pat, cmd []ptok, slots map[string]*slotInfo, sims []float
 		op[j] = 0
 		dp[j] = dp[j-1] - skipCmdCost(&cmd[j-1])
 	}
+	quoted := false // the command quotes a value
+	for j := range cmd {
+		quoted = quoted || cmd[j].kind == KindQuoted
+	}
 	for i := 1; i <= n; i++ {
 		p := &pat[i-1]
 		row, prow := i*W, (i-1)*W
@@ -193,7 +231,10 @@ func align(src string, pat, cmd []ptok, slots map[string]*slotInfo, sims []float
 			} else {
 				for L := 1; L <= maxSpan && L <= j; L++ {
 					f := negInf
-					if L == 1 && cmd[j-1].isValue() || forb>>(j-L)&(1<<L-1) == 0 {
+					if quoted && si.quoted && !(L == 1 && cmd[j-1].kind == KindQuoted) {
+						// the value was quoted when learned and the command
+						// quotes one: that is the value
+					} else if L == 1 && cmd[j-1].isValue() || forb>>(j-L)&(1<<L-1) == 0 {
 						f = fillScore(si, cmd[j-L:j])
 					}
 					if f <= negInf/2 {

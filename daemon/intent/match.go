@@ -57,9 +57,12 @@ const (
 	VetoUnfilled = "unfilled" // a slot the command gives no value for (also in Missing)
 	VetoValue    = "value"    // a value of the command (quoted, number, time, date, proper noun) the flow does not use
 	VetoLiteral  = "literal"  // a value the flow names (not a slot) that the command does not
-	// VetoExtra and VetoOmitted change no score: the command has unmatched
-	// words and the flow none (an extra requirement: "call Bob on
-	// speaker" against "call {contact}"), or the other way round.
+	// VetoExtra: the command has unmatched words and the flow none, an
+	// extra requirement ("call Bob on speaker" against "call {contact}",
+	// "delete the call history with Bob" against "delete all call
+	// history"); it lowers the score (×0.75). VetoOmitted, the other way
+	// round, changes no score: a command may leave out what the flow
+	// says ("open the clock" for "open the clock page").
 	VetoExtra   = "extra"
 	VetoOmitted = "omitted"
 )
@@ -231,11 +234,28 @@ func (m *Matcher) compactLocked() {
 	}
 }
 
+// quotedIn reports whether one of commands quotes value (the owner set
+// the slot's value off in quote marks when the flow was learned).
+func quotedIn(commands []string, value string) bool {
+	if value == "" {
+		return false
+	}
+	for _, c := range commands {
+		for _, t := range Tokenize(c) {
+			if t.Kind == KindQuoted && strings.EqualFold(t.Text, value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func buildFlowDoc(f *knowledge.Flow) *flowDoc {
 	d := &flowDoc{id: f.ID, pkg: f.Package, slots: map[string]*slotInfo{}, terms: map[string]int{}}
 	for _, s := range f.Slots {
 		if s.Name != "" {
 			d.slots[s.Name] = newSlotInfo(s.Name, s.Example)
+			d.slots[s.Name].quoted = quotedIn(f.Commands, s.Example)
 		}
 	}
 	seen := map[string]bool{}
@@ -496,7 +516,8 @@ type scored struct {
 // ascending/descending), a negation on one side only, or swapped roles
 // ("from A to B" against "from B to A"); ×0.55 for an unmatched action
 // word on both sides, ×0.7 for an unmatched strong action word in the
-// command only; ×0.75 for an unmatched content word on both sides; ×0.7
+// command only; ×0.75 for an unmatched content word on both sides, and
+// for unmatched words in the command only (an extra requirement); ×0.7
 // when the flow names one side of a toggle and the command neither;
 // ×0.45 per unfilled slot; ×0.9 per slot filled by value kind only; ×0.5
 // per quoted/number/time/date value and ×0.85 per proper-noun-like value

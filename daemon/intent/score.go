@@ -21,6 +21,7 @@ const (
 	penVerb         = 0.55 // both sides have an action word the other lacks
 	penExtraVerb    = 0.7  // the command has a (strong) action word the flow lacks
 	penObject       = 0.75 // both sides have a content word the other lacks
+	penExtra        = 0.75 // the command has content words the flow lacks, the flow none the command lacks
 	penPolarity     = 0.7  // the flow names one side of a toggle, the command neither
 	penUnfilled     = 0.45 // per slot the command gives no value for
 	penKindFill     = 0.9  // per slot filled by value kind only
@@ -214,6 +215,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	cmdExtra, patExtra := cmdLoneObj || spanObj || cmdLoneAct, patLoneObj || patLoneAct
 	switch {
 	case cmdExtra && !patExtra:
+		mult *= 0.75
 		res.veto(VetoExtra)
 	case patExtra && !cmdExtra:
 		res.veto(VetoOmitted)

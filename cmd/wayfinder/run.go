@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -106,9 +107,29 @@ func (terminalAsker) Ask(ctx context.Context, q string, options []string) (strin
 	if fi, err := os.Stdin.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		return "", fmt.Errorf("no terminal to ask %q", q)
 	}
-	fmt.Printf("? %s %v ", q, options)
+	fmt.Print(askPrompt(q, options))
 	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
-	return strings.TrimSpace(line), err
+	return pickOption(strings.TrimSpace(line), options), err
+}
+
+// askPrompt renders a question and its options, numbered ("1) yes  2) no").
+func askPrompt(q string, options []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "? %s\n", q)
+	for i, o := range options {
+		fmt.Fprintf(&b, "  %d) %s\n", i+1, o)
+	}
+	b.WriteString("> ")
+	return b.String()
+}
+
+// pickOption turns an answer that is an option's number into the option;
+// any other answer is returned as typed.
+func pickOption(ans string, options []string) string {
+	if n, err := strconv.Atoi(ans); err == nil && n >= 1 && n <= len(options) {
+		return options[n-1]
+	}
+	return ans
 }
 
 // noConfirmFlag is the explicit opt-out of sensitive-action confirmation

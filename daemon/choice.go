@@ -130,7 +130,7 @@ func optionStem(w string) string {
 }
 
 // numberWords are the English number words a command may say for an
-// option's digits ("display five images per row" → "5 columns").
+// option's digits ("show five items per row" → "5 per row").
 var numberWords = map[string]string{
 	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
 	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13", "fourteen": "14",
@@ -150,10 +150,10 @@ func stems(words []string) []string {
 // named returns the options of labels that words (stems, as optionStem
 // gives them) name: fully — every distinguishing word of the option is
 // there, and no other option fully named has a superset of its
-// distinguishing words ("dark red" names "Dark red", not "Dark") — or,
+// distinguishing words ("dark blue" names "Dark blue", not "Dark") — or,
 // when none is fully named, partly — some of its distinguishing words are
-// there and no other option has them all ("30" of "30 minutes" when no
-// other option has a 30). It returns the options and whether they are
+// there and no other option has them all ("45" of "45 seconds" when no
+// other option has a 45). It returns the options and whether they are
 // named fully.
 func named(labels []string, words []string) ([]int, bool) {
 	have := map[string]bool{}

@@ -46,24 +46,24 @@ func TestChoiceSlots(t *testing.T) {
 }
 
 // TestChoiceNamedByStemsAndNumbers: an option is named by stems and
-// number words ("30 min", "five"), by part of its words when no other
-// option has them, and "dark red" names "Dark red", not "Dark".
+// number words ("45 sec", "five"), by part of its words when no other
+// option has them, and "dark blue" names "Dark blue", not "Dark".
 func TestChoiceNamedByStemsAndNumbers(t *testing.T) {
-	snooze := []string{"30 minutes", "1 minute", "5 minutes", "10 minutes", "1 hour", "Custom"}
-	cols := []string{"5 columns", "1 column", "2 columns", "3 columns", "4 columns"}
-	theme := []string{"Light", "Auto light / dark", "Dark", "Dark red", "White"}
+	delay := []string{"45 seconds", "1 second", "5 seconds", "15 seconds", "1 hour", "Custom"}
+	cols := []string{"5 per row", "1 per row", "2 per row", "3 per row", "4 per row"}
+	theme := []string{"Light", "Sepia", "Dark", "Dark blue", "White"}
 	for _, tt := range []struct {
 		name, command string
 		labels        []string
 		value         string // choiceValue at learn time
 		pick          int    // pickByCommand at replay
 	}{
-		{"part of the words, unique", "change the snooze time to 30 min", snooze, "30", 0},
-		{"a stem", "snooze for 1 minutes", snooze, "", 1},
-		{"a number word", "display five images per row", cols, "five", 0},
-		{"a shared part names nothing", "snooze for 1", snooze, "", -1},
-		{"all the words of one of two", "snooze 1 hour", snooze, "", 4},
-		{"the longer of two full matches", "make the theme dark red", theme, "", 3},
+		{"part of the words, unique", "change the delay to 45 sec", delay, "45", 0},
+		{"a stem", "delay it 1 seconds", delay, "", 1},
+		{"a number word", "show five items per row", cols, "five", 0},
+		{"a shared part names nothing", "delay it 1", delay, "", -1},
+		{"all the words of one of two", "delay it 1 hour", delay, "", 4},
+		{"the longer of two full matches", "make the theme dark blue", theme, "", 3},
 		{"a word of another option too: no value", "from light to dark", []string{"Light", "Dark", "System default"}, "", -1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,11 +75,11 @@ func TestChoiceNamedByStemsAndNumbers(t *testing.T) {
 			}
 		})
 	}
-	if got := pickChoice(snooze, "10"); got != 3 {
-		t.Errorf("pickChoice(10) = %d, want 3", got)
+	if got := pickChoice(delay, "15"); got != 3 {
+		t.Errorf("pickChoice(15) = %d, want 3", got)
 	}
-	if got := pickChoice(snooze, "1"); got != -1 {
-		t.Errorf("pickChoice(1) = %d, want -1 (1 minute or 1 hour)", got)
+	if got := pickChoice(delay, "1"); got != -1 {
+		t.Errorf("pickChoice(1) = %d, want -1 (1 second or 1 hour)", got)
 	}
 }
 

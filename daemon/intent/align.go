@@ -147,7 +147,7 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 		t := &sp[i]
 		if t.strongAction() || t.kind == KindQuoted {
 			// quote marks delimit a value exactly: a quoted text is the
-			// whole value or none of it ("'Dinner' on july 30" is not one)
+			// whole value or none of it ("'Dentist' on march 3" is not one)
 			return negInf
 		}
 		if !t.stop && !quantifiers[t.text] {

@@ -59,10 +59,10 @@ const (
 	VetoLiteral  = "literal"  // a value the flow names (not a slot) that the command does not
 	// VetoExtra: the command has unmatched words and the flow none, an
 	// extra requirement ("call Bob on speaker" against "call {contact}",
-	// "delete the call history with Bob" against "delete all call
+	// "delete the browsing history of Bob" against "delete all browsing
 	// history"); it lowers the score (×0.75). VetoOmitted, the other way
 	// round, changes no score: a command may leave out what the flow
-	// says ("open the clock" for "open the clock page").
+	// says ("open the weather" for "open the weather page").
 	VetoExtra   = "extra"
 	VetoOmitted = "omitted"
 )

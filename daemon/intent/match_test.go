@@ -314,42 +314,42 @@ func TestScore(t *testing.T) {
 }
 
 // TestExtraRequirementAndQuotedValues: a command asking for more than a
-// flow does is not replayed on its words alone (tuning set 2: "delete the
-// call history with Bob" against "delete all call history"), while the
-// same words without the extra requirement are; a quoted value is a
-// slot's whole value, never part of a longer span; a value shaped like
-// the slot's example is taken whole.
+// flow does is not replayed on its words alone ("delete the browsing
+// history of Bob" against "delete all browsing history"), while the same
+// words without the extra requirement are; a quoted value is a slot's
+// whole value, never part of a longer span; a value shaped like the
+// slot's example is taken whole.
 func TestExtraRequirementAndQuotedValues(t *testing.T) {
 	m := NewMatcher([]knowledge.Flow{
-		{ID: 1, Package: "p", Intent: "delete all call history"},
-		{ID: 2, Package: "p", Intent: "create a new event, the task is {event_title}, save it",
-			Slots:    []knowledge.Slot{{Name: "event_title", Example: "laundry"}},
-			Commands: []string{"create a new event, the task is 'laundry', save it"}},
+		{ID: 1, Package: "p", Intent: "delete all browsing history"},
+		{ID: 2, Package: "p", Intent: "add a reminder titled {title} and save it",
+			Slots:    []knowledge.Slot{{Name: "title", Example: "groceries"}},
+			Commands: []string{"add a reminder titled 'groceries' and save it"}},
 	})
 	for _, tt := range []struct {
 		cmd    string
 		flow   int64
 		replay bool
 	}{
-		{"delete all call history", 1, true},
-		{"please delete all the call history", 1, true},
-		{"delete the call history with Bob", 1, false},
-		{"create a new event, the task is 'dentist', save it", 2, true},
+		{"delete all browsing history", 1, true},
+		{"please delete all the browsing history", 1, true},
+		{"delete the browsing history of Bob", 1, false},
+		{"add a reminder titled 'dentist' and save it", 2, true},
 	} {
 		c := m.Score(tt.cmd, []int64{tt.flow})
 		if len(c) != 1 || (c[0].Score >= DefaultThreshold) != tt.replay {
 			t.Errorf("%q: %+v, want replay %v", tt.cmd, c, tt.replay)
 		}
 	}
-	c := m.Score("add event 'Dinner' on july 30 with a reminder 30 minutes before, save it", []int64{2})
-	if v := c[0].Slots["event_title"]; v != "" && v != "Dinner" {
-		t.Errorf("event_title = %q: a quoted value is the whole value or none of it", v)
+	c := m.Score("add a reminder titled 'Dentist' on march 3 at 9 am with a sound, and save it", []int64{2})
+	if v := c[0].Slots["title"]; v != "" && v != "Dentist" {
+		t.Errorf("title = %q: a quoted value is the whole value or none of it", v)
 	}
 	// a value of the example's shape is the whole value: "10 minutes"
 	// for "1 minute", not "10" and an extra "minutes"
-	d := NewMatcher([]knowledge.Flow{{ID: 3, Package: "p", Intent: "change alarm max reminder duration to {duration}",
+	d := NewMatcher([]knowledge.Flow{{ID: 3, Package: "p", Intent: "set the screen timeout to {duration}",
 		Slots: []knowledge.Slot{{Name: "duration", Example: "1 minute"}}}})
-	c = d.Score("set the alarm max reminder duration to 10 minutes", []int64{3})
+	c = d.Score("change the screen timeout to 10 minutes", []int64{3})
 	if len(c) != 1 || c[0].Slots["duration"] != "10 minutes" || c[0].Score < DefaultThreshold {
 		t.Errorf("%+v: want duration 10 minutes, replayed", c)
 	}

@@ -211,11 +211,12 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 		res.substituted = true
 	}
 	// unmatched words on one side only: not a rewording but a requirement
-	// added or dropped (no score change; see Candidate.Vetoes)
+	// added (penalised: the flow would not do all the command asks) or
+	// dropped (no score change; see Candidate.Vetoes)
 	cmdExtra, patExtra := cmdLoneObj || spanObj || cmdLoneAct, patLoneObj || patLoneAct
 	switch {
 	case cmdExtra && !patExtra:
-		mult *= 0.75
+		mult *= penExtra
 		res.veto(VetoExtra)
 	case patExtra && !cmdExtra:
 		res.veto(VetoOmitted)

@@ -543,7 +543,7 @@ func namesChoice(unmatched []string, f *knowledge.Flow) bool {
 
 // actionWord: every concept of w is an action ("change", "add", "open"):
 // a word of a button's label that says what it does, not which option it
-// is ("Change view", "Add contact birthdays").
+// is ("Change view", "Add account").
 func actionWord(w string) bool {
 	ids := intent.Concepts(w)
 	for _, id := range ids {

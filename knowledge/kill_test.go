@@ -71,7 +71,10 @@ func killChild(path string, iter int, seed uint64) int {
 			}
 			fmt.Fprintf(out, "graph %s\n", g.App.Package)
 		case op <= 5 && last != nil:
-			f := killFlow(rng, fmt.Sprintf("it%d-%d", iter, i-1), 2)
+			// the same flow id as the save it updates, which may be
+			// several operations back (a checkpoint or an import between)
+			id, _ := killFlowVersion(last.Name)
+			f := killFlow(rng, id, 2)
 			f.ID = last.ID
 			if err := s.UpdateFlow(ctx, &f); err != nil {
 				fmt.Fprintln(os.Stderr, "child update:", err)

@@ -3,10 +3,8 @@ package semantic
 import (
 	"cmp"
 	"context"
-	"errors"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -26,20 +24,10 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 	if r == nil || r.cfg.MinAgree <= 0 || f == nil {
 		return true, -1, nil
 	}
-	r.mu.Lock()
-	down, downErr := r.now().Before(r.downUntil), r.downErr
-	r.mu.Unlock()
-	if down {
-		return true, -1, errors.New(downErr)
+	if err := r.resting(); err != nil {
+		return true, -1, err
 	}
-	filled := f.Intent
-	for _, sl := range f.Slots {
-		v := c.Slots[sl.Name]
-		if v == "" {
-			v = sl.Example
-		}
-		filled = strings.ReplaceAll(filled, "{"+sl.Name+"}", v)
-	}
+	filled := fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(c.Slots[sl.Name], sl.Example) })
 	texts := []string{normalize(command)}
 	for _, t := range append([]string{normalize(filled)}, FlowTexts(f, r.cfg.MaxTexts)...) {
 		if t != "" && !slices.Contains(texts, t) {
@@ -47,13 +35,8 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 		}
 	}
 	var d Decision
-	vecs, err := r.vectors(ctx, texts, &d)
+	vecs, err := r.embed(ctx, texts, &d)
 	if err != nil {
-		if ctx.Err() == nil {
-			r.mu.Lock()
-			r.downUntil, r.downErr = r.now().Add(r.cfg.Cooldown), err.Error()
-			r.mu.Unlock()
-		}
 		return true, -1, err
 	}
 	best := -1.0

@@ -358,12 +358,9 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 		d.Reason = fmt.Sprintf("no candidate in the grey zone [%.2f, %.2f) without a veto, a substituted word or another choice", floor, threshold)
 		return d
 	}
-	r.mu.Lock()
-	down, downErr := r.now().Before(r.downUntil), r.downErr
-	r.mu.Unlock()
-	if down {
-		d.Reason = "embeddings unavailable (" + downErr + "); lexical matching only"
-		d.Err = errors.New(downErr)
+	if err := r.resting(); err != nil {
+		d.Reason = "embeddings unavailable (" + err.Error() + "); lexical matching only"
+		d.Err = err
 		return d
 	}
 
@@ -393,19 +390,10 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 			flowTexts[id] = append(flowTexts[id], k)
 		}
 	}
-	vecs, err := r.vectors(ctx, texts, &d)
+	vecs, err := r.embed(ctx, texts, &d)
 	if err != nil {
-		msg := err.Error()
-		if rd, ok := r.emb.(redactor); ok {
-			msg = rd.Redact(msg)
-		}
-		if ctx.Err() == nil { // the run was not cancelled: the endpoint failed
-			r.mu.Lock()
-			r.downUntil, r.downErr = r.now().Add(r.cfg.Cooldown), msg
-			r.mu.Unlock()
-		}
-		d.Reason = "embeddings unavailable (" + msg + "); lexical matching only"
-		d.Err = errors.New(msg)
+		d.Reason = "embeddings unavailable (" + err.Error() + "); lexical matching only"
+		d.Err = err
 		return d
 	}
 	d.Consulted = true

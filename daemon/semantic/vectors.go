@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,19 +72,52 @@ func FlowTexts(f *knowledge.Flow, limit int) []string {
 		seen[strings.ToLower(s)] = true
 		out = append(out, s)
 	}
-	tpl := f.Intent
-	for _, sl := range f.Slots {
-		v := sl.Example
-		if v == "" {
-			v = sl.Name
-		}
-		tpl = strings.ReplaceAll(tpl, "{"+sl.Name+"}", v)
-	}
-	add(tpl)
+	add(fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(sl.Example, sl.Name) }))
 	for i := len(f.Commands) - 1; i >= 0; i-- {
 		add(f.Commands[i])
 	}
 	return out
+}
+
+// fillTemplate returns f's intent template with each slot replaced by
+// value(slot).
+func fillTemplate(f *knowledge.Flow, value func(knowledge.Slot) string) string {
+	tpl := f.Intent
+	for _, sl := range f.Slots {
+		tpl = strings.ReplaceAll(tpl, "{"+sl.Name+"}", value(sl))
+	}
+	return tpl
+}
+
+// resting returns the failure the embedder is resting after (Config.Cooldown),
+// or nil when it may be asked.
+func (r *Rescorer) resting() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.now().Before(r.downUntil) {
+		return errors.New(r.downErr)
+	}
+	return nil
+}
+
+// embed is vectors with the embedder's failure handled: the error is
+// redacted of the embedder's secrets, and a failure the caller's context
+// did not cause (the endpoint failed) rests the embedder for the cooldown.
+func (r *Rescorer) embed(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
+	vecs, err := r.vectors(ctx, texts, d)
+	if err == nil {
+		return vecs, nil
+	}
+	msg := err.Error()
+	if rd, ok := r.emb.(redactor); ok {
+		msg = rd.Redact(msg)
+	}
+	if ctx.Err() == nil {
+		r.mu.Lock()
+		r.downUntil, r.downErr = r.now().Add(r.cfg.Cooldown), msg
+		r.mu.Unlock()
+	}
+	return nil, errors.New(msg)
 }
 
 // normalize trims a text and collapses its white space, so that cache

@@ -93,6 +93,7 @@ type pattern struct {
 	toks  []ptok
 	tris  []uint64 // sorted scoring trigrams of the content words (ptok.stris)
 	itris []uint64 // index trigrams (ptok.tris)
+	runs  bool     // a literal is a quoted text of two words or more (mergeRuns)
 }
 
 // flowDoc is a flow as the Matcher indexes it; a BM25 document is the
@@ -273,6 +274,7 @@ func buildFlowDoc(f *knowledge.Flow) *flowDoc {
 			if t := &toks[i]; t.slot == "" && !t.stop {
 				p.tris = append(p.tris, t.stris...)
 				p.itris = append(p.itris, t.tris...)
+				p.runs = p.runs || len(t.words) > 0
 			}
 		}
 		slices.Sort(p.tris)

@@ -354,3 +354,39 @@ func TestExtraRequirementAndQuotedValues(t *testing.T) {
 		t.Errorf("%+v: want duration 10 minutes, replayed", c)
 	}
 }
+
+// A value the flow names in quotes is the same value said without them:
+// "'notebook'" against "notebook", "'weekly report'" against "weekly
+// report", and the other way round; another value is still a literal
+// the command does not name.
+func TestQuotedLiteralUnquoted(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "rename the folder 'notebook' to {name}",
+			Slots: []knowledge.Slot{{Name: "name", Example: "archive"}}},
+		{ID: 2, Package: "p", Intent: "archive the list 'weekly report' now"},
+		{ID: 3, Package: "p", Intent: "pin the chat with the group family trip"},
+	})
+	for _, tt := range []struct {
+		cmd    string
+		flow   int64
+		replay bool
+		slot   string
+	}{
+		{"rename the notebook folder to Drafts", 1, true, "Drafts"},
+		{"rename the folder 'notebook' to Drafts", 1, true, "Drafts"},
+		{"rename the folder sketches to Drafts", 1, false, ""},
+		{"archive the list weekly report now", 2, true, ""},
+		{"archive the list weekly now", 2, false, ""},
+		{"archive the list monthly report now", 2, false, ""},
+		{"pin the chat with the group 'family trip'", 3, true, ""},
+	} {
+		c := m.Score(tt.cmd, []int64{tt.flow})
+		if len(c) != 1 || (c[0].Score >= DefaultThreshold) != tt.replay {
+			t.Errorf("%q: %+v, want replay %v", tt.cmd, c, tt.replay)
+			continue
+		}
+		if tt.slot != "" && c[0].Slots["name"] != tt.slot {
+			t.Errorf("%q: name = %q, want %q", tt.cmd, c[0].Slots["name"], tt.slot)
+		}
+	}
+}

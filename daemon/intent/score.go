@@ -56,6 +56,9 @@ func (r *patResult) veto(v string) {
 // w(tok) gives the lexical weight of a token.
 func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok) float64, wk *work, best float64) patResult {
 	pat, cmd := p.toks, q.toks
+	if p.runs {
+		cmd = mergeRuns(pat, cmd)
+	}
 	n, m := len(pat), len(cmd)
 	sims := grow(&wk.sims, n*m)
 	for i := range pat {
@@ -276,6 +279,7 @@ func assignWords(pat, cmd []ptok, sims []float64, slotOf []int, wk *work) (credC
 	pairs := wk.pairs[:0]
 	free := func(j int) bool { return slotOf[j] < 0 && !cmd[j].stop }
 	lit := func(i int) bool { return pat[i].slot == "" && !pat[i].stop }
+	quotedRuns(cmd, pat, credC, credP)
 	for i := range pat {
 		if !lit(i) {
 			continue
@@ -319,6 +323,67 @@ func assignWords(pat, cmd []ptok, sims []float64, slotOf []int, wk *work) (credC
 		}
 	}
 	return credC, credP, loneC, loneP
+}
+
+// quotedRuns gives full credit to each quoted text of two words or more
+// in the command that the pattern holds unquoted, word for word, in
+// literals not yet credited: the command's 'regular event' against the
+// flow's "regular event". The text and those literals are credited.
+// (The other way round, mergeRuns.)
+func quotedRuns(cmd, pat []ptok, credC, credP []float64) {
+	for j := range cmd {
+		ws := cmd[j].words
+		if len(ws) == 0 || credC[j] > 0 {
+			continue
+		}
+		if i, ok := runAt(pat, ws, func(i int) bool { return pat[i].slot == "" && credP[i] == 0 }); ok {
+			credC[j] = 1
+			for k := range ws {
+				credP[i+k] = 1
+			}
+		}
+	}
+}
+
+// runAt returns the index of the first run of tokens in ts whose stems are
+// words, each with ok.
+func runAt(ts []ptok, words []string, ok func(int) bool) (int, bool) {
+next:
+	for j := 0; j+len(words) <= len(ts); j++ {
+		for k, w := range words {
+			if ts[j+k].stem != w || !ok(j+k) {
+				continue next
+			}
+		}
+		return j, true
+	}
+	return 0, false
+}
+
+// mergeRuns returns cmd with each run of words that a quoted text of two
+// words or more in pat holds (the flow's 'regular event') merged into one
+// quoted token like it, so that the command's unquoted "regular event"
+// aligns with it; cmd itself when there is none. The merged token keeps
+// the run's source span.
+func mergeRuns(pat, cmd []ptok) []ptok {
+	out := cmd
+	for i := range pat {
+		ws := pat[i].words
+		if len(ws) == 0 {
+			continue
+		}
+		j, ok := runAt(out, ws, func(int) bool { return true })
+		if !ok {
+			continue
+		}
+		m := pat[i]
+		m.words = nil
+		m.start, m.end = out[j].start, out[j+len(ws)-1].end
+		merged := make([]ptok, 0, len(out)-len(ws)+1)
+		merged = append(append(append(merged, out[:j]...), m), out[j+len(ws):]...)
+		out = merged
+	}
+	return out
 }
 
 // dupCredit scales the credit of a second synonym (see assignWords).

@@ -110,6 +110,10 @@ type ptok struct {
 	neg, role        bool     // a negation ("not"); a role preposition ("from", "to")
 	tris             []uint64 // character trigrams of a word token's text (unsorted), for the index
 	stris            []uint64 // trigrams for scoring: of "@concept" for vocabulary words, else of the text
+	// words: the stems of the words of a quoted text of two words or more,
+	// so that the same words unquoted in the other text match it
+	// (quotedRuns)
+	words []string
 }
 
 func (t *ptok) isSlot() bool { return t.slot != "" }
@@ -206,6 +210,9 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 			}
 		} else {
 			p.stem = t.Text
+			if t.Kind == KindQuoted {
+				p.stem, p.words = quotedStems(t.Text)
+			}
 		}
 		pts[i] = p
 	}
@@ -430,4 +437,25 @@ func onlySpaces(src string, a, b int) bool {
 		return false
 	}
 	return strings.TrimSpace(src[a:b]) == ""
+}
+
+// quotedStems returns the stem of a quoted text: that of its word when it
+// is one word ("'diary'" matches "diary"), else the text itself, with
+// the stems of its words when it has two or more.
+func quotedStems(text string) (stem string, words []string) {
+	toks := Tokenize(text)
+	if len(toks) == 1 && toks[0].Kind == KindWord && toks[0].Text == text {
+		return stemWord(text), nil
+	}
+	if len(toks) < 2 {
+		return text, nil
+	}
+	for _, t := range toks {
+		if t.Kind == KindWord {
+			words = append(words, stemWord(t.Text))
+		} else {
+			words = append(words, t.Text)
+		}
+	}
+	return text, words
 }

@@ -230,20 +230,23 @@ type Result struct {
 	// decided, when it ran.
 	Semantic *event.SemanticMatch `json:"semantic,omitempty"`
 	// Mode is who decided most steps: replay | graph | llm | oracle | none.
-	Mode      string            `json:"mode"`
-	FlowID    int64             `json:"flow_id,omitempty"`
-	FlowName  string            `json:"flow_name,omitempty"`
-	Matched   bool              `json:"matched"` // a saved flow was chosen for replay
-	Score     float64           `json:"score"`
-	Slots     map[string]string `json:"slots,omitempty"`
-	Saved     bool              `json:"saved"`
-	Repaired  bool              `json:"repaired"`
-	Steps     []StepRecord      `json:"steps"`
-	Typed     []string          `json:"typed,omitempty"`
-	LLMCalls  int               `json:"llm_calls"`
-	Tokens    int               `json:"tokens"`
-	CacheHits int               `json:"cache_hits"`
-	MS        int64             `json:"ms"`
+	Mode     string  `json:"mode"`
+	FlowID   int64   `json:"flow_id,omitempty"`
+	FlowName string  `json:"flow_name,omitempty"`
+	Matched  bool    `json:"matched"` // a saved flow was chosen for replay
+	Score    float64 `json:"score"`
+	// FailedStep is the step (1-based) of the replayed flow that could not
+	// be carried out, 0 when none failed.
+	FailedStep int               `json:"failed_step,omitempty"`
+	Slots      map[string]string `json:"slots,omitempty"`
+	Saved      bool              `json:"saved"`
+	Repaired   bool              `json:"repaired"`
+	Steps      []StepRecord      `json:"steps"`
+	Typed      []string          `json:"typed,omitempty"`
+	LLMCalls   int               `json:"llm_calls"`
+	Tokens     int               `json:"tokens"`
+	CacheHits  int               `json:"cache_hits"`
+	MS         int64             `json:"ms"`
 }
 
 // Err returns the run's error, nil on success.
@@ -598,6 +601,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 			}
 			return nil
 		}
+		r.res.FailedStep = failedAt + 1
 		if err := e.store.RecordFlowUse(ctx, flow.ID, false); err != nil {
 			return machineErr{err}
 		}

@@ -63,6 +63,7 @@ func navigationOnly(steps []StepRecord) bool {
 func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 	path := shortestPath(steps)
 	out := make([]knowledge.Step, 0, len(path))
+	var typed []string // slots typed so far, in order
 	for i, s := range path {
 		st := knowledge.Step{Index: first + i, Screen: s.Screen, Action: s.Action, Target: s.Target, Text: s.Text, Expect: s.After,
 			Comment: describeStep(knowledge.Step{Action: s.Action, Target: s.Target, Text: s.Text}), Sensitive: s.Sensitive, Where: s.Where}
@@ -76,6 +77,7 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 			for name, v := range r.slots {
 				if v != "" && strings.EqualFold(v, s.Text) {
 					st.Text = "{" + name + "}"
+					typed = append(typed, name)
 				}
 			}
 		} else if s.Action == device.Tap {
@@ -86,6 +88,10 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 						st.Text, st.Choices = "{"+name+"}", s.Choices
 					}
 				}
+			}
+			// the row carrying a value typed before: bound to it (valuetap.go)
+			if name := valueSlot(s.Target, typed, r.slots); st.Text == "" && name != "" {
+				st.Text = "{" + name + "}"
 			}
 		}
 		out = append(out, st)

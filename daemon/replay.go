@@ -156,6 +156,17 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 			return a, nil, true // enter in whatever field has focus
 		}
 	}
+	if name, ok := IsValueTap(step); ok {
+		// the row carrying the slot's value, not the one tapped when learned
+		elems := screen.Elements(s)
+		i := valueRow(s, elems, step, r.slots[name])
+		if i < 0 {
+			return a, nil, false
+		}
+		el := &elems[i]
+		a.Node, a.Bounds, a.Label = el.NodeID, el.Bounds, el.Label
+		return a, el, true
+	}
 	m, ok := screen.Ground(s, step.Target)
 	if !ok || (fp != step.Screen && m.Score < replayGroundOther) {
 		// the app may have changed: a looser match on the same screen

@@ -67,8 +67,10 @@ type CommandsReport struct {
 	Missed    int `json:"missed"`
 	WrongSlot int `json:"wrong_slot"`
 	BadFlow   int `json:"bad_flow"` // the task's own flow matched, but it was learned wrong
-	// Unverified: the right options were tapped up to one the recording
-	// never picked, after which the simulator cannot follow the replay.
+	// Unverified: the replay went right as far as the recording goes: the
+	// right options were tapped up to one the recording never picked, or
+	// the right values typed up to the tap on the row carrying a new value
+	// (a search result); the simulator cannot follow it further.
 	Unverified int `json:"unverified,omitempty"`
 	// MatchPrecision counts a replay as right when it chose the flow learned
 	// from the same task, whatever that flow's quality.
@@ -169,6 +171,11 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 		// recording past that choice, so the options after it cannot be
 		// checked either way
 		row.Verdict = "unverified"
+	case task != nil && res.Outcome != knowledge.OutcomeSuccess && valueRowMissing(ctx, cfg, res):
+		// typed right, then stopped at the tap on the row carrying the new
+		// value (a search result, a contact): the recording has no such
+		// row, so what follows cannot be checked either way
+		row.Verdict = "unverified"
 	case !subsequenceFold(c.ExpectPicked, row.Tapped):
 		row.Verdict = "wrong_slot" // another choice picked in a list or dialog
 	case task != nil && newPick(c.ExpectPicked, task):
@@ -232,6 +239,29 @@ func labelIs(label, want string) bool {
 	for _, part := range strings.Split(label, " · ") {
 		if strings.EqualFold(strings.TrimSpace(part), want) {
 			return true
+		}
+	}
+	return false
+}
+
+// valueRowMissing reports whether the replay of res stopped at a tap bound
+// to a typed value (daemon.IsValueTap) whose value is not the one the flow
+// learned: the recording only has the rows of the value it typed.
+func valueRowMissing(ctx context.Context, cfg Config, res *daemon.Result) bool {
+	if res.FailedStep <= 0 || res.FlowID == 0 {
+		return false
+	}
+	f, err := cfg.Store.Flow(ctx, res.FlowID)
+	if err != nil || res.FailedStep > len(f.Steps) {
+		return false
+	}
+	name, ok := daemon.IsValueTap(f.Steps[res.FailedStep-1])
+	if !ok {
+		return false
+	}
+	for _, sl := range f.Slots {
+		if sl.Name == name {
+			return !strings.EqualFold(strings.TrimSpace(sl.Example), strings.TrimSpace(res.Slots[name]))
 		}
 	}
 	return false

@@ -481,7 +481,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "commands: %d total, %d correct, %d wrong flow, %d missed, %d wrong slot, %d right flow learned wrong; replay precision %.3f, matching precision %.3f\n",
 			r.Commands.Total, r.Commands.Correct, r.Commands.WrongFlow, r.Commands.Missed, r.Commands.WrongSlot, r.Commands.BadFlow, r.Commands.Precision, r.Commands.MatchPrecision)
 		if r.Commands.Unverified > 0 {
-			fmt.Fprintf(w, "commands unverified: %d picked a new option right, then left the recording\n", r.Commands.Unverified)
+			fmt.Fprintf(w, "commands unverified: %d right as far as the recording goes (a new option picked, or a new value typed whose row it never recorded)\n", r.Commands.Unverified)
 		}
 		if r.Commands.Offered > 0 {
 			fmt.Fprintf(w, "did you mean: %d commands offered flows, %d of them their own\n", r.Commands.Offered, r.Commands.OfferedRight)

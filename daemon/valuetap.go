@@ -1,0 +1,93 @@
+package daemon
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Taps bound to a typed value ("values picked, not typed", for lists): a
+// flow that typed a value and then tapped the list row carrying it —
+// search "Clock", tap the "Clock" result; search "Alice", open Alice's
+// contact — taps, at replay, the row carrying the new value ("Camera",
+// "Jack"), never the row it tapped when learned. Such a step is a tap
+// whose Text is the slot reference "{name}" and that has no Choices (an
+// option group's tap has them, see choice.go). When no row, or more than
+// one, carries the value the step is not found: a replay never guesses.
+
+// carries reports whether label holds the words of value as a run, case
+// folded ("Alice Smith · Mobile" carries "alice"; "Malice" does not).
+func carries(label, value string) bool {
+	lw, vw := choiceWords(label), choiceWords(value)
+	if len(vw) == 0 {
+		return false
+	}
+	for i := 0; i+len(vw) <= len(lw); i++ {
+		if slices.Equal(lw[i:i+len(vw)], vw) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueSlot returns the slot, among those typed by earlier steps (typed:
+// slot names, in order), whose value the tapped element t carries, or "";
+// when several typed values fit, the last typed one wins (the search that
+// led to the row). An input field is never bound, nor a value shorter
+// than two characters.
+func valueSlot(t screen.Descriptor, typed []string, slots map[string]string) string {
+	if t.Editable {
+		return ""
+	}
+	for i := len(typed) - 1; i >= 0; i-- {
+		if v := slots[typed[i]]; len([]rune(strings.TrimSpace(v))) >= 2 && carries(t.Label(), v) {
+			return typed[i]
+		}
+	}
+	return ""
+}
+
+// valueRow returns the index in elems (screen.Elements of s) of the row a
+// value-bound tap step acts on: among the elements of the step's class
+// that are not input fields, the one whose label is the value, else the
+// one that carries it; -1 when none does, or several do equally. Being a
+// list row is not compared: a list filtered down to one row is no longer
+// a list to screen.Describe.
+func valueRow(s *screen.Snapshot, elems []screen.Element, step knowledge.Step, value string) int {
+	exact, carrying := -1, -1
+	nExact, nCarrying := 0, 0
+	want := strings.Join(choiceWords(value), " ")
+	for i := range elems {
+		e := &elems[i]
+		if e.Label == "" || !carries(e.Label, value) {
+			continue
+		}
+		d := screen.Describe(s, e.NodeID)
+		if d.Editable || d.Class != step.Target.Class {
+			continue
+		}
+		if strings.Join(choiceWords(e.Label), " ") == want {
+			exact, nExact = i, nExact+1
+		}
+		carrying, nCarrying = i, nCarrying+1
+	}
+	switch {
+	case nExact == 1:
+		return exact
+	case nExact == 0 && nCarrying == 1:
+		return carrying
+	}
+	return -1
+}
+
+// IsValueTap reports whether step taps the element carrying a slot's
+// value (a search result for the text typed before), and names the slot.
+func IsValueTap(step knowledge.Step) (string, bool) {
+	if step.Action != device.Tap || len(step.Choices) > 0 {
+		return "", false
+	}
+	return knowledge.SlotRef(step.Text)
+}

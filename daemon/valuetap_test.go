@@ -1,0 +1,118 @@
+package daemon
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+func TestCarries(t *testing.T) {
+	for _, tt := range []struct {
+		label, value string
+		want         bool
+	}{
+		{"Alice", "alice", true},
+		{"Alice Smith · Mobile", "Alice", true},
+		{"Alice Smith · Mobile", "alice smith", true},
+		{"Malice", "alice", false},
+		{"Smith Alice", "alice smith", false},
+		{"Alice", "", false},
+	} {
+		if got := carries(tt.label, tt.value); got != tt.want {
+			t.Errorf("carries(%q, %q) = %v, want %v", tt.label, tt.value, got, tt.want)
+		}
+	}
+}
+
+// searchResults is a search screen: the query field, then one list row
+// per label.
+func searchResults(t *testing.T, query string, rows ...string) *screen.Snapshot {
+	t.Helper()
+	xml := `<?xml version="1.0"?><hierarchy rotation="0"><node class="android.widget.LinearLayout" bounds="[0,0][1080,2000]">` +
+		`<node text="` + query + `" class="android.widget.EditText" editable="true" focusable="true" clickable="true" enabled="true" bounds="[0,0][1080,100]"/>` +
+		`<node class="androidx.recyclerview.widget.RecyclerView" scrollable="true" bounds="[0,100][1080,2000]">`
+	for i, r := range rows {
+		top := 100 + 120*i
+		xml += `<node class="android.widget.LinearLayout" clickable="true" enabled="true" bounds="[0,` + strconv.Itoa(top) + `][1080,` + strconv.Itoa(top+120) + `]">` +
+			`<node text="` + r + `" class="android.widget.TextView" bounds="[40,` + strconv.Itoa(top+10) + `][1000,` + strconv.Itoa(top+110) + `]"/></node>`
+	}
+	s, err := screen.ParseUIAutomator([]byte(xml + `</node></node></hierarchy>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func elementNamed(t *testing.T, s *screen.Snapshot, label string) screen.Element {
+	t.Helper()
+	for _, el := range screen.Elements(s) {
+		if el.Label == label && !screen.Describe(s, el.NodeID).Editable {
+			return el
+		}
+	}
+	t.Fatalf("no element %q", label)
+	return screen.Element{}
+}
+
+// TestValueBoundTap: a flow that typed "Alice" and tapped the "Alice"
+// result learns the tap as bound to the typed slot; a replay for "Jack"
+// taps the row carrying Jack, and with no such row, or two equally
+// fitting, finds nothing: it never taps the old row or a guess.
+func TestValueBoundTap(t *testing.T) {
+	learned := searchResults(t, "Alice", "Alice", "Alice Cooper")
+	row := screen.Describe(learned, elementNamed(t, learned, "Alice").NodeID)
+	field := screen.Describe(learned, 1)
+
+	r := &run{res: &Result{Command: "search contacts for Alice and open her"}, slots: map[string]string{"contact": "Alice"}}
+	steps := r.flowSteps([]StepRecord{
+		{Step: 0, Action: device.Input, Target: field, Text: "Alice", OK: true, Changed: true, Screen: "a", After: "b"},
+		{Step: 1, Action: device.Tap, Target: row, OK: true, Changed: true, Screen: "b", After: "c"},
+	}, 0)
+	if len(steps) != 2 || steps[0].Text != "{contact}" || steps[1].Text != "{contact}" {
+		t.Fatalf("learned steps %+v: want the input and the tap bound to {contact}", steps)
+	}
+	if name, ok := IsValueTap(steps[1]); !ok || name != "contact" {
+		t.Fatalf("IsValueTap = %q, %v", name, ok)
+	}
+	if _, ok := IsValueTap(knowledge.Step{Action: device.Tap, Text: "{size}", Choices: []string{"S", "M", "L"}}); ok {
+		t.Error("an option group's tap is a choice slot, not a value-bound tap")
+	}
+	// an element carrying a value typed only later, or an input field, is not bound
+	if got := valueSlot(row, nil, r.slots); got != "" {
+		t.Errorf("valueSlot with nothing typed before = %q", got)
+	}
+	if got := valueSlot(field, []string{"contact"}, r.slots); got != "" {
+		t.Errorf("valueSlot of an input field = %q", got)
+	}
+
+	step := steps[1]
+	for _, tt := range []struct {
+		name  string
+		rows  []string
+		value string
+		want  string // "" none
+	}{
+		{"the new value's row", []string{"Jack", "Jackie Chan"}, "Jack", "Jack"},
+		{"case folded", []string{"Jack"}, "jack", "Jack"},
+		{"the only row carrying it", []string{"Jack Smith · Mobile", "Bob"}, "jack", "Jack Smith · Mobile"},
+		{"no row: the old one is never tapped", []string{"Alice"}, "Jack", ""},
+		{"two rows carry it, none is it: no guess", []string{"Jack Smith", "Jack Stone"}, "jack", ""},
+		{"a word inside another is not it", []string{"Jackson"}, "jack", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := searchResults(t, tt.value, tt.rows...)
+			elems := screen.Elements(s)
+			i := valueRow(s, elems, step, tt.value)
+			got := ""
+			if i >= 0 {
+				got = elems[i].Label
+			}
+			if got != tt.want {
+				t.Errorf("valueRow = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

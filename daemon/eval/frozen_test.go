@@ -29,6 +29,7 @@ func loadFrozen(t *testing.T) []*frozenSet {
 		{file: "test.jsonl", minPos: 250, minNeg: 60, minTasks: 100, headerMustSay: "FROZEN TEST SET"},
 		{file: "tune.jsonl", minPos: 80, minNeg: 20, minTasks: 60, headerMustSay: "TUNING SET"},
 		{file: "tune2.jsonl", minPos: 120, minNeg: 80, minTasks: 100, headerMustSay: "TUNING SET 2"},
+		{file: "tune3.jsonl", minPos: 270, minNeg: 135, minTasks: 118, headerMustSay: "TUNING SET 3"},
 	}
 	for _, s := range sets {
 		p := filepath.Join(frozenDir, s.file)

@@ -49,14 +49,14 @@ type Candidate struct {
 // by value kind only, partial coverage) that only say the wording
 // differs.
 const (
-	VetoOpposite = "opposite" // opposite concepts left unmatched (on/off, add/delete, ascending/descending)
+	VetoOpposite = "opposite" // opposite concepts left unmatched (on/off, add/delete, ascending/descending), or a switch asked for the other state
 	VetoNegation = "negation" // a negation on one side only
 	VetoRoles    = "roles"    // swapped roles ("from A to B" against "from B to A")
 	VetoAction   = "action"   // an unmatched action word on both sides, or a strong one in the command only
 	VetoPolarity = "polarity" // the flow names one side of a toggle, the command neither
 	VetoUnfilled = "unfilled" // a slot the command gives no value for (also in Missing)
 	VetoValue    = "value"    // a value of the command (quoted, number, time, date, proper noun) the flow does not use
-	VetoLiteral  = "literal"  // a value the flow names (not a slot) that the command does not
+	VetoLiteral  = "literal"  // a value the flow names (not a slot) that the command does not, or a selector (the last photo) where it says "all"
 	// VetoExtra: the command has unmatched words and the flow none, an
 	// extra requirement ("call Bob on speaker" against "call {contact}",
 	// "delete the browsing history of Bob" against "delete all browsing

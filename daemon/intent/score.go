@@ -110,6 +110,10 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	var cmdActs, patActs, cmdLone, patLone []cmem
 	ct := wk.ct[:0]
 	cmdLoneAct, cmdLoneObj, cmdLoneStrongAct := false, false, false
+	// lone plain words of the command, and whether the first of its
+	// content words is one: a verb the vocabulary does not know ("film a
+	// video"), which may stand for the flow's lone action word
+	lonePlain, firstContent, verbLike := 0, -1, false
 	for j := range cmd {
 		c := &cmd[j]
 		if al.slotOf[j] >= 0 || c.stop {
@@ -142,11 +146,19 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 				cmdLoneStrongAct = cmdLoneStrongAct || c.strongAction()
 			} else {
 				cmdLoneObj = true
+				lonePlain++
+				if firstContent < 0 {
+					verbLike = true
+				}
 			}
+		}
+		if firstContent < 0 {
+			firstContent = j
 		}
 	}
 	pW, pC := slotW, slotCredit
 	patLoneAct, patLoneObj := false, false
+	scope := hasQuantifier(cmd, al.slotOf) && !hasQuantifier(pat, nil)
 	for i := range pat {
 		t := &pat[i]
 		if t.slot != "" || t.stop {
@@ -164,8 +176,10 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			switch {
 			case t.hasAction():
 				patLoneAct = true
-			case t.isValue():
-				// the flow is about a value the command does not name
+			case t.isValue() || isSelector(t) && scope:
+				// the flow is about a value the command does not name, or
+				// it picks one item and the command says all of them
+				// ("delete all my photos" against "delete the last photo")
 				mult *= penValueLiteral
 				res.veto(VetoLiteral)
 				patLoneObj = true
@@ -188,7 +202,8 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 
 	// decisive conflicts: opposite concepts left unmatched on the two
 	// sides, negation on one side only, swapped roles
-	opp, neg, swapped := opposed(cmdLone, patLone), negated(cmd, al.slotOf) != negated(pat, nil), rolesSwapped(pat, cmd, al.slotOf)
+	opp := opposed(cmdLone, patLone) || switchFlipped(pat, cmd, al.slotOf)
+	neg, swapped := negated(cmd, al.slotOf) != negated(pat, nil), rolesSwapped(pat, cmd, al.slotOf)
 	if opp || neg || swapped {
 		mult *= penOpposite
 	}
@@ -223,6 +238,13 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 		res.veto(VetoExtra)
 	case patExtra && !cmdExtra:
 		res.veto(VetoOmitted)
+	case patLoneAct && !patLoneObj && (spanObj || lonePlain > 1 || lonePlain == 1 && !verbLike):
+		// the flow's lone words are actions, which the command's verb may
+		// reword, but the command also names things the flow does not:
+		// "film a short video with the front camera" against "record a
+		// short video"
+		mult *= penExtra
+		res.veto(VetoExtra)
 	}
 	if missingPolarity(cmdActs, patActs) {
 		mult *= penPolarity

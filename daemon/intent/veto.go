@@ -95,3 +95,70 @@ func missingPolarity(c, p []cmem) bool {
 	}
 	return false
 }
+
+// switchSign is the state a text asks a switch to be in, reading its on
+// and off words together (concepts "on" and "off"): +1 on, -1 off, 0 when
+// it has none. Two such words compose: "turn on hide numbers" asks for
+// the numbers hidden (-1), as does "disable showing the tab", while
+// "show the numbers" asks for them shown (+1). Tokens consumed by a slot
+// (slotOf, when given) do not count.
+func switchSign(toks []ptok, slotOf []int) int {
+	sign := 0
+	for j := range toks {
+		t := &toks[j]
+		if t.slot != "" || slotOf != nil && slotOf[j] >= 0 {
+			continue
+		}
+		s := 0
+		for _, m := range t.concepts {
+			switch m.id {
+			case "on":
+				s = 1
+			case "off":
+				s = -1
+			}
+		}
+		switch {
+		case s == 0:
+		case sign == 0:
+			sign = s
+		default:
+			sign *= s
+		}
+	}
+	return sign
+}
+
+// switchFlipped reports whether the command asks a switch for the other
+// state than the pattern does, reading all their on and off words
+// (switchSign), matched or not: "show the dialpad numbers" against "turn
+// on hide dialpad numbers".
+func switchFlipped(pat, cmd []ptok, slotOf []int) bool {
+	p, c := switchSign(pat, nil), switchSign(cmd, slotOf)
+	return p != 0 && c != 0 && p != c
+}
+
+// selectors are the concepts that pick one item a flow acts on (the
+// last photo, the largest file).
+var selectors = setOf("maximum", "minimum", "newest", "oldest", "first", "last", "largest", "smallest")
+
+// isSelector reports whether t carries a selector concept.
+func isSelector(t *ptok) bool {
+	for _, m := range t.concepts {
+		if selectors[m.id] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasQuantifier reports whether toks say "all", "every", "each" … (those
+// not consumed by a slot, when slotOf is given).
+func hasQuantifier(toks []ptok, slotOf []int) bool {
+	for j := range toks {
+		if toks[j].slot == "" && (slotOf == nil || slotOf[j] < 0) && quantifiers[toks[j].text] {
+			return true
+		}
+	}
+	return false
+}

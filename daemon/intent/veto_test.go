@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // TestVetoes checks the reasons Rank reports for the hard precision rules.
@@ -69,5 +71,43 @@ func TestGreyZoneHoldsNoWrongCandidate(t *testing.T) {
 	}
 	for _, c := range negativeCases {
 		check(c, false)
+	}
+}
+
+// TestSwitchScopeAndExtraVetoes: on and off words read together ("turn on
+// hide X" hides X), a command saying "all" against a flow picking one
+// item, and a command naming things beyond a reworded verb.
+func TestSwitchScopeAndExtraVetoes(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "turn on hide the weather widget"},
+		{ID: 2, Package: "p", Intent: "disable showing the archive tab"},
+		{ID: 3, Package: "p", Intent: "delete the last download"},
+		{ID: 4, Package: "p", Intent: "record a voice memo"},
+	})
+	for _, tt := range []struct {
+		cmd  string
+		flow int64
+		want string // a veto the candidate must carry; "" none of the three
+	}{
+		{"show the weather widget", 1, VetoOpposite},
+		{"hide the weather widget", 1, ""},
+		{"show the archive tab", 2, VetoOpposite},
+		{"turn off showing the archive tab", 2, ""},
+		{"delete all downloads", 3, VetoLiteral},
+		{"delete the last download", 3, ""},
+		{"capture a voice memo in the car", 4, VetoExtra},
+		{"capture a voice memo", 4, ""},
+	} {
+		c := m.Score(tt.cmd, []int64{tt.flow})
+		if len(c) != 1 {
+			t.Fatalf("%q: %+v", tt.cmd, c)
+		}
+		has := func(v string) bool { return slices.Contains(c[0].Vetoes, v) }
+		if tt.want != "" && !has(tt.want) {
+			t.Errorf("%q: vetoes %v, want %s", tt.cmd, c[0].Vetoes, tt.want)
+		}
+		if tt.want == "" && (has(VetoOpposite) || has(VetoLiteral) || has(VetoExtra)) {
+			t.Errorf("%q: vetoes %v, want none of opposite, literal, extra", tt.cmd, c[0].Vetoes)
+		}
 	}
 }

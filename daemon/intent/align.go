@@ -12,11 +12,16 @@ type slotInfo struct {
 	kind    Kind // kind of a one-token example (number, time, date, word), "" for free text
 	quoted  bool // the example was quoted in a past command of the flow
 	shape   []ptok
+	// short: the example has at most two words and no negation (a name, a
+	// title, a search term), so a value with a negation in it is a clause
+	// run on ("camera but don't open it"), not a value
+	short bool
 }
 
 func newSlotInfo(name, example string) *slotInfo {
 	si := &slotInfo{name: name, example: example}
 	toks := analyze(example)
+	si.short = len(toks) <= 2 && !slices.ContainsFunc(toks, func(t ptok) bool { return t.neg })
 	if len(toks) == 1 {
 		si.kind = toks[0].kind
 	}
@@ -145,9 +150,10 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 	content, values, objects := 0, 0, 0
 	for i := range sp {
 		t := &sp[i]
-		if t.strongAction() || t.kind == KindQuoted {
+		if t.strongAction() || t.kind == KindQuoted || t.neg && si.short {
 			// quote marks delimit a value exactly: a quoted text is the
-			// whole value or none of it ("'Dentist' on march 3" is not one)
+			// whole value or none of it ("'Dentist' on march 3" is not one);
+			// a negation ends a short value (slotInfo.short)
 			return negInf
 		}
 		if !t.stop && !quantifiers[t.text] {

@@ -390,3 +390,34 @@ func TestQuotedLiteralUnquoted(t *testing.T) {
 		}
 	}
 }
+
+// A short value (a name, a search term) ends before "then", "but" or a
+// negation: the rest is another clause of the command, which the flow
+// may not do. A longer free text may hold a negation.
+func TestShortValueEndsAtClause(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "look up {term} and open it", Slots: []knowledge.Slot{{Name: "term", Example: "weather"}}},
+		{ID: 2, Package: "p", Intent: "reply {text} to Bob", Slots: []knowledge.Slot{{Name: "text", Example: "see you at noon"}}},
+	})
+	for _, tt := range []struct {
+		cmd    string
+		flow   int64
+		replay bool
+		value  string
+	}{
+		{"look up traffic then open it", 1, true, "traffic"},
+		{"look up traffic but don't open it", 1, false, ""},
+		{"reply don't be late to Bob", 2, true, "don't be late"},
+	} {
+		c := m.Score(tt.cmd, []int64{tt.flow})
+		if len(c) != 1 || (c[0].Score >= DefaultThreshold) != tt.replay {
+			t.Errorf("%q: %+v, want replay %v", tt.cmd, c, tt.replay)
+			continue
+		}
+		for _, v := range c[0].Slots {
+			if tt.replay && v != tt.value {
+				t.Errorf("%q: value %q, want %q", tt.cmd, v, tt.value)
+			}
+		}
+	}
+}

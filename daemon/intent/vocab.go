@@ -137,7 +137,7 @@ var opposites = []struct {
 
 // slotEdge words never begin or end a slot value taken from plain words.
 var slotEdge = setOf("a", "an", "the", "to", "for", "of", "in", "on", "at", "by", "with", "from", "into",
-	"and", "or", "as", "about", "my", "your", "please", "called", "named", "titled", "saying", "says")
+	"and", "or", "but", "then", "as", "about", "my", "your", "please", "called", "named", "titled", "saying", "says")
 
 // stopClass groups stopwords that anchor a slot the same way ("a note
 // called X" = "a note titled X").

@@ -182,8 +182,11 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 		return 0.6
 	}
 	v := 0.5 + 0.02*float64(len(sp)-1)
-	if values > 0 || properThenStop(sp) {
-		v = 0.3 // a value mixed with other words ("7 am tomorrow", "Bob on speaker")
+	if values > 0 || properThenStop(sp) || si.short && len(sp) > 2 && slices.ContainsFunc(sp[1:len(sp)-1], func(t ptok) bool { return slotEdge[t.text] }) {
+		// a value mixed with other words ("7 am tomorrow", "Bob on
+		// speaker"), or a short value run on into a phrase ("dentist in
+		// my calendar" for a one-word search term)
+		v = 0.3
 	}
 	if onTail[last.text] {
 		v -= 0.15

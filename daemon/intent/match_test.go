@@ -398,6 +398,7 @@ func TestShortValueEndsAtClause(t *testing.T) {
 	m := NewMatcher([]knowledge.Flow{
 		{ID: 1, Package: "p", Intent: "look up {term} and open it", Slots: []knowledge.Slot{{Name: "term", Example: "weather"}}},
 		{ID: 2, Package: "p", Intent: "reply {text} to Bob", Slots: []knowledge.Slot{{Name: "text", Example: "see you at noon"}}},
+		{ID: 3, Package: "p", Intent: "search {x} app and open it", Slots: []knowledge.Slot{{Name: "x", Example: "Weather"}}},
 	})
 	for _, tt := range []struct {
 		cmd    string
@@ -408,6 +409,9 @@ func TestShortValueEndsAtClause(t *testing.T) {
 		{"look up traffic then open it", 1, true, "traffic"},
 		{"look up traffic but don't open it", 1, false, ""},
 		{"reply don't be late to Bob", 2, true, "don't be late"},
+		// a one-word value is not run on into a phrase when a shorter
+		// reading aligns the rest
+		{"hey open up the clock app from the search", 3, true, "clock"},
 	} {
 		c := m.Score(tt.cmd, []int64{tt.flow})
 		if len(c) != 1 || (c[0].Score >= DefaultThreshold) != tt.replay {

@@ -251,7 +251,16 @@ type Rescorer struct {
 	mu        sync.Mutex
 	downUntil time.Time
 	downErr   string
+	// mem holds the vectors used lately, by text, in front of cache: the
+	// flow texts of an app are compared at every command the lexical
+	// matcher misses, and reading each from the store costs a query
+	// (BenchmarkRetrieve). Emptied past memEntries.
+	mem map[string][]float32
 }
+
+// memEntries bounds Rescorer.mem: about 1.5 KB per 384-dimension vector,
+// so 6 MB at most.
+const memEntries = 4096
 
 // New returns a Rescorer over emb, caching in cache (nil: no cache). A nil
 // emb returns nil (embeddings off).

@@ -13,13 +13,25 @@ import (
 
 // The texts embedded, the embedding cache and the cosine.
 
-// vectors returns the embeddings of texts: from the cache, then one
-// request for the rest (bounded by Config.Timeout), which are cached.
+// vectors returns the embeddings of texts: from memory (Rescorer.mem),
+// then the cache, then one request for the rest (bounded by
+// Config.Timeout), which are cached.
 func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
 	model := r.emb.EmbedModel()
 	out := make([][]float32, len(texts))
 	var miss []int
+	r.mu.Lock()
 	for i, t := range texts {
+		if v := r.mem[t]; len(v) > 0 {
+			out[i] = v
+			d.CacheHits++
+		}
+	}
+	r.mu.Unlock()
+	for i, t := range texts {
+		if len(out[i]) > 0 {
+			continue
+		}
 		if r.cache != nil {
 			if v, err := r.cache.Embedding(ctx, model, t); err == nil && len(v) > 0 {
 				out[i] = v
@@ -29,6 +41,7 @@ func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([]
 		}
 		miss = append(miss, i)
 	}
+	defer r.remember(texts, out)
 	if len(miss) == 0 {
 		return out, nil
 	}
@@ -56,6 +69,20 @@ func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([]
 		}
 	}
 	return out, nil
+}
+
+// remember keeps the vectors of texts found (out[i] not empty) in r.mem.
+func (r *Rescorer) remember(texts []string, out [][]float32) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mem == nil || len(r.mem)+len(texts) > memEntries {
+		r.mem = make(map[string][]float32, len(texts))
+	}
+	for i, t := range texts {
+		if len(out[i]) > 0 {
+			r.mem[t] = out[i]
+		}
+	}
 }
 
 // FlowTexts are the texts of flow f that are embedded: its intent template

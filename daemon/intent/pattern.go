@@ -1,0 +1,247 @@
+// Patterns: how a flow is indexed — its intent template and each past
+// command turned into a pattern of literals and slot placeholders.
+
+package intent
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// pattern is one form of a flow: its intent template, or one past
+// command with the slot values replaced by placeholders.
+type pattern struct {
+	src   string
+	toks  []ptok
+	tris  []uint64 // sorted scoring trigrams of the content words (ptok.stris)
+	itris []uint64 // index trigrams (ptok.tris)
+	runs  bool     // a literal is a quoted text of two words or more (mergeRuns)
+}
+
+// flowDoc is a flow as the Matcher indexes it; a BM25 document is the
+// union of its patterns' terms.
+type flowDoc struct {
+	id       int64
+	pkg      string
+	slots    map[string]*slotInfo
+	patterns []*pattern
+	terms    map[string]int // term → number of patterns holding it
+	length   int
+	tris     []uint64 // unique trigram keys of all patterns
+	dead     bool
+}
+
+// quotedIn reports whether one of commands quotes value (the owner set
+// the slot's value off in quote marks when the flow was learned).
+func quotedIn(commands []string, value string) bool {
+	if value == "" {
+		return false
+	}
+	for _, c := range commands {
+		for _, t := range Tokenize(c) {
+			if t.Kind == KindQuoted && strings.EqualFold(t.Text, value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func buildFlowDoc(f *knowledge.Flow) *flowDoc {
+	d := &flowDoc{id: f.ID, pkg: f.Package, slots: map[string]*slotInfo{}, terms: map[string]int{}}
+	for _, s := range f.Slots {
+		if s.Name != "" {
+			d.slots[s.Name] = newSlotInfo(s.Name, s.Example)
+			d.slots[s.Name].quoted = quotedIn(f.Commands, s.Example)
+		}
+	}
+	seen := map[string]bool{}
+	addPattern := func(src string, toks []ptok) {
+		if len(toks) > maxToks {
+			toks = toks[:maxToks]
+		}
+		key, content := patternKey(toks)
+		if !content || seen[key] {
+			return
+		}
+		seen[key] = true
+		p := &pattern{src: src, toks: toks}
+		for i := range toks {
+			if t := &toks[i]; t.slot == "" && !t.stop {
+				p.tris = append(p.tris, t.stris...)
+				p.itris = append(p.itris, t.tris...)
+				p.runs = p.runs || len(t.words) > 0
+			}
+		}
+		slices.Sort(p.tris)
+		d.patterns = append(d.patterns, p)
+		for _, t := range patternTerms(toks) {
+			d.terms[t]++
+			d.length++
+		}
+	}
+	var tpl []ptok
+	if strings.TrimSpace(f.Intent) != "" {
+		tpl = analyzeTemplate(f.Intent)
+		for _, t := range tpl {
+			if t.slot != "" && d.slots[t.slot] == nil {
+				d.slots[t.slot] = &slotInfo{name: t.slot}
+			}
+		}
+		addPattern(f.Intent, tpl)
+	}
+	cmds := f.Commands
+	if len(cmds) > maxCommands {
+		cmds = cmds[len(cmds)-maxCommands:]
+	}
+	for i := len(cmds) - 1; i >= 0; i-- {
+		c := cmds[i]
+		toks := analyze(c)
+		if len(toks) > maxToks {
+			toks = toks[:maxToks]
+		}
+		addPattern(c, derivePattern(c, tpl, toks, d.slots))
+	}
+	tset := map[uint64]bool{}
+	for _, p := range d.patterns {
+		for _, k := range p.itris {
+			if !tset[k] {
+				tset[k] = true
+				d.tris = append(d.tris, k)
+			}
+		}
+	}
+	return d
+}
+
+// patternKey is a dedup key of a pattern, and whether it has any content
+// (a non-stopword or a slot).
+func patternKey(toks []ptok) (string, bool) {
+	var b strings.Builder
+	content := false
+	for _, t := range toks {
+		if t.slot != "" {
+			b.WriteString("{" + t.slot + "} ")
+			content = true
+			continue
+		}
+		if !t.stop {
+			content = true
+		}
+		b.WriteString(t.stem + " ")
+	}
+	return b.String(), content
+}
+
+// patternTerms are the BM25 terms of a pattern: stems of its content
+// words (not slot values) and "@id" for their concepts, each once.
+func patternTerms(toks []ptok) []string {
+	var out []string
+	for i := range toks {
+		t := &toks[i]
+		if t.slot != "" || t.stop || t.strongValue() {
+			continue
+		}
+		if !slices.Contains(out, t.stem) {
+			out = append(out, t.stem)
+		}
+		for _, c := range t.concepts {
+			if k := "@" + c.id; !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// derivePattern turns past command src (tokens cmd) into a pattern: the
+// spans that hold the slots' example values verbatim become the slot
+// placeholders (PromptRPA §4.2.1 stores what ran; here the values are
+// abstracted out), and slots whose example is not there are located by
+// aligning the command with the template. Without a template (or slots)
+// the command is its own pattern.
+func derivePattern(src string, tpl, cmd []ptok, slots map[string]*slotInfo) []ptok {
+	hasSlot := false
+	for _, t := range tpl {
+		if t.slot != "" {
+			hasSlot = true
+			break
+		}
+	}
+	if !hasSlot || len(cmd) == 0 {
+		return cmd
+	}
+	slotOf := make([]int, len(cmd)) // template slot index consuming the token, or -1
+	for j := range slotOf {
+		slotOf[j] = -1
+	}
+	spans := map[int][2]int{}
+	used := func(k int) bool { return slotOf[k] >= 0 }
+	missing := false
+	for i, t := range tpl {
+		if t.slot == "" {
+			continue
+		}
+		if _, done := spans[i]; done {
+			continue
+		}
+		si := slots[t.slot]
+		if si == nil || si.example == "" {
+			missing = true
+			continue
+		}
+		a, b, ok := findValue(src, cmd, si.example, used)
+		if !ok {
+			missing = true
+			continue
+		}
+		spans[i] = [2]int{a, b}
+		for k := a; k < b; k++ {
+			slotOf[k] = i
+		}
+	}
+	if missing {
+		n, mm := len(tpl), len(cmd)
+		sims := make([]float64, n*mm)
+		for i := range tpl {
+			for j := range cmd {
+				sims[i*mm+j] = tokSim(&tpl[i], &cmd[j])
+			}
+		}
+		al := align(src, tpl, cmd, slots, sims, &work{})
+	fills:
+		for i, sp := range al.fills {
+			if tpl[i].slot == "" || sp.a < 0 {
+				continue
+			}
+			if _, done := spans[i]; done {
+				continue
+			}
+			for k := sp.a; k < sp.b; k++ {
+				if slotOf[k] >= 0 {
+					continue fills
+				}
+			}
+			spans[i] = [2]int{sp.a, sp.b}
+			for k := sp.a; k < sp.b; k++ {
+				slotOf[k] = i
+			}
+		}
+	}
+	out := make([]ptok, 0, len(cmd))
+	for j := 0; j < len(cmd); j++ {
+		si := slotOf[j]
+		if si < 0 {
+			out = append(out, cmd[j])
+			continue
+		}
+		sp := spans[si]
+		slot := tpl[si]
+		slot.start, slot.end = cmd[sp[0]].start, cmd[sp[1]-1].end
+		out = append(out, slot)
+		j = sp[1] - 1
+	}
+	return out
+}

@@ -37,6 +37,28 @@ func isOption(s *screen.Snapshot, el *screen.Element) bool {
 	return found
 }
 
+// isNamedRow reports whether el is a row of a list whose text is content
+// (screen.Descriptor.InList), not an input field, and carries a value the
+// command names — a name, a quoted text, a number, a file name ("call
+// Alice" taps Alice's row; "open 'Diary.pdf'"): such a row may become a
+// choice slot like an option, so that "call Bob" taps Bob's row. A row
+// the command names with plain words ("show hidden files") is a setting,
+// a command of its own, and never becomes one.
+func isNamedRow(s *screen.Snapshot, el *screen.Element, command string) bool {
+	if s == nil || el == nil || el.Label == "" {
+		return false
+	}
+	if d := screen.Describe(s, el.NodeID); !d.InList || d.Editable {
+		return false
+	}
+	for _, v := range intent.Understand(command).Values {
+		if carries(el.Label, v.Text) {
+			return true
+		}
+	}
+	return false
+}
+
 // peers returns the labels of the options grouped with el on s: elements
 // of the same kind and class that share el's parent or grandparent (the
 // rows of one list, the choices of one dialog), el's own label first.

@@ -166,7 +166,7 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 		return rec, err
 	}
 	rec.Sensitive = v.Sensitive
-	if a.Type == device.Tap && d.Action == device.Tap && isOption(s, el) {
+	if a.Type == device.Tap && d.Action == device.Tap && (isOption(s, el) || isNamedRow(s, el, r.res.Command)) {
 		if ps := peers(s, el); len(ps) >= 3 {
 			rec.Choices = ps
 		}

@@ -116,3 +116,35 @@ func TestValueBoundTap(t *testing.T) {
 		})
 	}
 }
+
+// TestNamedRowIsAChoice: a list row carrying a value the command names (a
+// name, a file name) may become a choice slot; a row named in plain words
+// (a setting) and an input field never do.
+func TestNamedRowIsAChoice(t *testing.T) {
+	contacts := searchResults(t, "", "Alice", "Bob", "Jack")
+	settings := searchResults(t, "", "Show hidden files", "Use english language", "Change date format")
+	for _, tt := range []struct {
+		name    string
+		s       *screen.Snapshot
+		label   string
+		command string
+		want    bool
+	}{
+		{"a name the command says", contacts, "Alice", "add contact Alice to favorites", true},
+		{"a quoted name", contacts, "Bob", "call 'bob' now", true},
+		{"a row the command does not name", contacts, "Jack", "add contact Alice to favorites", false},
+		{"a setting named in plain words", settings, "Show hidden files", "show hidden files", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			el := elementNamed(t, tt.s, tt.label)
+			if got := isNamedRow(tt.s, &el, tt.command); got != tt.want {
+				t.Errorf("isNamedRow(%q, %q) = %v, want %v", tt.label, tt.command, got, tt.want)
+			}
+		})
+	}
+	if ps := peers(contacts, ptr(elementNamed(t, contacts, "Alice"))); len(ps) != 3 || choiceValue("add contact Alice to favorites", ps) != "alice" || pickByCommand(ps, "put bob in my favorites") != 1 {
+		t.Errorf("peers %q: Alice's row is not a choice that Bob's replaces", ps)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

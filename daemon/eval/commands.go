@@ -153,45 +153,57 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	if res.Matched {
 		row.MatchedFlow = res.FlowID
 	}
+	row.Verdict = judge(c, row, task, res, flowTask,
+		func() bool { return valueRowMissing(ctx, cfg, res) },
+		func() bool { return sameScreen(cfg.Data, task.App, row.FinalScreen, task.FinalState()) })
+	progress(cfg.Progress, "cmd    %-22s %-10s score=%.2f %q typed=%q", c.App, row.Verdict, row.Score, c.Command, res.Typed)
+	return row, nil
+}
+
+// judge gives the verdict on one command (CommandRow.Verdict) from what
+// the replay did (row: matched flow, taps; res: outcome, typed texts).
+// rowMissing reports whether the replay stopped at a value-bound tap the
+// recording has no row for (valueRowMissing); sameFinal whether it ended
+// on the task's final screen. Both are asked only when needed.
+func judge(c CommandCase, row CommandRow, task *droidtask.Task, res *daemon.Result, flowTask map[int64]string, rowMissing, sameFinal func() bool) string {
+	stoppedAtNewPick := task != nil && res.Outcome != knowledge.OutcomeSuccess && newPick(c.ExpectPicked, task) &&
+		subsequenceFold(untilNewPick(c.ExpectPicked, task), row.Tapped)
 	switch {
 	case c.ExpectNoMatch && row.MatchedFlow != 0:
-		row.Verdict = "wrong_flow"
+		return "wrong_flow"
 	case c.ExpectNoMatch:
-		row.Verdict = "correct"
+		return "correct"
 	case row.MatchedFlow == 0:
-		row.Verdict = "missed"
+		return "missed"
 	case row.WantFlow != 0 && row.MatchedFlow != row.WantFlow && flowTask[row.MatchedFlow] != c.TaskID:
-		row.Verdict = "wrong_flow"
-	case len(c.ExpectTyped) > 0 && !equalFold(c.ExpectTyped, res.Typed):
-		row.Verdict = "wrong_slot"
-	case !subsequenceFold(c.ExpectPicked, row.Tapped) && task != nil && res.Outcome != knowledge.OutcomeSuccess &&
-		subsequenceFold(untilNewPick(c.ExpectPicked, task), row.Tapped):
+		return "wrong_flow"
+	case len(c.ExpectTyped) > 0 && !equalFold(c.ExpectTyped, res.Typed) && !(stoppedAtNewPick && prefixFold(res.Typed, c.ExpectTyped)):
+		return "wrong_slot"
+	case stoppedAtNewPick && (!subsequenceFold(c.ExpectPicked, row.Tapped) || !equalFold(c.ExpectTyped, res.Typed)):
 		// every option up to one the recording never picked was tapped
-		// right, and the replay stopped after it: the simulator has no
-		// recording past that choice, so the options after it cannot be
-		// checked either way
-		row.Verdict = "unverified"
-	case task != nil && res.Outcome != knowledge.OutcomeSuccess && valueRowMissing(ctx, cfg, res):
+		// right, and what was typed before it, and the replay stopped
+		// after it: the simulator has no recording past that choice, so
+		// the options and texts after it cannot be checked either way
+		return "unverified"
+	case task != nil && res.Outcome != knowledge.OutcomeSuccess && rowMissing():
 		// typed right, then stopped at the tap on the row carrying the new
 		// value (a search result, a contact): the recording has no such
 		// row, so what follows cannot be checked either way
-		row.Verdict = "unverified"
+		return "unverified"
 	case !subsequenceFold(c.ExpectPicked, row.Tapped):
-		row.Verdict = "wrong_slot" // another choice picked in a list or dialog
+		return "wrong_slot" // another choice picked in a list or dialog
 	case task != nil && newPick(c.ExpectPicked, task):
 		// another value than the recording's, and the right option was
 		// tapped: the simulator has no recording past a choice it never
 		// saw, so neither finishing nor the final screen can be checked
-		row.Verdict = "correct"
+		return "correct"
 	case task != nil && res.Outcome != knowledge.OutcomeSuccess:
-		row.Verdict = "bad_flow" // matched the right flow but could not finish it
-	case task != nil && !sameScreen(cfg.Data, task.App, row.FinalScreen, task.FinalState()):
-		row.Verdict = "bad_flow" // the right flow, but what it learned does not reach the task's screen
+		return "bad_flow" // matched the right flow but could not finish it
+	case task != nil && !sameFinal():
+		return "bad_flow" // the right flow, but what it learned does not reach the task's screen
 	default:
-		row.Verdict = "correct"
+		return "correct"
 	}
-	progress(cfg.Progress, "cmd    %-22s %-10s score=%.2f %q typed=%q", c.App, row.Verdict, row.Score, c.Command, res.Typed)
-	return row, nil
 }
 
 // owner answers "did you mean …?" as the writer of a command would
@@ -211,6 +223,11 @@ func sameScreen(d *droidtask.Dataset, app, a, b string) bool {
 	sa, err1 := d.State(app, a)
 	sb, err2 := d.State(app, b)
 	return err1 == nil && err2 == nil && screen.Fingerprint(sa) == screen.Fingerprint(sb)
+}
+
+// prefixFold reports whether a is a prefix of b, case folded.
+func prefixFold(a, b []string) bool {
+	return len(a) <= len(b) && equalFold(a, b[:len(a)])
 }
 
 func equalFold(a, b []string) bool {

@@ -1,0 +1,60 @@
+package eval
+
+import (
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestJudge: the verdicts, and that a replay is "unverified" only when it
+// went right as far as the recording goes.
+func TestJudge(t *testing.T) {
+	tap := func(label string) droidtask.Step {
+		return droidtask.Step{Action: droidtask.Action{Type: "click", Target: &droidtask.Target{Text: &label}}}
+	}
+	// the recording taps Alice's row, then Send, and types a text
+	task := &droidtask.Task{ID: "app/task1", App: "app", Steps: []droidtask.Step{tap("Alice"), tap("Send")}}
+	flowTask := map[int64]string{1: "app/task1", 2: "app/task2"}
+	no := func() bool { return false }
+	yes := func() bool { return true }
+	ok, failed := knowledge.OutcomeSuccess, knowledge.OutcomeFailure
+	for _, tt := range []struct {
+		name       string
+		c          CommandCase
+		matched    int64
+		tapped     []string
+		typed      []string
+		outcome    string
+		rowMissing func() bool
+		want       string
+	}{
+		{"must not match, matched", CommandCase{ExpectNoMatch: true}, 1, nil, nil, ok, no, "wrong_flow"},
+		{"must not match, left alone", CommandCase{ExpectNoMatch: true}, 0, nil, nil, ok, no, "correct"},
+		{"missed", CommandCase{TaskID: "app/task1"}, 0, nil, nil, ok, no, "missed"},
+		{"another task's flow", CommandCase{TaskID: "app/task1"}, 2, nil, nil, ok, no, "wrong_flow"},
+		{"right, finished", CommandCase{TaskID: "app/task1", ExpectTyped: []string{"hi"}}, 1, []string{"Alice", "Send"}, []string{"hi"}, ok, no, "correct"},
+		{"typed another value", CommandCase{TaskID: "app/task1", ExpectTyped: []string{"hi"}}, 1, []string{"Alice", "Send"}, []string{"hello"}, ok, no, "wrong_slot"},
+		{"tapped the old row for a new name", CommandCase{TaskID: "app/task1", ExpectPicked: []string{"Bob"}}, 1, []string{"Alice", "Send"}, nil, ok, no, "wrong_slot"},
+		{"new name tapped, then nothing to follow", CommandCase{TaskID: "app/task1", ExpectPicked: []string{"Bob"}, ExpectTyped: []string{"hi"}}, 1, []string{"Bob"}, nil, failed, no, "unverified"},
+		{"new name tapped after a wrong text", CommandCase{TaskID: "app/task1", ExpectPicked: []string{"Bob"}, ExpectTyped: []string{"hi", "x"}}, 1, []string{"Bob"}, []string{"ho"}, failed, no, "wrong_slot"},
+		{"stopped at the row for a new typed value", CommandCase{TaskID: "app/task1", ExpectTyped: []string{"hi"}}, 1, nil, []string{"hi"}, failed, yes, "unverified"},
+		{"stopped elsewhere", CommandCase{TaskID: "app/task1", ExpectTyped: []string{"hi"}}, 1, nil, []string{"hi"}, failed, no, "bad_flow"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			row := CommandRow{CommandCase: tt.c, MatchedFlow: tt.matched, Tapped: tt.tapped}
+			if tt.c.TaskID != "" {
+				row.WantFlow = 1
+			}
+			var tk *droidtask.Task
+			if !tt.c.ExpectNoMatch {
+				tk = task
+			}
+			res := &daemon.Result{Outcome: tt.outcome, Typed: tt.typed}
+			if got := judge(tt.c, row, tk, res, flowTask, tt.rowMissing, yes); got != tt.want {
+				t.Errorf("judge = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

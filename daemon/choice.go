@@ -38,12 +38,13 @@ func isOption(s *screen.Snapshot, el *screen.Element) bool {
 }
 
 // isNamedRow reports whether el is a row of a list whose text is content
-// (screen.Descriptor.InList), not an input field, and carries a value the
-// command names — a name, a quoted text, a number, a file name ("call
-// Alice" taps Alice's row; "open 'Diary.pdf'"): such a row may become a
-// choice slot like an option, so that "call Bob" taps Bob's row. A row
-// the command names with plain words ("show hidden files") is a setting,
-// a command of its own, and never becomes one.
+// (screen.Descriptor.InList), not an input field, whose first text (before
+// " · ") is a value the command names — a name, a quoted text, a number, a
+// file name ("call Alice" taps the row "Alice · Hello · 30.06"): such a
+// row may become a choice slot like an option, so that "call Bob" taps
+// Bob's row. A row the command names with plain words ("show hidden
+// files"), or that holds more than the value ("Send message by pressing
+// Enter"), is a setting, a command of its own, and never becomes one.
 func isNamedRow(s *screen.Snapshot, el *screen.Element, command string) bool {
 	if s == nil || el == nil || el.Label == "" {
 		return false
@@ -51,8 +52,10 @@ func isNamedRow(s *screen.Snapshot, el *screen.Element, command string) bool {
 	if d := screen.Describe(s, el.NodeID); !d.InList || d.Editable {
 		return false
 	}
+	head, _, _ := strings.Cut(el.Label, " · ")
+	want := strings.Join(choiceWords(head), " ")
 	for _, v := range intent.Understand(command).Values {
-		if carries(el.Label, v.Text) {
+		if strings.Join(choiceWords(v.Text), " ") == want {
 			return true
 		}
 	}

@@ -134,6 +134,7 @@ func TestNamedRowIsAChoice(t *testing.T) {
 		{"a quoted name", contacts, "Bob", "call 'bob' now", true},
 		{"a row the command does not name", contacts, "Jack", "add contact Alice to favorites", false},
 		{"a setting named in plain words", settings, "Show hidden files", "show hidden files", false},
+		{"a setting holding a word the command capitalises", settings, "Use english language", "Use English language", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			el := elementNamed(t, tt.s, tt.label)

@@ -108,7 +108,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	if r.sem != nil {
 		k = semanticCandidates
 	}
-	cands := m.Rank(r.res.Command, r.res.Package, k)
+	cands := r.knownChoices(m.Rank(r.res.Command, r.res.Package, k), flows)
 	if len(cands) == 0 && r.sem == nil {
 		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
 		return nil, nil
@@ -192,6 +192,29 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	r.slots = top.Slots
 	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted = f.ID, f.Name, true, top.Slots, promoted
 	return f, nil
+}
+
+// knownChoices returns cands without the flows whose choice slot the
+// command fills with no option the flow knows ("call 911" against "call
+// {contact}", learned over the contact rows): such a flow cannot be
+// replayed for the command, so it must not hide one ranked below it that
+// can ("call 911" itself).
+func (r *run) knownChoices(cands []intent.Candidate, flows map[int64]*knowledge.Flow) []intent.Candidate {
+	out := cands[:0:0]
+	for _, c := range cands {
+		if f := flows[c.FlowID]; f != nil {
+			examples := map[string]string{}
+			for _, sl := range f.Slots {
+				examples[sl.Name] = sl.Example
+			}
+			if name, unknown := unknownChoice(f, r.res.Command, intent.SplitAdjacent(f.Intent, c.Slots, examples)); unknown {
+				r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q set aside: the command names no option it knows for {%s}", f.Name, name)})
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // AnswerNone is the option of a "did you mean" question that declines

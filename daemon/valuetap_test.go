@@ -1,10 +1,13 @@
 package daemon
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -149,3 +152,33 @@ func TestNamedRowIsAChoice(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestKnownChoicesSetsAsideAFlowThatCannotReplay: "call 911" against a
+// flow "call {contact}" learned over contact rows and a flow "call 911":
+// the first names no contact the flow knows and must not hide the second.
+func TestKnownChoicesSetsAsideAFlowThatCannotReplay(t *testing.T) {
+	contacts := []string{"Alice", "Bob", "Jack"}
+	flows := map[int64]*knowledge.Flow{
+		1: {ID: 1, Name: "Call Alice", Intent: "call {contact}", Slots: []knowledge.Slot{{Name: "contact", Example: "Alice"}},
+			Steps: []knowledge.Step{{Action: device.Tap, Text: "{contact}", Choices: contacts}}},
+		2: {ID: 2, Name: "Call 911", Intent: "call 911", Steps: []knowledge.Step{{Action: device.Tap}}},
+	}
+	for _, tt := range []struct {
+		command string
+		slot    string
+		want    []int64
+	}{
+		{"call 911", "911", []int64{2}},
+		{"call bob", "bob", []int64{1, 2}},
+	} {
+		r := &run{e: &Engine{bus: event.NewBus()}, res: &Result{Command: tt.command}}
+		cands := []intent.Candidate{{FlowID: 1, Score: 1, Slots: map[string]string{"contact": tt.slot}}, {FlowID: 2, Score: 0.9}}
+		var got []int64
+		for _, c := range r.knownChoices(cands, flows) {
+			got = append(got, c.FlowID)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: candidates %v, want %v", tt.command, got, tt.want)
+		}
+	}
+}

@@ -355,6 +355,31 @@ func TestExtraRequirementAndQuotedValues(t *testing.T) {
 	}
 }
 
+// replayCase is a command scored against one flow: whether it replays,
+// and the value of its one slot when it does ("" unchecked).
+type replayCase struct {
+	cmd    string
+	flow   int64
+	replay bool
+	value  string
+}
+
+func checkReplays(t *testing.T, m *Matcher, cases []replayCase) {
+	t.Helper()
+	for _, tt := range cases {
+		c := m.Score(tt.cmd, []int64{tt.flow})
+		if len(c) != 1 || (c[0].Score >= DefaultThreshold) != tt.replay {
+			t.Errorf("%q: %+v, want replay %v", tt.cmd, c, tt.replay)
+			continue
+		}
+		for _, v := range c[0].Slots {
+			if tt.value != "" && v != tt.value {
+				t.Errorf("%q: value %q, want %q", tt.cmd, v, tt.value)
+			}
+		}
+	}
+}
+
 // A value the flow names in quotes is the same value said without them:
 // "'notebook'" against "notebook", "'weekly report'" against "weekly
 // report", and the other way round; another value is still a literal
@@ -366,12 +391,7 @@ func TestQuotedLiteralUnquoted(t *testing.T) {
 		{ID: 2, Package: "p", Intent: "archive the list 'weekly report' now"},
 		{ID: 3, Package: "p", Intent: "pin the chat with the group family trip"},
 	})
-	for _, tt := range []struct {
-		cmd    string
-		flow   int64
-		replay bool
-		slot   string
-	}{
+	checkReplays(t, m, []replayCase{
 		{"rename the notebook folder to Drafts", 1, true, "Drafts"},
 		{"rename the folder 'notebook' to Drafts", 1, true, "Drafts"},
 		{"rename the folder sketches to Drafts", 1, false, ""},
@@ -379,16 +399,7 @@ func TestQuotedLiteralUnquoted(t *testing.T) {
 		{"archive the list weekly now", 2, false, ""},
 		{"archive the list monthly report now", 2, false, ""},
 		{"pin the chat with the group 'family trip'", 3, true, ""},
-	} {
-		c := m.Score(tt.cmd, []int64{tt.flow})
-		if len(c) != 1 || (c[0].Score >= DefaultThreshold) != tt.replay {
-			t.Errorf("%q: %+v, want replay %v", tt.cmd, c, tt.replay)
-			continue
-		}
-		if tt.slot != "" && c[0].Slots["name"] != tt.slot {
-			t.Errorf("%q: name = %q, want %q", tt.cmd, c[0].Slots["name"], tt.slot)
-		}
-	}
+	})
 }
 
 // A short value (a name, a search term) ends before "then", "but" or a
@@ -400,28 +411,12 @@ func TestShortValueEndsAtClause(t *testing.T) {
 		{ID: 2, Package: "p", Intent: "reply {text} to Bob", Slots: []knowledge.Slot{{Name: "text", Example: "see you at noon"}}},
 		{ID: 3, Package: "p", Intent: "search {x} app and open it", Slots: []knowledge.Slot{{Name: "x", Example: "Weather"}}},
 	})
-	for _, tt := range []struct {
-		cmd    string
-		flow   int64
-		replay bool
-		value  string
-	}{
+	checkReplays(t, m, []replayCase{
 		{"look up traffic then open it", 1, true, "traffic"},
 		{"look up traffic but don't open it", 1, false, ""},
 		{"reply don't be late to Bob", 2, true, "don't be late"},
 		// a one-word value is not run on into a phrase when a shorter
 		// reading aligns the rest
 		{"hey open up the clock app from the search", 3, true, "clock"},
-	} {
-		c := m.Score(tt.cmd, []int64{tt.flow})
-		if len(c) != 1 || (c[0].Score >= DefaultThreshold) != tt.replay {
-			t.Errorf("%q: %+v, want replay %v", tt.cmd, c, tt.replay)
-			continue
-		}
-		for _, v := range c[0].Slots {
-			if tt.replay && v != tt.value {
-				t.Errorf("%q: value %q, want %q", tt.cmd, v, tt.value)
-			}
-		}
-	}
+	})
 }

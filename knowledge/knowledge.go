@@ -109,8 +109,11 @@ type Slot struct {
 }
 
 // Step is one step of a flow. Text holds literal input text or a slot
-// reference "{name}". Screen is the fingerprint of the screen the step
-// acts on; Expect the fingerprint expected after it (empty: any).
+// reference "{name}"; on a tap, a slot reference says the slot's value
+// chooses the element: among Choices (an option group), or, without
+// Choices, the element carrying the value typed by an earlier step (a
+// search result). Screen is the fingerprint of the screen the step acts
+// on; Expect the fingerprint expected after it (empty: any).
 type Step struct {
 	Index   int               `json:"index"`
 	Screen  string            `json:"screen"`

@@ -130,7 +130,7 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	var own *owner
 	if cfg.Owner {
 		own = &owner{want: "\x00"}
-		if f, err := cfg.Store.Flow(ctx, row.WantFlow); err == nil && row.WantFlow != 0 && !c.ExpectNoMatch {
+		if f, err := cfg.Store.Flow(ctx, row.WantFlow); err == nil && row.WantFlow != 0 && !c.ExpectNoMatch && canPick(f, c.ExpectPicked) {
 			own.want = f.Name
 		}
 		eng.SetAsker(own)
@@ -204,6 +204,22 @@ func judge(c CommandCase, row CommandRow, task *droidtask.Task, res *daemon.Resu
 	default:
 		return "correct"
 	}
+}
+
+// canPick reports whether flow f can tap each of picks: a step taps it,
+// or it is an option of a choice step, or a step taps the element
+// carrying a typed value. An owner offered a flow whose name says
+// "descending" when they asked for A to Z declines it.
+func canPick(f *knowledge.Flow, picks []string) bool {
+	for _, p := range picks {
+		if !slices.ContainsFunc(f.Steps, func(st knowledge.Step) bool {
+			_, valueTap := daemon.IsValueTap(st)
+			return valueTap || labelIs(st.Target.Label(), p) || slices.ContainsFunc(st.Choices, func(l string) bool { return labelIs(l, p) })
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // owner answers "did you mean …?" as the writer of a command would

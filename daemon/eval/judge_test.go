@@ -5,6 +5,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -56,5 +57,33 @@ func TestJudge(t *testing.T) {
 				t.Errorf("judge = %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCanPick: the simulated owner takes an offered flow only when it can
+// tap what the command asks for.
+func TestCanPick(t *testing.T) {
+	sortDesc := &knowledge.Flow{Steps: []knowledge.Step{
+		{Action: "tap", Target: screen.Descriptor{Text: "Sort by"}},
+		{Action: "tap", Target: screen.Descriptor{Text: "Descending"}},
+	}}
+	theme := &knowledge.Flow{Steps: []knowledge.Step{{Action: "tap", Text: "{theme}", Target: screen.Descriptor{Text: "Light"}, Choices: []string{"Light", "Dark", "Black"}}}}
+	search := &knowledge.Flow{Steps: []knowledge.Step{{Action: "input", Text: "{q}"}, {Action: "tap", Text: "{q}", Target: screen.Descriptor{Text: "Clock"}}}}
+	for _, tt := range []struct {
+		name  string
+		f     *knowledge.Flow
+		picks []string
+		want  bool
+	}{
+		{"no pick asked", sortDesc, nil, true},
+		{"a fixed tap", sortDesc, []string{"Descending"}, true},
+		{"the other order", sortDesc, []string{"Ascending"}, false},
+		{"an option of a choice step", theme, []string{"Dark"}, true},
+		{"no such option", theme, []string{"Purple"}, false},
+		{"a row carrying a typed value", search, []string{"Camera"}, true},
+	} {
+		if got := canPick(tt.f, tt.picks); got != tt.want {
+			t.Errorf("%s: canPick = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

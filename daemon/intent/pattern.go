@@ -31,6 +31,7 @@ type flowDoc struct {
 	length   int
 	tris     []uint64 // unique trigram keys of all patterns
 	dead     bool
+	selects  bool // the intent picks one item (a selector: "the last photo")
 }
 
 // quotedIn reports whether one of commands quotes value (the owner set
@@ -85,10 +86,11 @@ func buildFlowDoc(f *knowledge.Flow) *flowDoc {
 	var tpl []ptok
 	if strings.TrimSpace(f.Intent) != "" {
 		tpl = analyzeTemplate(f.Intent)
-		for _, t := range tpl {
+		for i, t := range tpl {
 			if t.slot != "" && d.slots[t.slot] == nil {
 				d.slots[t.slot] = &slotInfo{name: t.slot}
 			}
+			d.selects = d.selects || isSelector(&tpl[i])
 		}
 		addPattern(f.Intent, tpl)
 	}

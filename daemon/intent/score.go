@@ -188,6 +188,13 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			}
 		}
 	}
+	if scope && f.selects && !slices.ContainsFunc(pat, func(t ptok) bool { return isSelector(&t) }) {
+		// a past command of a flow that picks one item ("trash the photo
+		// I just took" for "delete the last photo I took") is still about
+		// one item, not all of them
+		mult *= penValueLiteral
+		res.veto(VetoLiteral)
+	}
 	qcov, pcov := 0.0, 0.0
 	switch {
 	case qW > 0:

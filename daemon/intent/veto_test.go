@@ -111,3 +111,17 @@ func TestSwitchScopeAndExtraVetoes(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeOfPastCommands: a flow that picks one item stays about one
+// item in its past commands' patterns, which may not say "last".
+func TestScopeOfPastCommands(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "delete the last download",
+		Commands: []string{"delete the last download", "remove the download I just got"}}})
+	c := m.Score("remove every download I got", []int64{1})
+	if len(c) != 1 || !slices.Contains(c[0].Vetoes, VetoLiteral) {
+		t.Errorf("%+v: want a literal veto (all downloads against the last one)", c)
+	}
+	if c := m.Score("remove the download I just got", []int64{1}); len(c) != 1 || len(c[0].Vetoes) > 0 {
+		t.Errorf("%+v: a past command, no veto", c)
+	}
+}

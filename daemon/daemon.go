@@ -224,7 +224,8 @@ type Result struct {
 	// just below the threshold (Score is still the lexical score).
 	Promoted bool `json:"promoted,omitempty"`
 	// Chosen: the owner chose the replayed flow among those offered
-	// ("did you mean …?"); Promoted is set too.
+	// ("did you mean …?", or which of two flows that fit about equally);
+	// Promoted is set too when embeddings made the offer.
 	Chosen bool `json:"chosen,omitempty"`
 	// Semantic is what the embedding check of flow matching compared and
 	// decided, when it ran.

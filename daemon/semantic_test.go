@@ -319,3 +319,54 @@ func TestLexicalMatchMustAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestTwoFlowsFitAboutEqually: two saved flows that fit a command within
+// the ambiguity margin are not replayed on a guess: the owner is asked
+// which one, and with nobody to answer nothing replays.
+func TestTwoFlowsFitAboutEqually(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		asker  *answer
+		replay bool
+	}{
+		{"the owner picks the second", &answer{text: "2"}, true},
+		{"the owner declines", &answer{text: daemon.AnswerNone}, false},
+		{"nobody to ask", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, nil)
+			first := r.run(t, "turn on dark mode in the notes", daemon.Options{})
+			if !first.Saved {
+				t.Fatalf("learn: %+v", first)
+			}
+			ctx := context.Background()
+			f, err := r.store.Flow(ctx, first.FlowID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			twin := *f
+			twin.ID, twin.Token, twin.Name, twin.Intent, twin.Commands = 0, "", "Turn on dark mode in the editor", "turn on dark mode in the editor", nil
+			if err := r.store.SaveFlow(ctx, &twin); err != nil {
+				t.Fatal(err)
+			}
+			r.eng.InvalidateFlows()
+			cands, err := r.eng.MatchFlow(ctx, "turn on dark mode", "", 2)
+			if err != nil || len(cands) != 2 || cands[0].Score-cands[1].Score >= 0.05 || cands[1].Score < intent.DefaultThreshold {
+				t.Fatalf("the two flows must fit about equally: %+v %v", cands, err)
+			}
+			if tt.asker != nil {
+				r.eng.SetAsker(tt.asker)
+			}
+			res := r.run(t, "turn on dark mode", daemon.Options{NoPlanner: true})
+			if res.Matched != tt.replay || res.Chosen != tt.replay {
+				t.Fatalf("matched %v chosen %v, want %v: %+v", res.Matched, res.Chosen, tt.replay, res)
+			}
+			if tt.replay && res.FlowID != cands[1].FlowID {
+				t.Errorf("replayed flow %d, want the owner's choice %d", res.FlowID, cands[1].FlowID)
+			}
+			if tt.asker != nil && tt.asker.asked() != 1 {
+				t.Errorf("asked %d times, want once", tt.asker.asked())
+			}
+		})
+	}
+}

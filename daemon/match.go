@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
@@ -245,11 +246,11 @@ const AnswerNone = "none of these"
 // offer asks the owner which of the flows d suggests the command means
 // ("did you mean …?"), when there are any and somebody can answer, and
 // returns the chosen candidate's index in d.Cands. question is a format
-// with one %q for the (redacted) command; "" asks "did you mean". Nothing
-// is replayed
-// without the owner's choice; a replay the owner chose adds the command to
-// the flow's past commands like any successful replay, so the same words
-// match without asking next time.
+// with one %q for the (redacted) command; "" asks "did you mean". Each
+// option is a flow's name and what it would type ("… — types \"Milk\"").
+// Nothing is replayed without the owner's choice; a replay the owner chose
+// adds the command to the flow's past commands like any successful replay,
+// so the same words match without asking next time.
 func (r *run) offer(ctx context.Context, question string, d semantic.Decision, flows map[int64]*knowledge.Flow) (int, bool) {
 	r.e.mu.Lock()
 	asker := r.e.asker
@@ -266,7 +267,11 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 			name = fmt.Sprintf("%s (#%d)", f.Name, f.ID)
 		}
 		seen[strings.ToLower(name)] = true
-		options = append(options, name)
+		if vs := typedValues(f, d.Cands[i].Slots); len(vs) > 0 {
+			// what it would type, so a wrong value is seen before it is typed
+			name += " — types " + strings.Join(vs, ", ")
+		}
+		options = append(options, privacy.Redact(name, r.secrets, false))
 	}
 	options = append(options, AnswerNone)
 	if question == "" {
@@ -283,6 +288,24 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		}
 	}
 	return -1, false
+}
+
+// typedValues lists, quoted, what flow f would type for a command whose
+// candidate slots are slots: the value of each slot an input step types,
+// in step order (a password slot never: it is asked for at replay).
+func typedValues(f *knowledge.Flow, slots map[string]string) []string {
+	examples := map[string]string{}
+	for _, sl := range f.Slots {
+		examples[sl.Name] = sl.Example
+	}
+	slots = intent.SplitAdjacent(f.Intent, slots, examples)
+	var out []string
+	for _, st := range f.Steps {
+		if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == device.Input && name != PasswordSlot && slots[name] != "" {
+			out = append(out, strconv.Quote(slots[name]))
+		}
+	}
+	return out
 }
 
 // poolOf lists the healthy flows of pkg ("" for every app), by ID: the

@@ -182,3 +182,19 @@ func TestKnownChoicesSetsAsideAFlowThatCannotReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedValuesOfAnOffer: an offered flow shows what it would type, in
+// step order, never a password.
+func TestTypedValuesOfAnOffer(t *testing.T) {
+	f := &knowledge.Flow{Intent: "send {message} to {contact}", Slots: []knowledge.Slot{{Name: "message", Example: "hi"}, {Name: "contact", Example: "Ann"}, {Name: PasswordSlot}},
+		Steps: []knowledge.Step{
+			{Action: device.Input, Text: "{" + PasswordSlot + "}"},
+			{Action: device.Input, Text: "{contact}"},
+			{Action: device.Tap, Text: "{contact}"},
+			{Action: device.Input, Text: "{message}"},
+		}}
+	got := typedValues(f, map[string]string{"message": "running late", "contact": "Bob", PasswordSlot: "hunter2"})
+	if !slices.Equal(got, []string{`"Bob"`, `"running late"`}) {
+		t.Errorf("typedValues = %q", got)
+	}
+}

@@ -129,7 +129,7 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	}
 	var own *owner
 	if cfg.Owner {
-		own = &owner{want: "\x00"}
+		own = &owner{want: "\x00", typed: c.ExpectTyped}
 		if f, err := cfg.Store.Flow(ctx, row.WantFlow); err == nil && row.WantFlow != 0 && !c.ExpectNoMatch && canPick(f, c.ExpectPicked) {
 			own.want = f.Name
 		}
@@ -225,7 +225,8 @@ func canPick(f *knowledge.Flow, picks []string) bool {
 // owner answers "did you mean …?" as the writer of a command would
 // (Config.Owner): the option naming the command's flow, else none.
 type owner struct {
-	want           string // name of the command's flow; "\x00" for none
+	want           string   // name of the command's flow; "\x00" for none
+	typed          []string // what the command types (CommandCase.ExpectTyped)
 	offered, right bool
 }
 

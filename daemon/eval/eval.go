@@ -20,6 +20,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -441,12 +442,30 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 	}
 	o.offered = true
 	for _, opt := range options {
-		if opt == o.want || strings.HasPrefix(opt, o.want+" (#") {
+		name, typed, _ := strings.Cut(opt, " — types ")
+		if name == o.want || strings.HasPrefix(name, o.want+" (#") {
 			o.right = true
+			if typed != "" && !o.typesRight(typed) {
+				// the right flow, but it would type another value: the
+				// owner, who sees it, declines
+				return daemon.AnswerNone, nil
+			}
 			return opt, nil
 		}
 	}
 	return daemon.AnswerNone, nil
+}
+
+// typesRight reports whether each value of shown (`"a", "b"`, as an
+// offer lists what a flow would type) is one the owner's command types.
+func (o *owner) typesRight(shown string) bool {
+	for _, q := range strings.Split(shown, ", ") {
+		v, err := strconv.Unquote(q)
+		if err != nil || !slices.ContainsFunc(o.typed, func(t string) bool { return strings.EqualFold(t, v) }) {
+			return false
+		}
+	}
+	return true
 }
 
 func ratio(a, b int) float64 {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -85,5 +86,19 @@ func TestCanPick(t *testing.T) {
 		if got := canPick(tt.f, tt.picks); got != tt.want {
 			t.Errorf("%s: canPick = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestOwnerSeesWhatIsTyped: the simulated owner takes its flow only when
+// what the offer says it would type is what the command types.
+func TestOwnerSeesWhatIsTyped(t *testing.T) {
+	o := &owner{want: "Create a folder named 'x'", typed: []string{"holiday_2024"}}
+	opts := []string{`Create a folder named 'x' — types "holiday_2024 inside"`, daemon.AnswerNone}
+	if ans, _ := o.Ask(context.Background(), "?", opts); ans != daemon.AnswerNone {
+		t.Errorf("a wrong value typed was taken: %q", ans)
+	}
+	opts[0] = `Create a folder named 'x' — types "Holiday_2024"`
+	if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[0] {
+		t.Errorf("the right value was declined: %q", ans)
 	}
 }

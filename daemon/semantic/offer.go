@@ -53,13 +53,31 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 // a slot: replaying it would do something the command did not say.
 var valueVetoes = []string{intent.VetoUnfilled, intent.VetoValue, intent.VetoLiteral}
 
+// otherValue reports whether c's vetoes say the command gives the flow
+// another value or none for a slot. A value the flow names (VetoLiteral)
+// that the command leaves out, with no word of its own in its place
+// ("export all my messages" against "export all messages to
+// 'Messages.json'"), is not another value: the owner may be offered the
+// flow, and sees the value in its name.
+func otherValue(c intent.Candidate) bool {
+	for _, v := range c.Vetoes {
+		if v == intent.VetoLiteral && len(c.Unmatched) == 0 {
+			continue
+		}
+		if slices.Contains(valueVetoes, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // suggest lists the candidates of d to offer the owner (Config.Suggest).
 func (r *Rescorer) suggest(d Decision, flows map[int64]*knowledge.Flow) []int {
 	var out []int
 	for i, c := range d.Cands {
 		f := flows[c.FlowID]
 		if f == nil || contradicted(c) || len(c.Missing) > 0 || d.Cosine[i] < r.cfg.SuggestMinCosine ||
-			slices.ContainsFunc(c.Vetoes, func(v string) bool { return slices.Contains(valueVetoes, v) }) || stretched(c.Slots, f) {
+			otherValue(c) || stretched(c.Slots, f) {
 			continue
 		}
 		out = append(out, i)

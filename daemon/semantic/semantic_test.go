@@ -552,3 +552,23 @@ func TestAgrees(t *testing.T) {
 		})
 	}
 }
+
+// TestOtherValue: a flow's value the command leaves out is offered; one
+// the command replaces, or a slot it leaves empty, is not.
+func TestOtherValue(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    intent.Candidate
+		want bool
+	}{
+		{"no veto", intent.Candidate{}, false},
+		{"the flow's value left out", intent.Candidate{Vetoes: []string{intent.VetoLiteral}}, false},
+		{"the flow's value replaced by a word", intent.Candidate{Vetoes: []string{intent.VetoLiteral}, Unmatched: []string{"test2"}}, true},
+		{"another value", intent.Candidate{Vetoes: []string{intent.VetoValue, intent.VetoLiteral}}, true},
+		{"a slot left empty", intent.Candidate{Vetoes: []string{intent.VetoUnfilled}}, true},
+	} {
+		if got := semantic.OtherValue(tt.c); got != tt.want {
+			t.Errorf("%s: otherValue = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -113,6 +113,44 @@ func polarity(cmd string) int {
 	return p
 }
 
+// switchPolarity is the state a command asks the switch labelled label to
+// be in: +1 on, -1 off, 0 when the command says neither. On and off words
+// compose with the label's own ("turn on" the switch "Hide dialpad
+// numbers" hides them: on; "show dialpad numbers" against it: off), and a
+// command whose only such words are the label's names the setting to have
+// ("hide dialpad numbers": on). Words are compared by stem.
+func switchPolarity(cmd, label string) int {
+	if polarity(cmd) == 0 {
+		return 0
+	}
+	cw, lw := strings.Fields(strings.ToLower(cmd)), strings.Fields(strings.ToLower(label))
+	stems := func(ws []string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range ws {
+			m[intent.Stem(strings.Trim(w, ".,!?'\""))] = true
+		}
+		return m
+	}
+	inLabel, inCmd := stems(lw), stems(cw)
+	rest := func(ws []string, skip map[string]bool) string {
+		var out []string
+		for _, w := range ws {
+			if !skip[intent.Stem(strings.Trim(w, ".,!?'\""))] {
+				out = append(out, w)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	p := polarity(rest(cw, inLabel))
+	if p == 0 {
+		p = 1 // the on/off words are the label's: the command names the setting
+	}
+	if l := polarity(rest(lw, inCmd)); l != 0 {
+		p *= l // the label says the other state ("Hide …" for "show …")
+	}
+	return p
+}
+
 // confirmConcepts label buttons that commit a form: save / ok / done /
 // send / add / create / apply / set.
 var confirmConcepts = map[string]bool{"save": true, "send": true, "add": true}

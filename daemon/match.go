@@ -191,11 +191,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
-	examples := map[string]string{}
-	for _, sl := range f.Slots {
-		examples[sl.Name] = sl.Example
-	}
-	top.Slots = intent.SplitAdjacent(f.Intent, top.Slots, examples)
+	top.Slots = splitSlots(f, top.Slots)
 	if name, ok := unknownChoice(f, r.res.Command, top.Slots); ok && opt.FlowID == 0 {
 		// "add the holidays of Wakanda": no option the flow knows
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command names no option it knows for {%s}", f.Name, name)})
@@ -225,11 +221,7 @@ func (r *run) knownChoices(cands []intent.Candidate, flows map[int64]*knowledge.
 	out := cands[:0:0]
 	for _, c := range cands {
 		if f := flows[c.FlowID]; f != nil {
-			examples := map[string]string{}
-			for _, sl := range f.Slots {
-				examples[sl.Name] = sl.Example
-			}
-			if name, unknown := unknownChoice(f, r.res.Command, intent.SplitAdjacent(f.Intent, c.Slots, examples)); unknown {
+			if name, unknown := unknownChoice(f, r.res.Command, splitSlots(f, c.Slots)); unknown {
 				r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q set aside: the command names no option it knows for {%s}", f.Name, name)})
 				continue
 			}
@@ -290,15 +282,21 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 	return -1, false
 }
 
-// typedValues lists, quoted, what flow f would type for a command whose
-// candidate slots are slots: the value of each slot an input step types,
-// in step order (a password slot never: it is asked for at replay).
-func typedValues(f *knowledge.Flow, slots map[string]string) []string {
+// splitSlots is intent.SplitAdjacent over f's template and slot examples:
+// slots as a replay of f would fill them.
+func splitSlots(f *knowledge.Flow, slots map[string]string) map[string]string {
 	examples := map[string]string{}
 	for _, sl := range f.Slots {
 		examples[sl.Name] = sl.Example
 	}
-	slots = intent.SplitAdjacent(f.Intent, slots, examples)
+	return intent.SplitAdjacent(f.Intent, slots, examples)
+}
+
+// typedValues lists, quoted, what flow f would type for a command whose
+// candidate slots are slots: the value of each slot an input step types,
+// in step order (a password slot never: it is asked for at replay).
+func typedValues(f *knowledge.Flow, slots map[string]string) []string {
+	slots = splitSlots(f, slots)
 	var out []string
 	for _, st := range f.Steps {
 		if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == device.Input && name != PasswordSlot && slots[name] != "" {

@@ -36,7 +36,10 @@ func (c *matcherCache) invalidate() {
 	c.mu.Unlock()
 }
 
-func (c *matcherCache) get(ctx context.Context, st *knowledge.Store) (*intent.Matcher, map[int64]*knowledge.Flow, error) {
+// get returns the matcher over st's healthy flows and every flow by ID,
+// building them when flows changed; labels gives the installed apps'
+// labels (package → label), asked only then.
+func (c *matcherCache) get(ctx context.Context, st *knowledge.Store, labels func(context.Context) map[string]string) (*intent.Matcher, map[int64]*knowledge.Flow, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m != nil {
@@ -55,8 +58,23 @@ func (c *matcherCache) get(ctx context.Context, st *knowledge.Store) (*intent.Ma
 		}
 	}
 	// an unhealthy flow acts only when the owner names it (Options.FlowID)
-	c.m = intent.NewMatcher(healthy)
+	c.m = intent.NewMatcherFor(healthy, labels(ctx))
 	return c.m, c.flows, nil
+}
+
+// appLabels returns the label of each installed app by package, nil when
+// the device cannot say: flows and commands are then matched with their
+// mentions of the app.
+func (e *Engine) appLabels(ctx context.Context) map[string]string {
+	apps, err := e.dev.InstalledApps(ctx)
+	if err != nil || len(apps) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(apps))
+	for _, a := range apps {
+		out[a.Package] = a.Label
+	}
+	return out
 }
 
 // InvalidateFlows must be called after flows change outside the engine
@@ -66,7 +84,7 @@ func (e *Engine) InvalidateFlows() { e.matcher.invalidate() }
 // MatchFlow ranks the saved flows of pkg ("" for all) against a command
 // and returns the best candidates, best first.
 func (e *Engine) MatchFlow(ctx context.Context, command, pkg string, k int) ([]intent.Candidate, error) {
-	m, _, err := e.matcher.get(ctx, e.store)
+	m, _, err := e.matcher.get(ctx, e.store, e.appLabels)
 	if err != nil {
 		return nil, machineErr{err}
 	}
@@ -101,7 +119,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, event.FlowMatch{FlowID: f.ID, Name: f.Name, Score: 1, Threshold: r.cfg.ReplayThreshold, Slots: r.slots, Replay: true})
 		return f, nil
 	}
-	m, flows, err := e.matcher.get(ctx, e.store)
+	m, flows, err := e.matcher.get(ctx, e.store, e.appLabels)
 	if err != nil {
 		return nil, machineErr{err}
 	}
@@ -342,7 +360,7 @@ func semanticCandidatesOf(d semantic.Decision) []event.SemanticCandidate {
 // With an embedder, flows close in meaning fill the places the lexical
 // ranking left (guides.go).
 func (r *run) similarFlowGuides(ctx context.Context) []string {
-	m, flows, err := r.e.matcher.get(ctx, r.e.store)
+	m, flows, err := r.e.matcher.get(ctx, r.e.store, r.e.appLabels)
 	if err != nil {
 		return nil
 	}

@@ -110,12 +110,18 @@ type Matcher struct {
 	totalLen int
 	dead     int
 	pool     sync.Pool
+	labels   map[string]string // package → app label (NewMatcherFor)
 }
 
 // NewMatcher indexes flows. Flows Add rejects (no intent text) are left
 // out.
-func NewMatcher(flows []knowledge.Flow) *Matcher {
-	m := &Matcher{byID: map[int64]int32{}, post: map[string][]posting{}, triPost: map[uint64][]int32{}, df: map[string]int{}}
+func NewMatcher(flows []knowledge.Flow) *Matcher { return NewMatcherFor(flows, nil) }
+
+// NewMatcherFor is NewMatcher knowing the label of each app (package →
+// label): flows and commands are matched without their mentions of the
+// app they are for ("in the Calendar app", StripAppMention).
+func NewMatcherFor(flows []knowledge.Flow, labels map[string]string) *Matcher {
+	m := &Matcher{byID: map[int64]int32{}, post: map[string][]posting{}, triPost: map[uint64][]int32{}, df: map[string]int{}, labels: labels}
 	for i := range flows {
 		_ = m.Add(flows[i]) // only ErrNoText; such a flow can never match
 	}
@@ -134,7 +140,7 @@ func (m *Matcher) Len() int {
 // each aligned with the template to turn its slot values into
 // placeholders. It returns ErrNoText when f has no words to match.
 func (m *Matcher) Add(f knowledge.Flow) error {
-	d := buildFlowDoc(&f)
+	d := buildFlowDoc(&f, m.labels[f.Package])
 	if len(d.patterns) == 0 {
 		return fmt.Errorf("add flow %d: %w", f.ID, ErrNoText)
 	}

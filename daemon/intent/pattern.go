@@ -50,7 +50,10 @@ func quotedIn(commands []string, value string) bool {
 	return false
 }
 
-func buildFlowDoc(f *knowledge.Flow) *flowDoc {
+// buildFlowDoc indexes f; label is its app's label, whose mentions in its
+// intent and past commands ("in the Gallery app") are optional words
+// (markMentions).
+func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 	d := &flowDoc{id: f.ID, pkg: f.Package, slots: map[string]*slotInfo{}, terms: map[string]int{}}
 	for _, s := range f.Slots {
 		if s.Name != "" {
@@ -86,6 +89,7 @@ func buildFlowDoc(f *knowledge.Flow) *flowDoc {
 	var tpl []ptok
 	if strings.TrimSpace(f.Intent) != "" {
 		tpl = analyzeTemplate(f.Intent)
+		markMentions(f.Intent, tpl, label)
 		for i, t := range tpl {
 			if t.slot != "" && d.slots[t.slot] == nil {
 				d.slots[t.slot] = &slotInfo{name: t.slot}
@@ -101,6 +105,7 @@ func buildFlowDoc(f *knowledge.Flow) *flowDoc {
 	for i := len(cmds) - 1; i >= 0; i-- {
 		c := cmds[i]
 		toks := analyze(c)
+		markMentions(c, toks, label)
 		if len(toks) > maxToks {
 			toks = toks[:maxToks]
 		}

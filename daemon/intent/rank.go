@@ -100,6 +100,7 @@ func (m *Matcher) Rank(cmd string, pkg string, k int) []Candidate {
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	markMentions(q.src, q.toks, m.labels[pkg])
 	if m.live == 0 {
 		return nil
 	}
@@ -139,6 +140,10 @@ func (m *Matcher) Score(cmd string, ids []int64) []Candidate {
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	if d, ok := m.byID[ids[0]]; ok {
+		// the flows are taken to be of one app: the first one's
+		markMentions(q.src, q.toks, m.labels[m.docs[d].pkg])
+	}
 	sc := m.getScratch()
 	defer m.putScratch(sc)
 	ideal := m.accumulate(q, "", sc)

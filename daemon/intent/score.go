@@ -116,7 +116,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	lonePlain, firstContent, verbLike := 0, -1, false
 	for j := range cmd {
 		c := &cmd[j]
-		if al.slotOf[j] >= 0 || c.stop {
+		if al.slotOf[j] >= 0 || c.stop || c.optional && credC[j] == 0 {
 			continue
 		}
 		if c.isValue() && credC[j] == 0 {
@@ -161,7 +161,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	scope := hasQuantifier(cmd, al.slotOf) && !hasQuantifier(pat, nil)
 	for i := range pat {
 		t := &pat[i]
-		if t.slot != "" || t.stop {
+		if t.slot != "" || t.stop || t.optional && credP[i] == 0 {
 			continue
 		}
 		patActs = append(patActs, t.concepts...)

@@ -114,6 +114,9 @@ type ptok struct {
 	// so that the same words unquoted in the other text match it
 	// (quotedRuns)
 	words []string
+	// optional: part of a mention of the app ("in the Calendar app",
+	// markMentions): unmatched, it is no word of the command or the flow
+	optional bool
 }
 
 func (t *ptok) isSlot() bool { return t.slot != "" }

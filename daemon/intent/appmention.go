@@ -1,0 +1,110 @@
+// App mentions: "in the Calendar app", "on the file manager" name the app
+// a command is for, which app identification already used. They are not
+// part of what the command asks the app to do, so neither side needs the
+// other's: "turn off start week on sunday in the calendar" against
+// "disable start week on sunday", "show 3 pictures per row" against
+// "display 3 images per row in the Gallery app".
+
+package intent
+
+import (
+	"slices"
+	"strings"
+)
+
+var (
+	mentionPreps = setOf("in", "on", "from", "of", "inside", "within", "using", "with", "for")
+	mentionDets  = setOf("the", "my", "your", "this")
+	appNouns     = setOf("app", "application")
+)
+
+// appMentions returns the byte ranges of text that mention the app
+// labelled label: a preposition, maybe a determiner, the label, maybe
+// "app" ("in the Calendar app", "on my file manager"), or the label
+// followed by "app" ("the Notes app: …"). The label is matched by its
+// words, or by their concatenation ("filemanager" for "File Manager",
+// "file manager" for "Filemanager"), case folded. A label alone without
+// such a frame is no mention: "notes light theme" may be about notes.
+// Quoted text is never one. Nil when label is empty or not mentioned.
+func appMentions(text, label string) [][2]int {
+	want := strings.Join(labelWords(label), "")
+	if want == "" {
+		return nil
+	}
+	toks := Tokenize(text)
+	word := func(i int) string {
+		if i < 0 || i >= len(toks) || toks[i].Kind != KindWord {
+			return ""
+		}
+		return toks[i].Text
+	}
+	var out [][2]int
+	for i := 0; i < len(toks); i++ {
+		n := labelAt(toks, i, want)
+		if n == 0 {
+			continue
+		}
+		a, b := i, i+n
+		if appNouns[word(b)] {
+			b++
+		}
+		framed := b > i+n // "… app"
+		if mentionDets[word(a-1)] {
+			a--
+		}
+		if mentionPreps[word(a-1)] {
+			a--
+			framed = true
+		}
+		if framed {
+			out = append(out, [2]int{toks[a].Start, toks[b-1].End})
+		}
+		i = b - 1
+	}
+	return out
+}
+
+// markMentions flags the tokens of pts inside a mention of the app
+// labelled label (appMentions) as optional: matched, they count like any
+// word; unmatched, they are neither an extra requirement nor a word left
+// out ("turn off start week on sunday in the calendar" against "disable
+// start week on sunday").
+func markMentions(src string, pts []ptok, label string) {
+	for _, r := range appMentions(src, label) {
+		for i := range pts {
+			if pts[i].start >= r[0] && pts[i].end <= r[1] {
+				pts[i].optional = true
+			}
+		}
+	}
+}
+
+// labelAt returns how many word tokens from i spell want (the label's
+// words concatenated), 0 when they do not; at most four words.
+func labelAt(toks []Token, i int, want string) int {
+	got := ""
+	for k := i; k < len(toks) && k < i+4; k++ {
+		if toks[k].Kind != KindWord {
+			return 0
+		}
+		got += toks[k].Text
+		switch {
+		case got == want:
+			return k - i + 1
+		case !strings.HasPrefix(want, got):
+			return 0
+		}
+	}
+	return 0
+}
+
+// labelWords returns the lower-case words of an app label.
+func labelWords(label string) []string {
+	var out []string
+	for _, t := range Tokenize(label) {
+		if t.Kind == KindWord && !slices.Contains([]string{"app", "application"}, t.Text) {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}

@@ -200,7 +200,10 @@ func (c Config) isZero() bool {
 // replay that was right on testdata/commands.jsonl and tune.jsonl had a
 // cosine of 0.716 or more with its flow's filled template, so 0.60 keeps
 // them all with a margin; a lexical match the model disagrees with that
-// much is offered, not replayed.
+// much is offered, not replayed. (It was documented but left at 0 — off —
+// until 2026-11-23, stop 18; switched on, it held back one right replay of
+// the tuning sets, a misspelt command, "turn on delivary reports", at
+// cosine 0.50, and no wrong one.)
 var MiniLM = Config{
 	GreyZone:         intent.DefaultThreshold - 0.10,
 	MinCosine:        0.70,
@@ -208,6 +211,7 @@ var MiniLM = Config{
 	Timeout:          10 * time.Second,
 	Retrieve:         5,
 	SuggestMinCosine: 0.55,
+	MinAgree:         0.60,
 
 	Bridge: []string{}, // none (nil would mean DefaultBridge)
 }

@@ -572,3 +572,27 @@ func TestOtherValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMiniLMConfiguration: the configuration shipped for the on-device
+// model is the one its documentation and the README describe (the
+// agreement check was once documented but left at 0, that is off).
+func TestMiniLMConfiguration(t *testing.T) {
+	c, ok := semantic.Tuned["local:all-MiniLM-L6-v2"]
+	if !ok {
+		t.Fatal("no tuned configuration for the on-device model")
+	}
+	for _, tt := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"MinCosine", c.MinCosine, 0.70},
+		{"MinMargin", c.MinMargin, 0.05},
+		{"MinAgree", c.MinAgree, 0.60},
+		{"SuggestMinCosine", c.SuggestMinCosine, 0.55},
+		{"Retrieve", float64(c.Retrieve), 5},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}

@@ -590,9 +590,46 @@ func TestMiniLMConfiguration(t *testing.T) {
 		{"MinAgree", c.MinAgree, 0.60},
 		{"SuggestMinCosine", c.SuggestMinCosine, 0.55},
 		{"Retrieve", float64(c.Retrieve), 5},
+		{"MinorExtra", c.MinorExtra, 0.95},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)
 		}
+	}
+}
+
+// TestMinorExtra: a candidate whose only veto is an extra requirement is
+// promoted when the command without the words behind it means the same
+// (Config.MinorExtra), not when they change it, nor when it fills a slot.
+func TestMinorExtra(t *testing.T) {
+	grey := th - 0.05
+	extra := func(unmatched ...string) intent.Candidate {
+		c := cand(1, grey, intent.VetoExtra)
+		c.Unmatched = unmatched
+		return c
+	}
+	slotted := extra("close")
+	slotted.Slots = map[string]string{"x": "v"}
+	for _, tt := range []struct {
+		name    string
+		command string
+		c       intent.Candidate
+		minor   float64
+		want    bool
+	}{
+		{"the extra word changes nothing", "cmd close", extra("close"), 0.95, true},
+		{"it changes the meaning", "cmd far", extra("cmd"), 0.95, false},
+		{"the check is off", "cmd close", extra("close"), 0, false},
+		{"the candidate fills a slot", "cmd close", slotted, 0.95, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			cfg := semantic.MiniLM
+			cfg.MinorExtra = tt.minor
+			d := semantic.New(unit(&calls, vecs), nil, cfg).Decide(context.Background(), tt.command, []intent.Candidate{tt.c}, flowsOf("same b"), th)
+			if got := d.Promoted == 0; got != tt.want {
+				t.Errorf("promoted %v, want %v (%s)", got, tt.want, d.Reason)
+			}
+		})
 	}
 }

@@ -40,11 +40,11 @@ func isOption(s *screen.Snapshot, el *screen.Element) bool {
 // isNamedRow reports whether el is a row of a list whose text is content
 // (screen.Descriptor.InList), not an input field, whose first text (before
 // " · ") is a value the command names — a name, a quoted text, a number, a
-// file name ("call Alice" taps the row "Alice · Hello · 30.06"): such a
+// file name ("call Alice" taps the row "Alice · See you · 12.04"): such a
 // row may become a choice slot like an option, so that "call Bob" taps
 // Bob's row. A row the command names with plain words ("show hidden
-// files"), or that holds more than the value ("Send message by pressing
-// Enter"), is a setting, a command of its own, and never becomes one.
+// files"), or that holds more than the value ("Use large fonts in Chats"),
+// is a setting, a command of its own, and never becomes one.
 func isNamedRow(s *screen.Snapshot, el *screen.Element, command string) bool {
 	if s == nil || el == nil || el.Label == "" {
 		return false

@@ -170,7 +170,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	disagreed := false
 	if len(cands) > 1 && top.FlowID == cands[0].FlowID && cands[1].Score >= r.cfg.ReplayThreshold && cands[0].Score-cands[1].Score < ambiguityMargin && opt.FlowID == 0 {
 		// two flows fit about equally well ("create a note named ideas"
-		// against a text note and a checklist note flow): which one is
+		// against a "text list named" and a "checklist named" flow): which one is
 		// meant is a guess, so the owner is asked, and nothing replays
 		// without an answer
 		d := semantic.Decision{Cands: cands[:2], Suggest: []int{0, 1}}
@@ -231,10 +231,10 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 const ambiguityMargin = 0.05
 
 // knownChoices returns cands without the flows whose choice slot the
-// command fills with no option the flow knows ("call 911" against "call
+// command fills with no option the flow knows ("call 112" against "call
 // {contact}", learned over the contact rows): such a flow cannot be
 // replayed for the command, so it must not hide one ranked below it that
-// can ("call 911" itself).
+// can ("call 112" itself).
 func (r *run) knownChoices(cands []intent.Candidate, flows map[int64]*knowledge.Flow) []intent.Candidate {
 	out := cands[:0:0]
 	for _, c := range cands {

@@ -61,8 +61,8 @@ func elementNamed(t *testing.T, s *screen.Snapshot, label string) screen.Element
 }
 
 // TestValueBoundTap: a flow that typed "Alice" and tapped the "Alice"
-// result learns the tap as bound to the typed slot; a replay for "Jack"
-// taps the row carrying Jack, and with no such row, or two equally
+// result learns the tap as bound to the typed slot; a replay for "Dana"
+// taps the row carrying Dana, and with no such row, or two equally
 // fitting, finds nothing: it never taps the old row or a guess.
 func TestValueBoundTap(t *testing.T) {
 	learned := searchResults(t, "Alice", "Alice", "Alice Cooper")
@@ -98,12 +98,12 @@ func TestValueBoundTap(t *testing.T) {
 		value string
 		want  string // "" none
 	}{
-		{"the new value's row", []string{"Jack", "Jackie Chan"}, "Jack", "Jack"},
-		{"case folded", []string{"Jack"}, "jack", "Jack"},
-		{"the only row carrying it", []string{"Jack Smith · Mobile", "Bob"}, "jack", "Jack Smith · Mobile"},
-		{"no row: the old one is never tapped", []string{"Alice"}, "Jack", ""},
-		{"two rows carry it, none is it: no guess", []string{"Jack Smith", "Jack Stone"}, "jack", ""},
-		{"a word inside another is not it", []string{"Jackson"}, "jack", ""},
+		{"the new value's row", []string{"Dana", "Danny Chan"}, "Dana", "Dana"},
+		{"case folded", []string{"Dana"}, "dana", "Dana"},
+		{"the only row carrying it", []string{"Dana Smith · Mobile", "Bob"}, "dana", "Dana Smith · Mobile"},
+		{"no row: the old one is never tapped", []string{"Alice"}, "Dana", ""},
+		{"two rows carry it, none is it: no guess", []string{"Dana Smith", "Dana Stone"}, "dana", ""},
+		{"a word inside another is not it", []string{"Danaher"}, "dana", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := searchResults(t, tt.value, tt.rows...)
@@ -124,8 +124,8 @@ func TestValueBoundTap(t *testing.T) {
 // name, a file name) may become a choice slot; a row named in plain words
 // (a setting) and an input field never do.
 func TestNamedRowIsAChoice(t *testing.T) {
-	contacts := searchResults(t, "", "Alice", "Bob", "Jack")
-	settings := searchResults(t, "", "Show hidden files", "Use english language", "Change date format")
+	contacts := searchResults(t, "", "Alice", "Bob", "Dana")
+	settings := searchResults(t, "", "Show weekends", "Round corners", "Compact rows")
 	for _, tt := range []struct {
 		name    string
 		s       *screen.Snapshot
@@ -133,11 +133,11 @@ func TestNamedRowIsAChoice(t *testing.T) {
 		command string
 		want    bool
 	}{
-		{"a name the command says", contacts, "Alice", "add contact Alice to favorites", true},
+		{"a name the command says", contacts, "Alice", "star Alice in my people", true},
 		{"a quoted name", contacts, "Bob", "call 'bob' now", true},
-		{"a row the command does not name", contacts, "Jack", "add contact Alice to favorites", false},
-		{"a setting named in plain words", settings, "Show hidden files", "show hidden files", false},
-		{"a setting holding a word the command capitalises", settings, "Use english language", "Use English language", false},
+		{"a row the command does not name", contacts, "Dana", "star Alice in my people", false},
+		{"a setting named in plain words", settings, "Show weekends", "show weekends", false},
+		{"a setting holding a word the command capitalises", settings, "Round corners", "Round Corners", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			el := elementNamed(t, tt.s, tt.label)
@@ -146,29 +146,29 @@ func TestNamedRowIsAChoice(t *testing.T) {
 			}
 		})
 	}
-	if ps := peers(contacts, ptr(elementNamed(t, contacts, "Alice"))); len(ps) != 3 || choiceValue("add contact Alice to favorites", ps) != "alice" || pickByCommand(ps, "put bob in my favorites") != 1 {
+	if ps := peers(contacts, ptr(elementNamed(t, contacts, "Alice"))); len(ps) != 3 || choiceValue("star Alice in my people", ps) != "alice" || pickByCommand(ps, "star bob in my people") != 1 {
 		t.Errorf("peers %q: Alice's row is not a choice that Bob's replaces", ps)
 	}
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// TestKnownChoicesSetsAsideAFlowThatCannotReplay: "call 911" against a
-// flow "call {contact}" learned over contact rows and a flow "call 911":
+// TestKnownChoicesSetsAsideAFlowThatCannotReplay: "call 112" against a
+// flow "call {contact}" learned over contact rows and a flow "call 112":
 // the first names no contact the flow knows and must not hide the second.
 func TestKnownChoicesSetsAsideAFlowThatCannotReplay(t *testing.T) {
-	contacts := []string{"Alice", "Bob", "Jack"}
+	contacts := []string{"Alice", "Bob", "Dana"}
 	flows := map[int64]*knowledge.Flow{
 		1: {ID: 1, Name: "Call Alice", Intent: "call {contact}", Slots: []knowledge.Slot{{Name: "contact", Example: "Alice"}},
 			Steps: []knowledge.Step{{Action: device.Tap, Text: "{contact}", Choices: contacts}}},
-		2: {ID: 2, Name: "Call 911", Intent: "call 911", Steps: []knowledge.Step{{Action: device.Tap}}},
+		2: {ID: 2, Name: "Call 112", Intent: "call 112", Steps: []knowledge.Step{{Action: device.Tap}}},
 	}
 	for _, tt := range []struct {
 		command string
 		slot    string
 		want    []int64
 	}{
-		{"call 911", "911", []int64{2}},
+		{"call 112", "112", []int64{2}},
 		{"call bob", "bob", []int64{1, 2}},
 	} {
 		r := &run{e: &Engine{bus: event.NewBus()}, res: &Result{Command: tt.command}}

@@ -69,7 +69,7 @@ func TestCanPick(t *testing.T) {
 		{Action: "tap", Target: screen.Descriptor{Text: "Descending"}},
 	}}
 	theme := &knowledge.Flow{Steps: []knowledge.Step{{Action: "tap", Text: "{theme}", Target: screen.Descriptor{Text: "Light"}, Choices: []string{"Light", "Dark", "Black"}}}}
-	search := &knowledge.Flow{Steps: []knowledge.Step{{Action: "input", Text: "{q}"}, {Action: "tap", Text: "{q}", Target: screen.Descriptor{Text: "Clock"}}}}
+	search := &knowledge.Flow{Steps: []knowledge.Step{{Action: "input", Text: "{q}"}, {Action: "tap", Text: "{q}", Target: screen.Descriptor{Text: "Weather"}}}}
 	for _, tt := range []struct {
 		name  string
 		f     *knowledge.Flow
@@ -81,7 +81,7 @@ func TestCanPick(t *testing.T) {
 		{"the other order", sortDesc, []string{"Ascending"}, false},
 		{"an option of a choice step", theme, []string{"Dark"}, true},
 		{"no such option", theme, []string{"Purple"}, false},
-		{"a row carrying a typed value", search, []string{"Camera"}, true},
+		{"a row carrying a typed value", search, []string{"Tides"}, true},
 	} {
 		if got := canPick(tt.f, tt.picks); got != tt.want {
 			t.Errorf("%s: canPick = %v, want %v", tt.name, got, tt.want)
@@ -92,12 +92,12 @@ func TestCanPick(t *testing.T) {
 // TestOwnerSeesWhatIsTyped: the simulated owner takes its flow only when
 // what the offer says it would type is what the command types.
 func TestOwnerSeesWhatIsTyped(t *testing.T) {
-	o := &owner{want: "Create a folder named 'x'", typed: []string{"holiday_2024"}}
-	opts := []string{`Create a folder named 'x' — types "holiday_2024 inside"`, daemon.AnswerNone}
+	o := &owner{want: "Create a folder named 'x'", typed: []string{"trip_2031"}}
+	opts := []string{`Create a folder named 'x' — types "trip_2031 inside"`, daemon.AnswerNone}
 	if ans, _ := o.Ask(context.Background(), "?", opts); ans != daemon.AnswerNone {
 		t.Errorf("a wrong value typed was taken: %q", ans)
 	}
-	opts[0] = `Create a folder named 'x' — types "Holiday_2024"`
+	opts[0] = `Create a folder named 'x' — types "Trip_2031"`
 	if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[0] {
 		t.Errorf("the right value was declined: %q", ans)
 	}

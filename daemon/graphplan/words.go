@@ -115,10 +115,10 @@ func polarity(cmd string) int {
 
 // switchPolarity is the state a command asks the switch labelled label to
 // be in: +1 on, -1 off, 0 when the command says neither. On and off words
-// compose with the label's own ("turn on" the switch "Hide dialpad
-// numbers" hides them: on; "show dialpad numbers" against it: off), and a
+// compose with the label's own ("turn on" the switch "Hide caller
+// ID" hides it: on; "show the caller ID" against it: off), and a
 // command whose only such words are the label's names the setting to have
-// ("hide dialpad numbers": on). Words are compared by stem.
+// ("hide caller ID": on). Words are compared by stem.
 func switchPolarity(cmd, label string) int {
 	if polarity(cmd) == 0 {
 		return 0

@@ -14,7 +14,7 @@ type slotInfo struct {
 	shape   []ptok
 	// short: the example has at most two words and no negation (a name, a
 	// title, a search term), so a value with a negation in it is a clause
-	// run on ("camera but don't open it"), not a value
+	// run on ("weather but don't open it"), not a value
 	short bool
 }
 
@@ -185,7 +185,7 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 	if values > 0 || properThenStop(sp) || si.short && len(sp) > 2 && slices.ContainsFunc(sp[1:len(sp)-1], func(t ptok) bool { return slotEdge[t.text] }) {
 		// a value mixed with other words ("7 am tomorrow", "Bob on
 		// speaker"), or a short value run on into a phrase ("dentist in
-		// my calendar" for a one-word search term)
+		// my planner" for a one-word search term)
 		v = 0.3
 	}
 	if onTail[last.text] {

@@ -1,9 +1,9 @@
-// App mentions: "in the Calendar app", "on the file manager" name the app
+// App mentions: "in the Planner app", "on the doc box" name the app
 // a command is for, which app identification already used. They are not
 // part of what the command asks the app to do, so neither side needs the
-// other's: "turn off start week on sunday in the calendar" against
-// "disable start week on sunday", "show 3 pictures per row" against
-// "display 3 images per row in the Gallery app".
+// other's: "turn off auto sync in the planner" against "disable auto
+// sync", "show 3 tiles per row" against "display 3 tiles per row in the
+// Mosaic app".
 
 package intent
 
@@ -20,11 +20,11 @@ var (
 
 // appMentions returns the byte ranges of text that mention the app
 // labelled label: a preposition, maybe a determiner, the label, maybe
-// "app" ("in the Calendar app", "on my file manager"), or the label
-// followed by "app" ("the Notes app: …"). The label is matched by its
-// words, or by their concatenation ("filemanager" for "File Manager",
-// "file manager" for "Filemanager"), case folded. A label alone without
-// such a frame is no mention: "notes light theme" may be about notes.
+// "app" ("in the Planner app", "on my doc box"), or the label followed
+// by "app" ("the Jotter app: …"). The label is matched by its words, or
+// by their concatenation ("docbox" for "Doc Box", "doc box" for
+// "Docbox"), case folded. A label alone without
+// such a frame is no mention: "jotter light theme" may be about jotters.
 // Quoted text is never one. Nil when label is empty or not mentioned.
 func appMentions(text, label string) [][2]int {
 	want := strings.Join(labelWords(label), "")
@@ -67,8 +67,8 @@ func appMentions(text, label string) [][2]int {
 // markMentions flags the tokens of pts inside a mention of the app
 // labelled label (appMentions) as optional: matched, they count like any
 // word; unmatched, they are neither an extra requirement nor a word left
-// out ("turn off start week on sunday in the calendar" against "disable
-// start week on sunday").
+// out ("turn off auto sync in the planner" against "disable auto
+// sync").
 func markMentions(src string, pts []ptok, label string) {
 	for _, r := range appMentions(src, label) {
 		for i := range pts {

@@ -23,15 +23,15 @@ func TestAppMentions(t *testing.T) {
 	for _, tt := range []struct {
 		text, label, want string
 	}{
-		{"turn off start week on sunday in the calendar", "Calendar", "turn off start week on sunday"},
-		{"Display 3 images per row in the Gallery app", "Gallery", "Display 3 images per row"},
-		{"sort files by size on my file manager", "Filemanager", "sort files by size"},
-		{"sort files by size in filemanager", "File Manager", "sort files by size"},
-		{"the Notes app: create a note", "Notes", ": create a note"},
-		{"create a note", "Notes", "create a note"},
-		{"notes light theme", "Notes", "notes light theme"},
-		{"search 'in the calendar' please", "Calendar", "search 'in the calendar' please"},
-		{"open the clock app", "Calendar", "open the clock app"},
+		{"turn off auto sync in the planner", "Planner", "turn off auto sync"},
+		{"Display 3 tiles per row in the Mosaic app", "Mosaic", "Display 3 tiles per row"},
+		{"sort files by size on my doc box", "Docbox", "sort files by size"},
+		{"sort files by size in docbox", "Doc Box", "sort files by size"},
+		{"the Jotter app: create a note", "Jotter", ": create a note"},
+		{"create a jotter", "Jotter", "create a jotter"},
+		{"jotter light theme", "Jotter", "jotter light theme"},
+		{"search 'in the planner' please", "Planner", "search 'in the planner' please"},
+		{"open the tides app", "Planner", "open the tides app"},
 		{"anything", "", "anything"},
 	} {
 		if got := strip(tt.text, tt.label); got != tt.want {
@@ -41,7 +41,7 @@ func TestAppMentions(t *testing.T) {
 }
 
 func FuzzAppMentions(f *testing.F) {
-	f.Add("turn off dark mode in the Notes app", "Notes")
+	f.Add("turn off dark mode in the Jotter app", "Jotter")
 	f.Add("'in the' app app in", "App")
 	f.Fuzz(func(t *testing.T, text, label string) {
 		for _, r := range appMentions(text, label) {
@@ -57,16 +57,16 @@ func FuzzAppMentions(f *testing.F) {
 func TestMentionsAreOptional(t *testing.T) {
 	m := NewMatcherFor([]knowledge.Flow{
 		{ID: 1, Package: "p", Intent: "show {n} images per row in the Photos app", Slots: []knowledge.Slot{{Name: "n", Example: "4"}}},
-		{ID: 2, Package: "p", Intent: "disable start week on sunday"},
+		{ID: 2, Package: "p", Intent: "disable auto sync"},
 		{ID: 3, Package: "p", Intent: "delete all the albums in the Photos app"},
 	}, map[string]string{"p": "Photos"})
 	checkReplays(t, m, []replayCase{
 		{"show 3 images per row", 1, true, "3"},
-		{"disable start week on sunday in the photos app", 2, true, ""},
+		{"disable auto sync in the photos app", 2, true, ""},
 		{"delete all my photos albums", 3, true, ""},
 	})
 	for _, id := range []int64{1, 2} {
-		if c := m.Score(map[int64]string{1: "show 3 images per row", 2: "disable start week on sunday in photos"}[id], []int64{id}); len(c) != 1 || len(c[0].Vetoes) > 0 {
+		if c := m.Score(map[int64]string{1: "show 3 images per row", 2: "disable auto sync in photos"}[id], []int64{id}); len(c) != 1 || len(c[0].Vetoes) > 0 {
 			t.Errorf("flow %d: %+v, want no veto", id, c)
 		}
 	}

@@ -119,7 +119,7 @@ func NewMatcher(flows []knowledge.Flow) *Matcher { return NewMatcherFor(flows, n
 
 // NewMatcherFor is NewMatcher knowing the label of each app (package →
 // label): flows and commands are matched without their mentions of the
-// app they are for ("in the Calendar app", StripAppMention).
+// app they are for ("in the Planner app", markMentions).
 func NewMatcherFor(flows []knowledge.Flow, labels map[string]string) *Matcher {
 	m := &Matcher{byID: map[int64]int32{}, post: map[string][]posting{}, triPost: map[uint64][]int32{}, df: map[string]int{}, labels: labels}
 	for i := range flows {

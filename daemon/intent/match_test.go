@@ -417,6 +417,6 @@ func TestShortValueEndsAtClause(t *testing.T) {
 		{"reply don't be late to Bob", 2, true, "don't be late"},
 		// a one-word value is not run on into a phrase when a shorter
 		// reading aligns the rest
-		{"hey open up the clock app from the search", 3, true, "clock"},
+		{"hey open up the tides app from the search", 3, true, "tides"},
 	})
 }

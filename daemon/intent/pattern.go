@@ -51,7 +51,7 @@ func quotedIn(commands []string, value string) bool {
 }
 
 // buildFlowDoc indexes f; label is its app's label, whose mentions in its
-// intent and past commands ("in the Gallery app") are optional words
+// intent and past commands ("in the Mosaic app") are optional words
 // (markMentions).
 func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 	d := &flowDoc{id: f.ID, pkg: f.Package, slots: map[string]*slotInfo{}, terms: map[string]int{}}

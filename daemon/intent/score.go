@@ -248,8 +248,8 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	case patLoneAct && !patLoneObj && (spanObj || lonePlain > 1 || lonePlain == 1 && !verbLike):
 		// the flow's lone words are actions, which the command's verb may
 		// reword, but the command also names things the flow does not:
-		// "film a short video with the front camera" against "record a
-		// short video"
+		// "capture a voice memo in the car" against "record a voice
+		// memo"
 		mult *= penExtra
 		res.veto(VetoExtra)
 	}
@@ -356,8 +356,8 @@ func assignWords(pat, cmd []ptok, sims []float64, slotOf []int, wk *work) (credC
 
 // quotedRuns gives full credit to each quoted text of two words or more
 // in the command that the pattern holds unquoted, word for word, in
-// literals not yet credited: the command's 'regular event' against the
-// flow's "regular event". The text and those literals are credited.
+// literals not yet credited: the command's 'weekly report' against the
+// flow's "weekly report". The text and those literals are credited.
 // (The other way round, mergeRuns.)
 func quotedRuns(cmd, pat []ptok, credC, credP []float64) {
 	for j := range cmd {
@@ -390,8 +390,8 @@ next:
 }
 
 // mergeRuns returns cmd with each run of words that a quoted text of two
-// words or more in pat holds (the flow's 'regular event') merged into one
-// quoted token like it, so that the command's unquoted "regular event"
+// words or more in pat holds (the flow's 'weekly report') merged into one
+// quoted token like it, so that the command's unquoted "weekly report"
 // aligns with it; cmd itself when there is none. The merged token keeps
 // the run's source span.
 func mergeRuns(pat, cmd []ptok) []ptok {

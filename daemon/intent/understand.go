@@ -114,7 +114,7 @@ type ptok struct {
 	// so that the same words unquoted in the other text match it
 	// (quotedRuns)
 	words []string
-	// optional: part of a mention of the app ("in the Calendar app",
+	// optional: part of a mention of the app ("in the Planner app",
 	// markMentions): unmatched, it is no word of the command or the flow
 	optional bool
 }
@@ -443,7 +443,7 @@ func onlySpaces(src string, a, b int) bool {
 }
 
 // quotedStems returns the stem of a quoted text: that of its word when it
-// is one word ("'diary'" matches "diary"), else the text itself, with
+// is one word ("'recipes'" matches "recipes"), else the text itself, with
 // the stems of its words when it has two or more.
 func quotedStems(text string) (stem string, words []string) {
 	toks := Tokenize(text)

@@ -131,8 +131,8 @@ func switchSign(toks []ptok, slotOf []int) int {
 
 // switchFlipped reports whether the command asks a switch for the other
 // state than the pattern does, reading all their on and off words
-// (switchSign), matched or not: "show the dialpad numbers" against "turn
-// on hide dialpad numbers".
+// (switchSign), matched or not: "show the caller ID" against "turn on
+// hide caller ID".
 func switchFlipped(pat, cmd []ptok, slotOf []int) bool {
 	p, c := switchSign(pat, nil), switchSign(cmd, slotOf)
 	return p != 0 && c != 0 && p != c

@@ -39,8 +39,8 @@
 //     alignment could not place (more than twice its example's words).
 //     An extra requirement (intent.VetoExtra), the only veto of a
 //     candidate that fills no slot, is bridged when the command without
-//     the words behind it means the same (Config.MinorExtra: "get rid of
-//     the whole call history").
+//     the words behind it means the same (Config.MinorExtra: "clear the
+//     whole download list").
 //  3. The eligible candidate with the highest cosine is promoted when its
 //     cosine is at least MinCosine and beats by MinMargin every other
 //     candidate but those the command contradicts (opposite, negation,
@@ -162,8 +162,8 @@ type Config struct {
 	// extra requirement (intent.VetoExtra) be promoted when the words
 	// behind it do not change what the command means: the command
 	// without them (Candidate.Unmatched) has at least this cosine with
-	// the whole command ("get rid of the whole call history" against
-	// "… the call history"; not "call Bob on speaker" against "call Bob").
+	// the whole command ("clear the whole download list" against "… the
+	// download list"; not "call Bob on speaker" against "call Bob").
 	MinorExtra float64
 	// Bridge lists the vetoes (intent.Veto*) embeddings may overrule:
 	// soft lexical judgements such as VetoAction (two verbs the
@@ -214,14 +214,14 @@ func (c Config) isZero() bool {
 // much is offered, not replayed. MinorExtra 0.95: on tune, tune2 and
 // tune3 together, of the candidates whose only veto is an extra
 // requirement, the six whose command without those words kept a cosine
-// of 0.95 or more with itself were the right flow ("get rid of the whole
-// call history", "print diary as a pdf file"); the wrong ones reached at
-// most 0.93 ("delete only the last message from bob"). Two of the six
-// filled a slot with a wrong value ("5 minutes before" as "5"), so a
+// of 0.95 or more with itself were the right flow ("clear the whole
+// download list" for "clear the download list"); the wrong ones reached
+// at most 0.93 (a command asking for only one entry of a list). Two of
+// the six filled a slot with a wrong value ("5 minutes early" as "5"), so a
 // candidate that fills a slot is not bridged: +2 correct, no error. (MinAgree was documented but left at 0 — off —
 // until 2026-11-23, stop 18; switched on, it held back one right replay of
-// the tuning sets, a misspelt command, "turn on delivary reports", at
-// cosine 0.50, and no wrong one.)
+// the tuning sets, a command with a misspelt word, at cosine 0.50, and
+// no wrong one.)
 var MiniLM = Config{
 	GreyZone:         intent.DefaultThreshold - 0.10,
 	MinCosine:        0.70,

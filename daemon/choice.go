@@ -62,6 +62,19 @@ func isNamedRow(s *screen.Snapshot, el *screen.Element, command string) bool {
 	return false
 }
 
+// rowHeads returns the first text (before " · ") of each label, without
+// repeats, in order: "Alice · See you · 12.04" is "Alice".
+func rowHeads(labels []string) []string {
+	var out []string
+	for _, l := range labels {
+		h, _, _ := strings.Cut(l, " · ")
+		if h = strings.TrimSpace(h); h != "" && !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // peers returns the labels of the options grouped with el on s: elements
 // of the same kind and class that share el's parent or grandparent (the
 // rows of one list, the choices of one dialog), el's own label first.

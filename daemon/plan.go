@@ -166,8 +166,14 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 		return rec, err
 	}
 	rec.Sensitive = v.Sensitive
-	if a.Type == device.Tap && d.Action == device.Tap && (isOption(s, el) || isNamedRow(s, el, r.res.Command)) {
-		if ps := peers(s, el); len(ps) >= 3 {
+	if option, row := isOption(s, el), isNamedRow(s, el, r.res.Command); a.Type == device.Tap && d.Action == device.Tap && (option || row) {
+		ps := peers(s, el)
+		if !option {
+			// a row's first text names it; the rest (a message preview, a
+			// date) is not kept in the flow
+			ps = rowHeads(ps)
+		}
+		if len(ps) >= 3 {
 			rec.Choices = ps
 		}
 	}

@@ -198,3 +198,12 @@ func TestTypedValuesOfAnOffer(t *testing.T) {
 		t.Errorf("typedValues = %q", got)
 	}
 }
+
+// TestRowHeads: a named row's choices keep only each row's first text,
+// not what follows it (a message preview).
+func TestRowHeads(t *testing.T) {
+	got := rowHeads([]string{"Alice · See you · 12.04", "Bob · Call me · 11.04", "Alice · older", "Dana"})
+	if !slices.Equal(got, []string{"Alice", "Bob", "Dana"}) {
+		t.Errorf("rowHeads = %q", got)
+	}
+}

@@ -184,7 +184,9 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && r.sem != nil && opt.FlowID == 0 && !disagreed && !r.res.Chosen {
 		// the lexical match must also mean what the command means
-		ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(r.res.Command, r.secrets, false), top, g)
+		// with its typos read as the matcher read them: a model embeds a
+		// misspelt word far from the right one
+		ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(cmp.Or(top.Corrected, r.res.Command), r.secrets, false), top, g)
 		if err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})
 		}

@@ -341,6 +341,7 @@ type work struct {
 	loneC    []bool
 	loneP    []bool
 	pairs    []wpair
+	partC    []int // per command token: the pattern token assigned to it, or -1
 }
 
 // grow returns (*buf)[:n], reallocating when too short; contents are

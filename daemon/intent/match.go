@@ -39,6 +39,12 @@ type Candidate struct {
 	// "open the clock faq" against "open the clock page" — another thing,
 	// or the same thing in other words; the lexical rules cannot tell.
 	Substituted bool `json:"substituted,omitempty"`
+	// Corrected is the command with each word the matcher read as a typo
+	// of a flow word (one edit away) written as that word ("turn on
+	// delivery reports" for "turn on delivary reports"); "" when there is
+	// none. A model comparing meanings (daemon/semantic) reads it instead
+	// of the misspelt command.
+	Corrected string `json:"corrected,omitempty"`
 }
 
 // Veto reasons reported in Candidate.Vetoes: the penalties of Rank that

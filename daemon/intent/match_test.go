@@ -420,3 +420,18 @@ func TestShortValueEndsAtClause(t *testing.T) {
 		{"hey open up the tides app from the search", 3, true, "tides"},
 	})
 }
+
+// TestCorrected: a word one edit from a flow word is written as that word
+// in Candidate.Corrected, for a model that compares meanings; a command
+// with no typo has none.
+func TestCorrected(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "enable delivery reports"}})
+	for _, tt := range []struct{ cmd, want string }{
+		{"turn on delivary reports please", "turn on delivery reports please"},
+		{"turn on delivery reports", ""},
+	} {
+		if c := m.Score(tt.cmd, []int64{1}); len(c) != 1 || c[0].Corrected != tt.want {
+			t.Errorf("%q: %+v, want corrected %q", tt.cmd, c, tt.want)
+		}
+	}
+}

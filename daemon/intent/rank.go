@@ -238,7 +238,7 @@ func (m *Matcher) scoreDocs(q *query, sc *scratch, ideal float64, docs []int32, 
 		if best.score <= 0 && !keepZero {
 			continue
 		}
-		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes, Unmatched: best.cmdLone, FlowUnmatched: best.patLone, Substituted: best.substituted})
+		out = append(out, Candidate{FlowID: d.id, Package: d.pkg, Score: best.score, Slots: best.fills, Missing: best.missing, Matched: bestSrc, Vetoes: best.vetoes, Unmatched: best.cmdLone, FlowUnmatched: best.patLone, Substituted: best.substituted, Corrected: best.corrected})
 	}
 	return out
 }

@@ -5,6 +5,7 @@ package intent
 
 import (
 	"math"
+	"strings"
 	"slices"
 )
 
@@ -38,6 +39,9 @@ const (
 type patResult struct {
 	score   float64
 	fills   map[string]string
+	// corrected: the command with its typos written as the flow's words
+	// (Candidate.Corrected); only set with fills
+	corrected string
 	missing []string
 	vetoes  []string // Veto* reasons, in the order found
 	// lone content words left without a partner: of the command, of the
@@ -274,8 +278,31 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 				res.fills[pat[i].slot] = spanText(q.src, cmd[sp.a:sp.b])
 			}
 		}
+		res.corrected = corrected(q.src, pat, cmd, sims, wk.partC)
 	}
 	return res
+}
+
+// corrected returns src with each command token whose partner (partC:
+// command index → pattern index, -1 none) is only a typo away (simFuzzy)
+// written as that pattern word; "" when there is no such token.
+func corrected(src string, pat, cmd []ptok, sims []float64, partC []int) string {
+	m := len(cmd)
+	var sb strings.Builder
+	prev := 0
+	for j, i := range partC {
+		if i < 0 || j >= m || sims[i*m+j] != simFuzzy || cmd[j].start < prev {
+			continue
+		}
+		sb.WriteString(src[prev:cmd[j].start])
+		sb.WriteString(pat[i].text)
+		prev = cmd[j].end
+	}
+	if prev == 0 {
+		return ""
+	}
+	sb.WriteString(src[prev:])
+	return sb.String()
 }
 
 // anchored reports whether the slot at pattern index i has an aligned
@@ -331,9 +358,14 @@ func assignWords(pat, cmd []ptok, sims []float64, slotOf []int, wk *work) (credC
 		}
 		return 0
 	})
+	partC := grow(&wk.partC, m)
+	for j := range partC {
+		partC[j] = -1
+	}
 	for _, pr := range pairs {
 		if credP[pr.i] == 0 && credC[pr.j] == 0 {
 			credP[pr.i], credC[pr.j] = pr.s, pr.s
+			partC[pr.j] = int(pr.i)
 		}
 	}
 	wk.pairs = pairs

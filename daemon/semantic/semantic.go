@@ -218,10 +218,12 @@ func (c Config) isZero() bool {
 // download list" for "clear the download list"); the wrong ones reached
 // at most 0.93 (a command asking for only one entry of a list). Two of
 // the six filled a slot with a wrong value ("5 minutes early" as "5"), so a
-// candidate that fills a slot is not bridged: +2 correct, no error. (MinAgree was documented but left at 0 — off —
-// until 2026-11-23, stop 18; switched on, it held back one right replay of
-// the tuning sets, a command with a misspelt word, at cosine 0.50, and
-// no wrong one.)
+// candidate that fills a slot is not bridged: +2 correct, no error.
+// (MinAgree was documented but left at 0 — off — until 2026-11-23, stop
+// 18; switched on, it held back one right replay of the tuning sets, a
+// command with a misspelt word, at cosine 0.50, and no wrong one; the
+// engine now gives Agrees the command with its typos read as the matcher
+// read them, intent.Candidate.Corrected, and that replay is back.)
 var MiniLM = Config{
 	GreyZone:         intent.DefaultThreshold - 0.10,
 	MinCosine:        0.70,

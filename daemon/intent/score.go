@@ -5,8 +5,8 @@ package intent
 
 import (
 	"math"
-	"strings"
 	"slices"
+	"strings"
 )
 
 // Score weights: the combination of lexical coverage, BM25 and trigram
@@ -37,13 +37,13 @@ const (
 // patResult is the score of one pattern against the command; fills is
 // only set when the score beat the best so far.
 type patResult struct {
-	score   float64
-	fills   map[string]string
+	score float64
+	fills map[string]string
 	// corrected: the command with its typos written as the flow's words
 	// (Candidate.Corrected); only set with fills
 	corrected string
-	missing []string
-	vetoes  []string // Veto* reasons, in the order found
+	missing   []string
+	vetoes    []string // Veto* reasons, in the order found
 	// lone content words left without a partner: of the command, of the
 	// pattern (Candidate.Unmatched, Candidate.FlowUnmatched)
 	cmdLone, patLone []string

@@ -28,6 +28,10 @@ type matcherCache struct {
 	mu    sync.Mutex
 	m     *intent.Matcher
 	flows map[int64]*knowledge.Flow
+	// labels are the installed apps' labels, kept across rebuilds (they
+	// change when an app is installed, not when a flow does) and asked
+	// again only when a flow's app has none
+	labels map[string]string
 }
 
 func (c *matcherCache) invalidate() {
@@ -38,7 +42,8 @@ func (c *matcherCache) invalidate() {
 
 // get returns the matcher over st's healthy flows and every flow by ID,
 // building them when flows changed; labels gives the installed apps'
-// labels (package → label), asked only then.
+// labels (package → label), asked at the first build and when a flow's
+// app is not among them.
 func (c *matcherCache) get(ctx context.Context, st *knowledge.Store, labels func(context.Context) map[string]string) (*intent.Matcher, map[int64]*knowledge.Flow, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -58,7 +63,10 @@ func (c *matcherCache) get(ctx context.Context, st *knowledge.Store, labels func
 		}
 	}
 	// an unhealthy flow acts only when the owner names it (Options.FlowID)
-	c.m = intent.NewMatcherFor(healthy, labels(ctx))
+	if c.labels == nil || slices.ContainsFunc(healthy, func(f knowledge.Flow) bool { _, ok := c.labels[f.Package]; return !ok }) {
+		c.labels = labels(ctx)
+	}
+	c.m = intent.NewMatcherFor(healthy, c.labels)
 	return c.m, c.flows, nil
 }
 
@@ -255,6 +263,10 @@ func (r *run) knownChoices(cands []intent.Candidate, flows map[int64]*knowledge.
 // every flow offered.
 const AnswerNone = "none of these"
 
+// OfferTypes separates an offered flow's name from the values it would
+// type, quoted and comma-separated ("Rename the list — types \"Milk\"").
+const OfferTypes = " — types "
+
 // offer asks the owner which of the flows d suggests the command means
 // ("did you mean …?"), when there are any and somebody can answer, and
 // returns the chosen candidate's index in d.Cands. question is a format
@@ -281,7 +293,7 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		seen[strings.ToLower(name)] = true
 		if vs := typedValues(f, d.Cands[i].Slots); len(vs) > 0 {
 			// what it would type, so a wrong value is seen before it is typed
-			name += " — types " + strings.Join(vs, ", ")
+			name += OfferTypes + strings.Join(vs, ", ")
 		}
 		options = append(options, privacy.Redact(name, r.secrets, false))
 	}

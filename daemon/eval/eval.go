@@ -442,7 +442,7 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 	}
 	o.offered = true
 	for _, opt := range options {
-		name, typed, _ := strings.Cut(opt, " — types ")
+		name, typed, _ := strings.Cut(opt, daemon.OfferTypes)
 		if name == o.want || strings.HasPrefix(name, o.want+" (#") {
 			o.right = true
 			if typed != "" && !o.typesRight(typed) {

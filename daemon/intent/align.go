@@ -91,7 +91,7 @@ const negInf = -1e18
 
 func skipCmdCost(c *ptok) float64 {
 	switch {
-	case c.stop:
+	case c.stop, c.optional:
 		return skipStop
 	case c.strongValue():
 		return skipValue
@@ -145,6 +145,11 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 	}
 	first, last := &sp[0], &sp[len(sp)-1]
 	if first.kind == KindWord && slotEdge[first.text] || last.kind == KindWord && slotEdge[last.text] {
+		return negInf
+	}
+	if first.optional || last.optional {
+		// a value does not begin or end in a mention of the app ("find
+		// dentist in my planner" searches for "dentist")
 		return negInf
 	}
 	content, values, objects := 0, 0, 0

@@ -25,6 +25,8 @@ func cmdEval(ctx context.Context, args []string) error {
 	db := fs.String("db", "", "knowledge store file (default a fresh temporary file)")
 	commands := fs.String("commands", "", "JSON-lines file of other wordings / values / non-matching commands")
 	tutorials := fs.String("tutorials", "", `JSON-lines file {"task_id","steps"}: run those tasks following the pasted steps`)
+	instructions := fs.String("instructions", "", "JSON-lines commands file (as --commands): plan each task from one of its value-free rewordings there instead of the dataset's instruction; tasks without one are skipped")
+	instrPick := fs.Int("instructions-pick", 0, "with --instructions: which of a task's value-free rewordings, 0-based")
 	stepsOnly := fs.Bool("steps-only", false, "with --tutorials: follow the steps with no planner behind them (ungroundable steps fail)")
 	report := fs.String("report", "", "write the JSON report here")
 	quiet := fs.Bool("q", false, "no per-task lines")
@@ -75,6 +77,15 @@ func cmdEval(ctx context.Context, args []string) error {
 	cfg.Engine.StepLimit = *stepLimit
 	if !*quiet {
 		cfg.Progress = os.Stdout
+	}
+	if *instructions != "" {
+		cases, err := eval.ReadCommands(*instructions)
+		if err != nil {
+			return err
+		}
+		if cfg.Instructions = eval.Rewordings(cases, *instrPick); len(cfg.Instructions) == 0 {
+			return fmt.Errorf("--instructions %s: no task has a value-free rewording number %d", *instructions, *instrPick)
+		}
 	}
 	if *commands != "" {
 		if cfg.Commands, err = eval.ReadCommands(*commands); err != nil {

@@ -334,3 +334,37 @@ func newPick(picks []string, task *droidtask.Task) bool {
 	}
 	return false
 }
+
+// Rewordings picks, for each task, the pick-th (0-based) of cases' lines
+// that reword the task's instruction without fixing a value (no
+// ExpectTyped, no ExpectPicked, not ExpectNoMatch): a task keeps its ground
+// truth only when the command asks for the same values, and a value-free
+// rewording does. Tasks with fewer such lines are left out. The result
+// maps task id → command, for Config.Instructions.
+func Rewordings(cases []CommandCase, pick int) map[string]string {
+	seen := map[string]int{}
+	out := map[string]string{}
+	for _, c := range cases {
+		if c.TaskID == "" || c.ExpectNoMatch || len(c.ExpectTyped) > 0 || len(c.ExpectPicked) > 0 {
+			continue
+		}
+		if seen[c.TaskID] == pick {
+			out[c.TaskID] = c.Command
+		}
+		seen[c.TaskID]++
+	}
+	return out
+}
+
+// reworded returns the tasks instructions names, each with its
+// instruction from there (Config.Instructions).
+func reworded(tasks []droidtask.Task, instructions map[string]string) []droidtask.Task {
+	var out []droidtask.Task
+	for _, t := range tasks {
+		if s, ok := instructions[t.ID]; ok {
+			t.Instruction = s
+			out = append(out, t)
+		}
+	}
+	return out
+}

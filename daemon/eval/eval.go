@@ -70,6 +70,13 @@ type Config struct {
 	// (e.g. importing the drifted app's exploration graph: the agent has
 	// explored the updated app).
 	BeforeDrifted func(ctx context.Context, app string) error
+	// Instructions, when set, runs only the tasks it names (task id →
+	// instruction), each given its instruction here instead of the
+	// dataset's: a rewording the way a user would say it (Rewordings), so
+	// the planner is measured on words it was not developed on. The task's
+	// ground truth is unchanged, so only rewordings that fix no other
+	// value belong here.
+	Instructions map[string]string
 	// Owner, when set, answers "did you mean …?" during the commands
 	// phase as the command's writer would: the flow learned for the
 	// command's task when it is offered, else "none of these" (a
@@ -254,6 +261,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		tasks := cfg.Data.AppTasks(app)
 		if cfg.Tutorials != nil {
 			tasks = slices.DeleteFunc(slices.Clone(tasks), func(t droidtask.Task) bool { _, ok := cfg.Tutorials[t.ID]; return !ok })
+			if len(tasks) == 0 {
+				continue
+			}
+		}
+		if cfg.Instructions != nil {
+			tasks = reworded(tasks, cfg.Instructions)
 			if len(tasks) == 0 {
 				continue
 			}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"maps"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -100,5 +101,28 @@ func TestOwnerSeesWhatIsTyped(t *testing.T) {
 	opts[0] = `Create a folder named 'x' — types "Trip_2031"`
 	if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[0] {
 		t.Errorf("the right value was declined: %q", ans)
+	}
+}
+
+func TestRewordings(t *testing.T) {
+	cases := []CommandCase{
+		{TaskID: "a/1", App: "a", Command: "switch the dark theme on"},
+		{TaskID: "a/1", App: "a", Command: "rename it to 'x'", ExpectTyped: []string{"x"}}, // fixes a value
+		{TaskID: "a/1", App: "a", Command: "night mode please"},
+		{TaskID: "a/2", App: "a", Command: "sort by size", ExpectPicked: []string{"Size"}},
+		{App: "a", Command: "order a pizza", ExpectNoMatch: true},
+		{TaskID: "a/3", App: "a", Command: "delete all notes", ExpectNoMatch: true},
+	}
+	for _, tc := range []struct {
+		pick int
+		want map[string]string
+	}{
+		{0, map[string]string{"a/1": "switch the dark theme on"}},
+		{1, map[string]string{"a/1": "night mode please"}},
+		{2, map[string]string{}},
+	} {
+		if got := Rewordings(cases, tc.pick); !maps.Equal(got, tc.want) {
+			t.Errorf("Rewordings(pick %d) = %v, want %v", tc.pick, got, tc.want)
+		}
 	}
 }

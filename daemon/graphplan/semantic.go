@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -199,8 +200,17 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	}
 	qv, tv, vv := vs[:len(query)], vs[len(query):len(query)+len(texts)], vs[len(query)+len(texts):]
 	s := &semStep{byText: make(map[string]semHit, len(texts))}
+	cmdSims := make([]float64, len(texts))
 	for j, t := range texts {
-		s.byText[t] = semHit{cmdSim: max(0, simil.Cosine(qv[0], tv[j]))}
+		cmdSims[j] = simil.Cosine(qv[0], tv[j])
+		s.byText[t] = semHit{cmdSim: max(0, cmdSims[j])}
+	}
+	rs.nearest = ""
+	if j := closest1(cmdSims); j >= 0 {
+		rs.nearest = texts[j]
+		h := s.byText[rs.nearest]
+		h.terms = append(h.terms, rs.nearestCovers(g, h.terms)...)
+		s.byText[rs.nearest] = h
 	}
 	var unknown []term
 	var uv [][]float32
@@ -226,24 +236,74 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	return s
 }
 
+// closest1 returns the index of the one cosine of cos that is at least
+// SemLeast and beats every other by SemMargin, or -1 (the same rule as
+// closest's, without SemSame: several texts may mean the command equally).
+func closest1(cos []float64) int {
+	best, second, at := -1.0, -1.0, -1
+	for j, c := range cos {
+		switch {
+		case c > best:
+			best, second, at = c, best, j
+		case c > second:
+			second = c
+		}
+	}
+	if at < 0 || best < SemLeast || best-second < SemMargin {
+		return -1
+	}
+	return at
+}
+
+// nearestCovers returns the command terms, not yet covered, that the
+// element meaning the whole command (rs.nearest: its text is the closest
+// to the command of the app's texts by a clear margin) covers by meaning,
+// besides have: every one but navigation words, the command's values
+// (quoted text, numbers, words with a digit), which only an element
+// carrying them covers, and the words of the options its tap leads to
+// in the graph (offeredAfter). None when its tap leads to one of the
+// command's values ("3" of "change column count to 3" after "Column
+// count"): it is a way there, not what the command does.
+//
+// A rewording names an option in other words than its label ("strip
+// accents when sending texts" for "Remove accents and diacritics at
+// sending messages"): the words left over would otherwise keep the
+// planner looking for them after the option is set, and the option would
+// rank below elements sharing a word with the command.
+func (rs *runState) nearestCovers(g *appGraph, have []term) []term {
+	next := g.offeredAfter(rs.nearest)
+	vals := valueTerms(rs.cmd)
+	for _, v := range rs.values {
+		for _, t := range termsOf(v.text) {
+			vals[t] = true
+		}
+	}
+	for t := range vals {
+		if next[t] {
+			return nil
+		}
+	}
+	var out []term
+	for _, ct := range rs.terms {
+		if !ct.nav && !rs.covered[ct.t] && !next[ct.t] && !vals[ct.t] && !slices.Contains(have, ct.t) && !slices.Contains(out, ct.t) {
+			out = append(out, ct.t)
+		}
+	}
+	return out
+}
+
 // closest returns the indexes of the vectors of vs that mean what q means:
 // a cosine of SemSame or more, or the closest one when its cosine is at
 // least SemLeast and beats every other's by SemMargin.
 func closest(q []float32, vs [][]float32) []int {
-	best, second, at := -1.0, -1.0, -1
 	cos := make([]float64, len(vs))
 	for j := range vs {
 		cos[j] = simil.Cosine(q, vs[j])
-		switch {
-		case cos[j] > best:
-			best, second, at = cos[j], best, j
-		case cos[j] > second:
-			second = cos[j]
-		}
 	}
+	at := closest1(cos)
 	var out []int
 	for j, c := range cos {
-		if c >= SemSame || (j == at && c >= SemLeast && c-second >= SemMargin) {
+		if c >= SemSame || j == at {
 			out = append(out, j)
 		}
 	}
@@ -297,4 +357,44 @@ func (rs *runState) coverAliases(tapped []term) {
 			rs.covered[u] = true
 		}
 	}
+}
+
+// offeredAfter returns the terms of the elements on the screens that a
+// tap on an element whose text is text leads to in the graph (the
+// options of the dialog or list it opens).
+func (g *appGraph) offeredAfter(text string) map[term]bool {
+	out := map[term]bool{}
+	for id, t := range g.texts {
+		if t != text {
+			continue
+		}
+		e := g.elems[id]
+		for _, ed := range g.out[e.ScreenID] {
+			if ed.element != id {
+				continue
+			}
+			for _, o := range g.onScr[ed.to] {
+				for _, tm := range g.terms[o.ID] {
+					out[tm] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// valueTerms returns the terms of the command's values: quoted text,
+// numbers, and words with a digit ("test1", "50%"): the option or item to
+// pick, which only an element carrying it covers.
+func valueTerms(cmd string) map[term]bool {
+	out := map[term]bool{}
+	for _, tok := range intent.Tokenize(cmd) {
+		if tok.Kind == intent.KindWord && !strings.ContainsAny(tok.Text, "0123456789") {
+			continue
+		}
+		for _, t := range termsOf(tok.Text) {
+			out[t] = true
+		}
+	}
+	return out
 }

@@ -92,6 +92,10 @@ type runState struct {
 	// alias: for a command word no element carries, the app's words that
 	// mean the same (semantic.go), recomputed each step
 	alias map[term][]term
+	// nearest: the text of the app (screen and graph) whose meaning is
+	// closest to the whole command by SemMargin over the next, or "";
+	// recomputed each step (semantic.go)
+	nearest string
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {

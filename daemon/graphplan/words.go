@@ -118,7 +118,8 @@ func polarity(cmd string) int {
 // compose with the label's own ("turn on" the switch "Hide caller
 // ID" hides it: on; "show the caller ID" against it: off), and a
 // command whose only such words are the label's names the setting to have
-// ("hide caller ID": on). Words are compared by stem.
+// ("hide caller ID": on), and a negation in the command flips it ("don't
+// show the caller ID": on). Words are compared by stem.
 func switchPolarity(cmd, label string) int {
 	if polarity(cmd) == 0 {
 		return 0
@@ -144,6 +145,9 @@ func switchPolarity(cmd, label string) int {
 	p := polarity(rest(cw, inLabel))
 	if p == 0 {
 		p = 1 // the on/off words are the label's: the command names the setting
+	}
+	if intent.Negated(cmd) {
+		p = -p // "do not prevent …", "don't show …"
 	}
 	if l := polarity(rest(lw, inCmd)); l != 0 {
 		p *= l // the label says the other state ("Hide …" for "show …")

@@ -17,6 +17,10 @@ func TestSwitchPolarity(t *testing.T) {
 		{"enable notifications", "Notifications", 1},
 		{"disable showing the archive tab", "Show archive tab", -1},
 		{"dark mode", "Dark mode", 0},
+		{"don't show the caller id", "Hide caller id", 1},
+		{"do not prevent the screen from locking", "Prevent screen from locking", -1},
+		{"allow the screen to lock", "Prevent screen from locking", -1},
+		{"never show the archive tab", "Show archive tab", -1},
 	} {
 		if got := switchPolarity(tt.cmd, tt.label); got != tt.want {
 			t.Errorf("switchPolarity(%q, %q) = %d, want %d", tt.cmd, tt.label, got, tt.want)

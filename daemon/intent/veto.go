@@ -33,6 +33,11 @@ func negated(toks []ptok, slotOf []int) bool {
 	return odd
 }
 
+// Negated reports whether text holds an odd number of negations ("not",
+// "don't", "never", …; quoted text aside): "do not prevent sleep" asks
+// for the opposite of "prevent sleep".
+func Negated(text string) bool { return negated(analyze(text), nil) }
+
 // rolesSwapped reports whether the command binds the words of the pattern
 // to other role prepositions: "from monthly to yearly" against "from
 // yearly to monthly".

@@ -27,7 +27,7 @@ var conceptDefs = []conceptDef{
 	{"delete", true, []string{"delete", "remove", "trash", "erase", "discard", "get rid of", "🗑"}, []string{"clear", "wipe", "drop", "bin"}},
 	{"edit", true, []string{"edit", "change", "modify", "rename", "update", "alter", "adjust", "✎", "✏"}, []string{"set", "fix"}},
 	{"on", true, []string{"enable", "activate", "turn on", "switch on", "unhide"}, []string{"show", "allow"}},
-	{"off", true, []string{"disable", "deactivate", "turn off", "switch off"}, []string{"hide"}},
+	{"off", true, []string{"disable", "deactivate", "turn off", "switch off", "disallow"}, []string{"hide", "prevent"}},
 	{"search", true, []string{"search", "find", "look up", "look for", "lookup", "🔍", "🔎"}, []string{"seek"}},
 	{"open", true, []string{"open", "launch", "go to", "navigate to", "take me to", "bring up", "visit"}, []string{"show", "view", "display", "see", "check"}},
 	{"close", true, []string{"close", "cancel", "exit", "dismiss", "go back", "back", "quit", "←", "✕", "✖", "×"}, []string{"leave"}},

@@ -48,6 +48,7 @@ func nearestGraph() *appGraph {
 	els := []knowledge.Element{
 		{ID: 10, ScreenID: 1, Descriptor: desc("Show a word counter while editing")},
 		{ID: 11, ScreenID: 1, Descriptor: desc("Text size")},
+		{ID: 12, ScreenID: 1, Descriptor: screen.Descriptor{ResourceID: "com.example:id/settings_word_counter_holder"}},
 		{ID: 20, ScreenID: 2, Descriptor: desc("Small")},
 		{ID: 21, ScreenID: 2, Descriptor: desc("Huge")},
 	}
@@ -92,6 +93,9 @@ func TestNearestCovers(t *testing.T) {
 	}
 	if next := g.offeredAfter("Text size"); !anyIn(termsOf("huge"), next) || anyIn(termsOf("counter"), next) {
 		t.Errorf("offeredAfter(Text size) = %v, want the dialog's options only", next)
+	}
+	if !g.labelled["Show a word counter while editing"] || g.labelled[g.texts[12]] || g.texts[12] == "" {
+		t.Errorf("labelled = %v (texts %q): want the label, not the row's resource-id words", g.labelled, g.texts)
 	}
 	if next := g.offeredAfter("Show a word counter while editing"); len(next) != 0 {
 		t.Errorf("offeredAfter(switch) = %v, want none (no known transition)", next)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -30,11 +31,13 @@ type appGraph struct {
 	onScr   map[int64][]*knowledge.Element
 	terms   map[int64][]term // element id -> terms
 	texts   map[int64]string // element id -> text embedded (semText)
-	vocab   map[term]string  // literal term of the elements' texts -> a word it came from
-	df      map[term]int
-	n       int
-	act     map[int64]string // screen id -> activity
-	dialog  map[int64]bool
+	// labelled: the texts of texts that are labels (not resource-id words)
+	labelled map[string]bool
+	vocab    map[term]string // literal term of the elements' texts -> a word it came from
+	df       map[term]int
+	n        int
+	act      map[int64]string // screen id -> activity
+	dialog   map[int64]bool
 }
 
 func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, error) {
@@ -60,7 +63,7 @@ func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, e
 
 func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
-		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, vocab: map[term]string{}}
+		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, labelled: map[string]bool{}, vocab: map[term]string{}}
 	g.act, g.dialog = map[int64]string{}, map[int64]bool{}
 	for _, s := range kg.Screens {
 		g.byPrint[s.Fingerprint] = s.ID
@@ -75,6 +78,9 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		g.terms[e.ID] = ts
 		if t := semText(e.Descriptor.Label(), e.Descriptor.ResourceID); t != "" {
 			g.texts[e.ID] = t
+			if d := e.Descriptor; strings.TrimSpace(d.Text+d.Desc+d.Hint) != "" {
+				g.labelled[t] = true
+			}
 			addWords(g.vocab, t)
 		}
 		seen := map[term]bool{}

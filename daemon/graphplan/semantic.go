@@ -8,6 +8,7 @@ package graphplan
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -163,12 +164,16 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 		}
 	}
 	onScreen := map[term]bool{}
+	labelled := maps.Clone(g.labelled) // texts that are labels, not resource-id words
 	for i := range st.Elements {
 		if e := &st.Elements[i]; e.Kind == screen.KindInput || e.Password {
 			continue // what is typed is no label
 		}
 		t := semText(st.Elements[i].Label, st.Elements[i].Resource)
 		add(t)
+		if l := strings.TrimSpace(st.Elements[i].Label); l != "" && l != screen.ResourceName(st.Elements[i].Resource) {
+			labelled[t] = true
+		}
 		addWords(vocab, t)
 		for _, tm := range elementTerms(&st.Elements[i], "") {
 			onScreen[tm] = true
@@ -200,10 +205,27 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	}
 	qv, tv, vv := vs[:len(query)], vs[len(query):len(query)+len(texts)], vs[len(query)+len(texts):]
 	s := &semStep{byText: make(map[string]semHit, len(texts))}
+	// the element meaning the command is sought among labels: a row's
+	// container, named by its resource-id words, would be the label's
+	// rival ("…_character_counter_holder" for "Show a character counter")
 	cmdSims := make([]float64, len(texts))
 	for j, t := range texts {
-		cmdSims[j] = simil.Cosine(qv[0], tv[j])
-		s.byText[t] = semHit{cmdSim: max(0, cmdSims[j])}
+		c := simil.Cosine(qv[0], tv[j])
+		s.byText[t] = semHit{cmdSim: max(0, c)}
+		cmdSims[j] = -1
+		if labelled[t] {
+			cmdSims[j] = c
+		}
+	}
+	if debugGraph {
+		idx := make([]int, len(texts))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.Slice(idx, func(a, b int) bool { return cmdSims[idx[a]] > cmdSims[idx[b]] })
+		for _, i := range idx[:min(3, len(idx))] {
+			fmt.Fprintf(os.Stderr, "graphplan: near %.3f %q (%s)\n", cmdSims[i], texts[i], rs.cmd)
+		}
 	}
 	rs.nearest = ""
 	if j := closest1(cmdSims); j >= 0 {

@@ -95,7 +95,7 @@ func TestNearestCovers(t *testing.T) {
 		t.Errorf("offeredAfter(Text size) = %v, want the dialog's options only", next)
 	}
 	if !g.labelled["Show a word counter while editing"] || g.labelled[g.texts[12]] || g.texts[12] == "" {
-		t.Errorf("labelled = %v (texts %q): want the label, not the row's resource-id words", g.labelled, g.texts)
+		t.Errorf("labelled = %v (texts %q): want the label, not the row's resource-id words", g.labelled, g.texts[12])
 	}
 	if next := g.offeredAfter("Show a word counter while editing"); len(next) != 0 {
 		t.Errorf("offeredAfter(switch) = %v, want none (no known transition)", next)

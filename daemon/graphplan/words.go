@@ -34,7 +34,7 @@ func termsOf(s string) []term {
 	// ("save" and a "Save" button) counts more than a synonym ("OK")
 	seen := map[term]bool{}
 	for i, tok := range u.Tokens {
-		if tok.Kind != intent.KindWord || u.Stems[i] == "" || intent.IsStopword(tok.Text) || isPolarityWord(tok.Text) {
+		if tok.Kind != intent.KindWord || u.Stems[i] == "" || u.Filler[i] || intent.IsStopword(tok.Text) || isPolarityWord(tok.Text) {
 			continue
 		}
 		if t := term(u.Stems[i]); !seen[t] {

@@ -38,6 +38,10 @@ type Command struct {
 	// TargetWords are the lower-case content words that are neither values,
 	// stopwords nor action words: what the command acts on ("dark", "mode").
 	TargetWords []string `json:"target_words,omitempty"`
+	// Filler[i]: Tokens[i] only completes a multi-word action phrase of
+	// the vocabulary ("rid" and "of" of "get rid of", "to" of "go to"):
+	// the phrase's concept, on its first word, is its meaning.
+	Filler []bool `json:"-"`
 }
 
 // Understand analyses cmd without a model. The heuristics, in order:
@@ -71,8 +75,15 @@ type Command struct {
 func Understand(cmd string) Command {
 	toks := Tokenize(cmd)
 	pts := analyzeTokens(cmd, toks, nil)
-	c := Command{Text: cmd, Tokens: toks, Stems: make([]string, len(toks))}
+	c := Command{Text: cmd, Tokens: toks, Stems: make([]string, len(toks)), Filler: make([]bool, len(toks))}
+	filler := map[int]bool{} // start offsets of action-phrase tails
+	for _, p := range pts {
+		if p.tail {
+			filler[p.start] = true
+		}
+	}
 	for i, t := range toks {
+		c.Filler[i] = filler[t.Start]
 		if t.Kind == KindWord && !isAddress(t.Text) {
 			c.Stems[i] = stemWord(t.Text)
 		} else {
@@ -108,6 +119,7 @@ type ptok struct {
 	start, end       int
 	slot             string   // a slot placeholder of a pattern
 	neg, role        bool     // a negation ("not"); a role preposition ("from", "to")
+	tail             bool     // completes an action phrase ("rid" of "get rid of")
 	tris             []uint64 // character trigrams of a word token's text (unsorted), for the index
 	stris            []uint64 // trigrams for scoring: of "@concept" for vocabulary words, else of the text
 	// words: the stems of the words of a quoted text of two words or more,
@@ -283,7 +295,7 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 		switch {
 		case p.slot != "":
 		case inPhrase[i] == 1:
-			p.stop = true
+			p.stop, p.tail = true, true
 		case inPhrase[i] == 2:
 			// a content word of an object phrase ("mode" of "dark mode")
 		case len(p.concepts) > 0:

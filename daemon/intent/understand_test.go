@@ -213,3 +213,28 @@ func FuzzUnderstand(f *testing.F) {
 		_ = Concepts(cmd)
 	})
 }
+
+// TestUnderstandFiller: the words completing an action phrase are marked,
+// the phrase's first word and object phrases' words are not.
+func TestUnderstandFiller(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		filler []string
+	}{
+		{"get rid of the last picture", []string{"rid", "of"}},
+		{"go to settings", []string{"to"}},
+		{"turn on dark mode", nil},
+		{"delete the note", nil},
+	} {
+		u := Understand(tc.cmd)
+		var got []string
+		for i, f := range u.Filler {
+			if f {
+				got = append(got, u.Tokens[i].Text)
+			}
+		}
+		if !slices.Equal(got, tc.filler) {
+			t.Errorf("Understand(%q).Filler words = %q, want %q", tc.cmd, got, tc.filler)
+		}
+	}
+}

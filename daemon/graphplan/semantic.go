@@ -207,7 +207,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	s := &semStep{byText: make(map[string]semHit, len(texts))}
 	// the element meaning the command is sought among labels: a row's
 	// container, named by its resource-id words, would be the label's
-	// rival ("…_character_counter_holder" for "Show a character counter")
+	// rival ("…_word_counter_holder" for "Show a word counter")
 	cmdSims := make([]float64, len(texts))
 	for j, t := range texts {
 		c := simil.Cosine(qv[0], tv[j])
@@ -287,9 +287,8 @@ func closest1(cos []float64) int {
 // command's values ("3" of "change column count to 3" after "Column
 // count"): it is a way there, not what the command does.
 //
-// A rewording names an option in other words than its label ("strip
-// accents when sending texts" for "Remove accents and diacritics at
-// sending messages"): the words left over would otherwise keep the
+// A rewording names an option in other words than its label ("count my
+// words as I type" for "Show a word counter while editing"): the words left over
 // planner looking for them after the option is set, and the option would
 // rank below elements sharing a word with the command.
 func (rs *runState) nearestCovers(g *appGraph, have []term) []term {

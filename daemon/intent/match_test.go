@@ -435,3 +435,18 @@ func TestCorrected(t *testing.T) {
 		}
 	}
 }
+
+// TestPastCommandNames: a name the intent holds as a value is a value in
+// the flow's past commands too, however they write it: a command that
+// leaves it out is about another item.
+func TestPastCommandNames(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "Archive Dana's chat",
+		Commands: []string{"archive the whole chat with dana"}}})
+	checkReplays(t, m, []replayCase{
+		{"archive the whole chat with dana", 1, true, ""},
+		{"archive the whole chat", 1, false, ""},
+	})
+	if c := m.Score("archive the whole chat", []int64{1}); len(c) != 1 || !slices.Contains(c[0].Vetoes, VetoLiteral) {
+		t.Errorf("Score = %+v, want VetoLiteral", c)
+	}
+}

@@ -102,9 +102,24 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 	if len(cmds) > maxCommands {
 		cmds = cmds[len(cmds)-maxCommands:]
 	}
+	// the names the intent holds as values ("Bob's" in "delete Bob's
+	// messages") are values in the past commands too, however written
+	// ("delete the chat with bob"): a command leaving them out is about
+	// another item
+	names := map[string]bool{}
+	for _, t := range tpl {
+		if t.proper && t.kind == KindWord {
+			names[t.stem] = true
+		}
+	}
 	for i := len(cmds) - 1; i >= 0; i-- {
 		c := cmds[i]
 		toks := analyze(c)
+		for k := range toks {
+			if t := &toks[k]; t.kind == KindWord && !t.proper && !t.stop && names[t.stem] {
+				t.proper = true
+			}
+		}
 		markMentions(c, toks, label)
 		if len(toks) > maxToks {
 			toks = toks[:maxToks]

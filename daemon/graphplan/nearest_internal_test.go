@@ -101,3 +101,20 @@ func TestNearestCovers(t *testing.T) {
 		t.Errorf("offeredAfter(switch) = %v, want none (no known transition)", next)
 	}
 }
+
+func TestNamesApp(t *testing.T) {
+	for _, tc := range []struct {
+		text, app string
+		want      bool
+	}{
+		{"Clock", "Clock", true},
+		{"Simple Clock", "Simple Clock", true},
+		{"Clock settings", "Clock", false},
+		{"Rate us", "Clock", false},
+		{"", "Clock", false},
+	} {
+		if got := namesApp(tc.text, tc.app); got != tc.want {
+			t.Errorf("namesApp(%q, %q) = %v, want %v", tc.text, tc.app, got, tc.want)
+		}
+	}
+}

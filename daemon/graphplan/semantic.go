@@ -228,7 +228,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 		}
 	}
 	rs.nearest = ""
-	if j := closest1(cmdSims); j >= 0 {
+	if j := closest1(cmdSims); j >= 0 && !namesApp(texts[j], st.AppLabel) {
 		rs.nearest = texts[j]
 		h := s.byText[rs.nearest]
 		h.terms = append(h.terms, rs.nearestCovers(g, h.terms)...)
@@ -275,6 +275,23 @@ func closest1(cos []float64) int {
 		return -1
 	}
 	return at
+}
+
+// namesApp reports whether every term of text is a word of the app's
+// label: such an element ("Clock" in an app named Clock) is close to any
+// command that names the app, and says nothing of what it asks.
+func namesApp(text, appLabel string) bool {
+	app := map[term]bool{}
+	for _, t := range termsOf(appLabel) {
+		app[t] = true
+	}
+	ts := termsOf(text)
+	for _, t := range ts {
+		if !app[t] {
+			return false
+		}
+	}
+	return len(ts) > 0
 }
 
 // nearestCovers returns the command terms, not yet covered, that the

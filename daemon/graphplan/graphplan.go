@@ -206,6 +206,11 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	var best *candidate // the first relevant one (without an embedder: cands[0] or none)
 	for i := range cands {
+		if remaining < 1e-9 && len(cands[i].covers) > 0 && rs.onlyNav(cands[i].covers) {
+			// everything the command names is done; a word like "tab" or
+			// "page" only said where to look
+			continue
+		}
 		if cands[i].score >= minScore {
 			best = &cands[i]
 			break

@@ -118,3 +118,21 @@ func TestNamesApp(t *testing.T) {
 		}
 	}
 }
+
+func TestOnlyNav(t *testing.T) {
+	rs := newRunState("switch to the alarms tab", "")
+	var nav, other []term
+	for _, ct := range rs.terms {
+		if ct.nav {
+			nav = append(nav, ct.t)
+		} else {
+			other = append(other, ct.t)
+		}
+	}
+	if len(nav) == 0 || len(other) == 0 {
+		t.Fatalf("terms %+v: want a navigation word (tab) and another (alarms)", rs.terms)
+	}
+	if !rs.onlyNav(nav) || rs.onlyNav(append(nav, other[0])) {
+		t.Errorf("onlyNav: %v should be navigation only, %v not", nav, append(nav, other[0]))
+	}
+}

@@ -494,3 +494,16 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 	}
 	return w
 }
+
+// onlyNav reports whether every term of ts is a navigation word of the
+// command (cmdTerm.nav) or no term of it at all.
+func (rs *runState) onlyNav(ts []term) bool {
+	for _, t := range ts {
+		for _, ct := range rs.terms {
+			if ct.t == t && !ct.nav {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -31,7 +31,8 @@ type appGraph struct {
 	onScr   map[int64][]*knowledge.Element
 	terms   map[int64][]term // element id -> terms
 	texts   map[int64]string // element id -> text embedded (semText)
-	// labelled: the texts of texts that are labels (not resource-id words)
+	// labelled: the embedded texts that are labels (text, content-desc or
+	// hint), not resource-id words
 	labelled map[string]bool
 	vocab    map[term]string // literal term of the elements' texts -> a word it came from
 	df       map[term]int

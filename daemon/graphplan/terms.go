@@ -92,9 +92,9 @@ type runState struct {
 	// alias: for a command word no element carries, the app's words that
 	// mean the same (semantic.go), recomputed each step
 	alias map[term][]term
-	// nearest: the text of the app (screen and graph) whose meaning is
-	// closest to the whole command by SemMargin over the next, or "";
-	// recomputed each step (semantic.go)
+	// nearest: the label of the app (screen and graph) whose meaning is
+	// closest to the whole command by SemMargin over the next, unless it
+	// only names the app, or ""; recomputed each step (semantic.go)
 	nearest string
 }
 

@@ -113,8 +113,8 @@ func TestNamesApp(t *testing.T) {
 		{"Rate us", "Clock", false},
 		{"", "Clock", false},
 	} {
-		if got := namesApp(tc.text, tc.app); got != tc.want {
-			t.Errorf("namesApp(%q, %q) = %v, want %v", tc.text, tc.app, got, tc.want)
+		if got := newRunState("rate the app", tc.app).namesApp(tc.text); got != tc.want {
+			t.Errorf("namesApp(%q) with app %q = %v, want %v", tc.text, tc.app, got, tc.want)
 		}
 	}
 }

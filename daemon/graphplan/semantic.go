@@ -10,7 +10,6 @@ package graphplan
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -168,7 +167,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 		}
 	}
 	onScreen := map[term]bool{}
-	labelled := maps.Clone(g.labelled) // texts that are labels, not resource-id words
+	labelled := map[string]bool{} // texts of this screen that are labels, not resource-id words (g.labelled: the graph's)
 	for i := range st.Elements {
 		if e := &st.Elements[i]; e.Kind == screen.KindInput || e.Password {
 			continue // what is typed is no label
@@ -217,7 +216,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 		c := simil.Cosine(qv[0], tv[j])
 		s.byText[t] = semHit{cmdSim: max(0, c)}
 		cmdSims[j] = -1
-		if labelled[t] {
+		if labelled[t] || g.labelled[t] {
 			cmdSims[j] = c
 		}
 	}
@@ -232,7 +231,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 		}
 	}
 	rs.nearest = ""
-	if j := closest1(cmdSims); j >= 0 && !namesApp(texts[j], st.AppLabel) {
+	if j := closest1(cmdSims); j >= 0 && !rs.namesApp(texts[j]) {
 		rs.nearest = texts[j]
 		h := s.byText[rs.nearest]
 		h.terms = append(h.terms, rs.nearestCovers(g, h.terms)...)
@@ -282,16 +281,13 @@ func closest1(cos []float64) int {
 }
 
 // namesApp reports whether every term of text is a word of the app's
-// label: such an element ("Clock" in an app named Clock) is close to any
-// command that names the app, and says nothing of what it asks.
-func namesApp(text, appLabel string) bool {
-	app := map[term]bool{}
-	for _, t := range termsOf(appLabel) {
-		app[t] = true
-	}
+// label (rs.appWords): such an element ("Clock" in an app named Clock) is
+// close to any command that names the app, and says nothing of what it
+// asks.
+func (rs *runState) namesApp(text string) bool {
 	ts := termsOf(text)
 	for _, t := range ts {
-		if !app[t] {
+		if !rs.appWords[t] {
 			return false
 		}
 	}

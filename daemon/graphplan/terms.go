@@ -96,6 +96,8 @@ type runState struct {
 	// closest to the whole command by SemMargin over the next, unless it
 	// only names the app, or ""; recomputed each step (semantic.go)
 	nearest string
+	// appWords: the terms of the app's label
+	appWords map[term]bool
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {
@@ -138,15 +140,15 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 	}
 	seen := map[term]bool{}
-	appWords := map[term]bool{}
+	rs.appWords = map[term]bool{}
 	for _, tm := range termsOf(appLabel) {
-		appWords[tm] = true
+		rs.appWords[tm] = true
 	}
 	for _, tm := range termsOf(commandWithoutValues(cmd, u)) {
 		if !seen[tm] && !isPolarity(tm) {
 			seen[tm] = true
 			w := 1.0
-			if appWords[tm] {
+			if rs.appWords[tm] {
 				w = 0.3 // words naming the app mostly identify it ("in Calendar")
 			}
 			nav := navTerms[tm]

@@ -118,3 +118,32 @@ func TestPeersPreferTheRadioGroup(t *testing.T) {
 		t.Errorf("choiceValue with the other group's word = %q, want size", v)
 	}
 }
+
+// TestRunOnValue: a slot value that runs on over a date, time or number
+// its example never had, at more than twice the example's words, has
+// swallowed another requirement; a long value of the same kind as its
+// example, or a short one, has not.
+func TestRunOnValue(t *testing.T) {
+	f := &knowledge.Flow{Name: "f", Intent: "add event {title}", Slots: []knowledge.Slot{{Name: "title", Example: "laundry"}}}
+	msg := &knowledge.Flow{Name: "m", Intent: "remind me at {when}", Slots: []knowledge.Slot{{Name: "when", Example: "7:30 on monday"}}}
+	for _, tt := range []struct {
+		name  string
+		f     *knowledge.Flow
+		value string
+		want  bool
+	}{
+		{"a date and a reminder swallowed", f, "dinner with mom on july 14, remind me 30 min before", true},
+		{"a long title without a date", f, "dinner with mom and the kids at grandma's", false},
+		{"a short title with a number", f, "gym 2", false},
+		{"a date where the example had one", msg, "8:15 on the first friday of june next year please", false},
+		{"no value for the slot", f, "", false},
+	} {
+		slots := map[string]string{}
+		if tt.value != "" {
+			slots[tt.f.Slots[0].Name] = tt.value
+		}
+		if _, _, got := runOnValue(tt.f, slots); got != tt.want {
+			t.Errorf("%s: runOnValue = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -190,6 +190,20 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: flows %d and %d fit the command about equally (%.3f, %.3f); none replayed", cands[0].FlowID, cands[1].FlowID, cands[0].Score, cands[1].Score)})
 		}
 	}
+	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && opt.FlowID == 0 && !disagreed && !r.res.Chosen {
+		if name, v, ok := runOnValue(g, top.Slots); ok {
+			// the value ran on over another requirement of the command
+			// ("add event dinner on july 14, remind me 30 min before" as
+			// the title of a flow that only names the event): typing it
+			// would do half of what was asked, so the owner decides
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value %q for {%s} runs on over a date, time or number its example never had", g.Name, privacy.Redact(v, r.secrets, false), name)})
+			if _, chosen := r.offer(ctx, "", semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}, flows); chosen {
+				r.res.Chosen = true
+			} else {
+				disagreed = true
+			}
+		}
+	}
 	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && r.sem != nil && opt.FlowID == 0 && !disagreed && !r.res.Chosen {
 		// the lexical match must also mean what the command means
 		// with its typos read as the matcher read them: a model embeds a
@@ -399,4 +413,43 @@ func guideFromFlow(f *knowledge.Flow, from int) string {
 		fmt.Fprintf(&b, " %d. %s", i+1, describeStep(s))
 	}
 	return b.String()
+}
+
+// runOnValue reports a slot of f whose value in slots runs on over more
+// of the command than the slot ever held: more than twice the words of
+// its example (and more than 2), and a date, time or number in it where
+// the example had none. Such a value has most often swallowed another
+// requirement of the command (a reminder, a date) that the flow does not
+// fulfil. A slot without an example is not checked. It returns the
+// slot's name and value.
+func runOnValue(f *knowledge.Flow, slots map[string]string) (string, string, bool) {
+	for _, sl := range f.Slots {
+		v, ok := slots[sl.Name]
+		if !ok || sl.Example == "" {
+			continue
+		}
+		n := len(strings.Fields(v))
+		if n <= 2 || n <= 2*len(strings.Fields(sl.Example)) {
+			continue
+		}
+		had := valueKinds(sl.Example)
+		for k := range valueKinds(v) {
+			if !had[k] {
+				return sl.Name, v, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// valueKinds returns the kinds of the dates, times and numbers in s.
+func valueKinds(s string) map[intent.Kind]bool {
+	out := map[intent.Kind]bool{}
+	for _, v := range intent.Understand(s).Values {
+		switch v.Kind {
+		case intent.KindDate, intent.KindTime, intent.KindNumber:
+			out[v.Kind] = true
+		}
+	}
+	return out
 }

@@ -370,3 +370,41 @@ func TestTwoFlowsFitAboutEqually(t *testing.T) {
 		})
 	}
 }
+
+// TestRunOnValueIsOffered: a lexical match whose value runs on over a
+// date or number the slot never held (another requirement swallowed) is
+// not replayed on its own: the owner is asked, and nothing replays
+// without an answer. A long value without one still replays.
+func TestRunOnValueIsOffered(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		cmd    string
+		asker  *answer
+		replay bool
+	}{
+		{"a plain long title", "create a note called dinner with mom and the kids", nil, true},
+		{"a date swallowed, nobody to ask", "create a note called dinner with mom on july 14, remind me 30 min before", nil, false},
+		{"a date swallowed, the owner declines", "create a note called dinner with mom on july 14, remind me 30 min before", &answer{text: daemon.AnswerNone}, false},
+		{"a date swallowed, the owner chooses it", "create a note called dinner with mom on july 14, remind me 30 min before", &answer{text: "1"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, nil)
+			if first := r.run(t, `create a note called "Milk"`, daemon.Options{}); !first.Saved {
+				t.Fatalf("learn: %+v", first)
+			}
+			if c, err := r.eng.MatchFlow(context.Background(), tt.cmd, "", 1); err != nil || len(c) == 0 || c[0].Score < intent.DefaultThreshold {
+				t.Fatalf("the command must match lexically for this test: %+v %v", c, err)
+			}
+			if tt.asker != nil {
+				r.eng.SetAsker(tt.asker)
+			}
+			res := r.run(t, tt.cmd, daemon.Options{NoPlanner: true})
+			if res.Matched != tt.replay {
+				t.Fatalf("matched %v, want %v: %+v", res.Matched, tt.replay, res)
+			}
+			if tt.asker != nil && tt.asker.asked() != 1 {
+				t.Errorf("asked %d times, want once", tt.asker.asked())
+			}
+		})
+	}
+}

@@ -71,20 +71,71 @@ func otherValue(c intent.Candidate) bool {
 	return false
 }
 
-// suggest lists the candidates of d to offer the owner (Config.Suggest).
-func (r *Rescorer) suggest(d Decision, flows map[int64]*knowledge.Flow) []int {
+// suggest lists the candidates of d to offer the owner (Config.Suggest),
+// by cosine (per candidate of d, as Decision.Cosine).
+func (r *Rescorer) suggest(d Decision, cosine []float64, flows map[int64]*knowledge.Flow) []int {
 	var out []int
 	for i, c := range d.Cands {
 		f := flows[c.FlowID]
-		if f == nil || contradicted(c) || len(c.Missing) > 0 || d.Cosine[i] < r.cfg.SuggestMinCosine ||
+		if f == nil || contradicted(c) || len(c.Missing) > 0 || cosine[i] < r.cfg.SuggestMinCosine ||
 			otherValue(c) || stretched(c.Slots, f) {
 			continue
 		}
 		out = append(out, i)
 	}
-	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(d.Cosine[b], d.Cosine[a]) })
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(cosine[b], cosine[a]) })
 	if len(out) > r.cfg.Suggest {
 		out = out[:r.cfg.Suggest]
+	}
+	return out
+}
+
+// offerCosines returns d.Cosine with the cosine of each candidate that
+// fills slots raised to that of its flow's intent template filled with
+// the candidate's own values (Config.OfferFilled), where that reaches
+// OfferFilled: the values a command gives are not a difference in
+// meaning from the flow, but its texts carry their own examples ("make
+// an event named team lunch" against "create a new event called
+// 'laundry'"). cmdVec is the command's vector. On an embedding failure, or
+// with OfferFilled 0, it is d.Cosine. d counts the request.
+func (r *Rescorer) offerCosines(ctx context.Context, command string, cmdVec []float32, flows map[int64]*knowledge.Flow, d *Decision) []float64 {
+	out := slices.Clone(d.Cosine)
+	if r.cfg.OfferFilled <= 0 {
+		return out
+	}
+	var texts []string
+	at := make([]int, len(d.Cands))
+	for i, c := range d.Cands {
+		at[i] = -1
+		f := flows[c.FlowID]
+		if f == nil || len(c.Slots) == 0 || out[i] < 0 {
+			continue
+		}
+		t := normalize(fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(c.Slots[sl.Name], sl.Example, sl.Name) }))
+		if t == "" {
+			continue
+		}
+		if k := slices.Index(texts, t); k >= 0 {
+			at[i] = k
+			continue
+		}
+		at[i] = len(texts)
+		texts = append(texts, t)
+	}
+	if len(texts) == 0 {
+		return out
+	}
+	vecs, err := r.embed(ctx, texts, d)
+	if err != nil {
+		return out
+	}
+	for i, k := range at {
+		if k < 0 {
+			continue
+		}
+		if c := Cosine(cmdVec, vecs[k]); c >= r.cfg.OfferFilled {
+			out[i] = math.Max(out[i], c)
+		}
 	}
 	return out
 }

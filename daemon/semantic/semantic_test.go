@@ -516,6 +516,38 @@ func TestDecideSuggests(t *testing.T) {
 	}
 }
 
+// TestOfferFilled: a flow that takes values is offered by its template
+// filled with the command's own values when that text reaches
+// OfferFilled, though its texts with their own example are far; never
+// promoted by it, and not offered with OfferFilled 0 or below it.
+func TestOfferFilled(t *testing.T) {
+	flows := map[int64]*knowledge.Flow{1: {ID: 1, Intent: "{word} x", Package: "p", Slots: []knowledge.Slot{{Name: "word", Example: "far"}}}}
+	for _, tt := range []struct {
+		name    string
+		filled  float64
+		value   string
+		offered bool
+	}{
+		{"the filled template is close", 0.70, "same", true},
+		{"off", 0, "same", false},
+		{"the filled template below the bar", 0.90, "near", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			cfg := semantic.MiniLM
+			cfg.OfferFilled = tt.filled
+			cands := []intent.Candidate{{FlowID: 1, Score: th - 0.05, Slots: map[string]string{"word": tt.value}}}
+			d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", semantic.Input{Cands: cands, Flows: flows, Threshold: th})
+			if d.Promoted != -1 || (len(d.Suggest) == 1) != tt.offered {
+				t.Errorf("promoted %d, suggested %v; want none promoted, offered %v", d.Promoted, d.Suggest, tt.offered)
+			}
+			if d.Cosine[0] > 0.5 {
+				t.Errorf("the decision's cosine is %.3f: the filled template must count for the offer only", d.Cosine[0])
+			}
+		})
+	}
+}
+
 // TestAgrees: a lexical match must also be close in meaning: the command
 // against the flow's template filled with the candidate's values, or its
 // other texts; MinAgree 0 and a failing embedder leave it standing.
@@ -591,6 +623,7 @@ func TestMiniLMConfiguration(t *testing.T) {
 		{"SuggestMinCosine", c.SuggestMinCosine, 0.55},
 		{"Retrieve", float64(c.Retrieve), 5},
 		{"MinorExtra", c.MinorExtra, 0.95},
+		{"OfferFilled", c.OfferFilled, 0.70},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)

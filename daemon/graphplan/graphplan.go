@@ -21,7 +21,10 @@
 //     same way and reached through the cheapest known path (edge cost
 //     1/(1+ln count) plus failures; UICOMPASS §3.3 simulated paths); the
 //     path's first step competes with the on-screen operations, discounted
-//     by 0.85 per step.
+//     by 0.85 per step. A path never goes through a tap on a switch, check
+//     box or radio button: that would change a setting on the way (a
+//     screen recorded after a font size was picked is not reached by
+//     picking it).
 //  4. Values are typed into editable fields (the field whose label is
 //     nearest to the value's words in the command first); a form with typed
 //     values is committed with its confirming button (save / OK / done /

@@ -110,6 +110,11 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 				continue
 			}
 		}
+		if e := g.elems[t.ElementID]; e != nil && e.Descriptor.Checkable {
+			// a tap on a switch, check box or radio button changes a
+			// setting: never a way through to somewhere else
+			continue
+		}
 		cost := 1/(1+math.Log(float64(t.Count))) + float64(t.Failures)
 		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost})
 	}

@@ -1,6 +1,10 @@
 package graphplan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
 
 func TestViewingCommand(t *testing.T) {
 	for _, tc := range []struct {
@@ -44,5 +48,40 @@ func TestNavAndSetTerms(t *testing.T) {
 		if got := isSetVerb(tc.t); got != tc.want {
 			t.Errorf("isSetVerb(%q) = %v, want %v", tc.t, got, tc.want)
 		}
+	}
+}
+
+// TestPathsNeverChangeASetting: a tap on a switch, check box or radio
+// button is never a step on the way somewhere else. Screen 1 opens a
+// dialog (2) whose radio option leads to screen 3; screen 3 is reached
+// through a plain entry of screen 1 too, and a screen (4) reached only
+// through a switch is not reached at all.
+func TestPathsNeverChangeASetting(t *testing.T) {
+	radio := desc("50%")
+	radio.Checkable = true
+	sw := desc("Dark theme")
+	sw.Checkable = true
+	els := []knowledge.Element{
+		{ID: 10, ScreenID: 1, Descriptor: desc("Text size")},
+		{ID: 11, ScreenID: 1, Descriptor: desc("More")},
+		{ID: 12, ScreenID: 1, Descriptor: sw},
+		{ID: 20, ScreenID: 2, Descriptor: radio},
+	}
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}, {ID: 2, Fingerprint: "b", Dialog: true}, {ID: 3, Fingerprint: "c"}, {ID: 4, Fingerprint: "d"}},
+		Elements: els, Transitions: []knowledge.Transition{
+			{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 9},
+			{From: 2, To: 3, Action: "tap", ElementID: 20, Count: 9},
+			{From: 1, To: 3, Action: "tap", ElementID: 11, Count: 1},
+			{From: 1, To: 4, Action: "tap", ElementID: 12, Count: 1},
+		}}
+	dist, first, _ := buildGraph(kg, nil).dijkstra(1)
+	if e, ok := first[3]; !ok || e.element != 11 {
+		t.Errorf("screen 3 reached through element %d (%v), want the plain entry 11", e.element, ok)
+	}
+	if _, ok := dist[4]; ok {
+		t.Error("a screen reached only by flipping a switch is on a path")
+	}
+	if _, ok := dist[2]; !ok {
+		t.Error("the dialog opened by a plain entry must stay reachable")
 	}
 }

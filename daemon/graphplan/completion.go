@@ -191,6 +191,7 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 			}
 			rs.coverAliases(targetTerms(h.Target))
 			if isToggle(h.Target) {
+				rs.toggled = true
 				// a toggle is the add / remove, on / off the command asks
 				// for ("add Alice to favorites" → "Toggle favorite")
 				for _, ct := range rs.terms {
@@ -209,4 +210,25 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 			}
 		}
 	}
+}
+
+// unknownAction returns a word of the command that names an action (a
+// verb of the generic vocabulary: "mute", "print") which no element of
+// the app carries, by word or by meaning, and which no step covered: the
+// steps taken cannot have done it, so the command is not done ("" when
+// there is none). A switch set on the way is taken to be that action
+// ("stop the volume from ramping up" → "Increase volume gradually" off).
+// Navigation words are not waited for.
+func (rs *runState) unknownAction(w map[term]float64) string {
+	if rs.toggled {
+		return ""
+	}
+	for _, ct := range rs.terms {
+		id, ok := strings.CutPrefix(string(ct.t), "@")
+		if !ok || ct.nav || rs.covered[ct.t] || w[ct.t] > 0 || len(rs.alias[ct.t]) > 0 || !intent.IsAction(id) {
+			continue
+		}
+		return id
+	}
+	return ""
 }

@@ -40,7 +40,11 @@
 //     command types its value into the search field, then opens the result
 //     carrying it when the command asks to ("… and open it").
 //     When nothing matches it scrolls once to reveal more, then gives up
-//     with a failure rather than wandering.
+//     with a failure rather than wandering. An action the command names
+//     that no element of the app carries, by word or by meaning ("mute"
+//     where only a "Shutter" button matched), and that no switch set on
+//     the way realised, is not done: the planner gives up rather than
+//     declare it (unknownAction).
 //  6. Screens the graph records but no known path reaches are taken to be
 //     one scroll down a reachable screen of the same activity (not
 //     dialogs), at a discount: exploration rarely records every scroll
@@ -252,7 +256,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.7), nil
 		}
 	}
-	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() {
+	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && rs.unknownAction(weights) == "" {
 		// changes made on a form with a save button are kept only once saved
 		if !rs.committed && actedHere(st) && !daemon.IsDialog(st.Screen) {
 			if c, ok := saveButton(st); ok {
@@ -279,6 +283,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				return daemon.Decision{Action: device.Scroll, Element: i, Direction: device.Forward, Confidence: 0.2,
 					Reason: "nothing on this screen matches the command; scrolling to reveal more"}, nil
 			}
+		}
+		if a := rs.unknownAction(weights); a != "" && rs.coveredAny() {
+			return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
+				Reason: fmt.Sprintf("nothing in the app matches %q: the steps taken cannot have done it", a)}, nil
 		}
 		if rs.coveredAny() && pending == 0 {
 			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),

@@ -85,3 +85,40 @@ func TestPathsNeverChangeASetting(t *testing.T) {
 		t.Error("the dialog opened by a plain entry must stay reachable")
 	}
 }
+
+// TestUnknownAction: an action the command names that no element of the
+// app carries, by word or by meaning, keeps the command from being done,
+// unless a step covered it or set a switch.
+func TestUnknownAction(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cmd     string
+		known   []string // words the app's elements carry
+		toggled bool
+		alias   bool
+		want    string
+	}{
+		{"the app knows no 'mute'", "mute the shutter", []string{"shutter"}, false, false, "mute"},
+		{"a switch was set on the way", "mute the shutter", []string{"shutter"}, true, false, ""},
+		{"'mute' means an element's words", "mute the shutter", []string{"shutter"}, false, true, ""},
+		{"the app knows the verb", "delete the note", []string{"delete", "note"}, false, false, ""},
+		{"no action word", "the shutter sound", []string{"shutter"}, false, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := newRunState(tc.cmd, "")
+			rs.toggled = tc.toggled
+			w := map[term]float64{}
+			for _, k := range tc.known {
+				for _, tm := range termsOf(k) {
+					w[tm] = 1
+				}
+			}
+			if tc.alias {
+				rs.alias = map[term][]term{"@mute": {"sound"}}
+			}
+			if got := rs.unknownAction(w); got != tc.want {
+				t.Errorf("unknownAction = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

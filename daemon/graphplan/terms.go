@@ -98,6 +98,8 @@ type runState struct {
 	nearest string
 	// appWords: the terms of the app's label
 	appWords map[term]bool
+	// toggled: a switch, check box or toggle button was acted on
+	toggled bool
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {

@@ -1,0 +1,154 @@
+// qlinear.c - y = (xq·Wqᵀ)·xs·ws + b for n rows: int16 activations (one
+// scale per row, xs; quantizeActs keeps |xq|·127·in below 2^31) times int8
+// weights stored [out][in] (one scale per output row, ws), summed exactly
+// in int32, then rescaled to float.
+//
+// Both operands run along `in`, so each output is a dot product of two
+// contiguous rows. A block of 4 rows of x by C rows of W keeps 4·C int32x4
+// accumulators in registers while it runs over `in`, 16 values a step; the
+// int8 weights are sign-extended to int16 once per step and used for the 4
+// rows:
+//   arm64 NEON (C = 4; 32 vector registers): vmovl_s8 widens W,
+//     vmlal_s16 / vmlal_high_s16 multiply 4 int16 pairs each and add them
+//     into int32 lanes (4 instructions per 16 multiply-adds);
+//   amd64 SSE2 (C = 2; 16 vector registers): punpck + psraw widen W,
+//     _mm_madd_epi16 (pmaddwd) multiplies 8 int16 pairs and adds adjacent
+//     products into 4 int32 lanes (2 pmaddwd + 2 paddd per 16);
+//   other targets: plain C.
+// The integer sums are exact, so every path (and linearQGo in Go) gives the
+// same sums; only the final float rescale may round differently (FMA).
+// Rows and columns left over go through 1-row and 1-column blocks.
+#include <stdint.h>
+#include "qlinear.h"
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#define QCOLS 4
+
+// blk computes the int32 dot products of rows t..t+R-1 of x with rows
+// o..o+C-1 of w over the first len of their in columns into acc[r][c]
+// (R <= 4, C <= QCOLS, len % 16 == 0).
+static inline __attribute__((always_inline)) void blk(const int16_t *x, const int8_t *w, int in, int len, int t,
+                                                        int o, int R, int C, int32_t acc[4][QCOLS]) {
+	int32x4_t a[4][QCOLS];
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++)
+			a[r][c] = vdupq_n_s32(0);
+	for (int i = 0; i < len; i += 16) {
+		int16x8_t wl[QCOLS], wh[QCOLS];
+		for (int c = 0; c < C; c++) {
+			int8x16_t v = vld1q_s8(w + (long)(o + c) * in + i);
+			wl[c] = vmovl_s8(vget_low_s8(v)), wh[c] = vmovl_high_s8(v);
+		}
+		for (int r = 0; r < R; r++) {
+			int16x8_t xl = vld1q_s16(x + (long)(t + r) * in + i), xh = vld1q_s16(x + (long)(t + r) * in + i + 8);
+			for (int c = 0; c < C; c++) {
+				int32x4_t v = vmlal_s16(a[r][c], vget_low_s16(xl), vget_low_s16(wl[c]));
+				v = vmlal_high_s16(v, xl, wl[c]);
+				v = vmlal_s16(v, vget_low_s16(xh), vget_low_s16(wh[c]));
+				a[r][c] = vmlal_high_s16(v, xh, wh[c]);
+			}
+		}
+	}
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++)
+			acc[r][c] = vaddvq_s32(a[r][c]);
+}
+#define QVEC 16
+
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#define QCOLS 2
+
+static inline int32_t hsum(__m128i v) {
+	v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
+	v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
+	return _mm_cvtsi128_si32(v);
+}
+
+static inline __attribute__((always_inline)) void blk(const int16_t *x, const int8_t *w, int in, int len, int t,
+                                                        int o, int R, int C, int32_t acc[4][QCOLS]) {
+	__m128i a[4][QCOLS];
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++)
+			a[r][c] = _mm_setzero_si128();
+	for (int i = 0; i < len; i += 16) {
+		__m128i wl[QCOLS], wh[QCOLS];
+		for (int c = 0; c < C; c++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(w + (long)(o + c) * in + i));
+			// each byte twice in a 16-bit lane, shifted down: sign-extended
+			wl[c] = _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
+			wh[c] = _mm_srai_epi16(_mm_unpackhi_epi8(v, v), 8);
+		}
+		for (int r = 0; r < R; r++) {
+			const int16_t *xr = x + (long)(t + r) * in + i;
+			__m128i xl = _mm_loadu_si128((const __m128i *)xr), xh = _mm_loadu_si128((const __m128i *)(xr + 8));
+			for (int c = 0; c < C; c++)
+				a[r][c] = _mm_add_epi32(a[r][c], _mm_add_epi32(_mm_madd_epi16(xl, wl[c]), _mm_madd_epi16(xh, wh[c])));
+		}
+	}
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++)
+			acc[r][c] = hsum(a[r][c]);
+}
+#define QVEC 16
+
+#else
+#define QCOLS 1
+#define QVEC 1
+
+static inline void blk(const int16_t *x, const int8_t *w, int in, int len, int t, int o, int R, int C,
+                       int32_t acc[4][QCOLS]) {
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++) {
+			int32_t s = 0;
+			for (int i = 0; i < len; i++)
+				s += (int32_t)x[(long)(t + r) * in + i] * w[(long)(o + c) * in + i];
+			acc[r][c] = s;
+		}
+}
+#endif
+
+// tail adds the products of columns [i0, in) to acc (the part of `in`
+// that is not a multiple of the vector width).
+static void tail(const int16_t *x, const int8_t *w, int in, int i0, int t, int o, int R, int C, int32_t acc[4][QCOLS]) {
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++) {
+			int32_t s = 0;
+			for (int i = i0; i < in; i++)
+				s += (int32_t)x[(long)(t + r) * in + i] * w[(long)(o + c) * in + i];
+			acc[r][c] += s;
+		}
+}
+
+static inline __attribute__((always_inline)) void run(const int16_t *x, const float *xs, int in, const int8_t *w,
+                                                        const float *ws, const float *b, int out, float *y, int t,
+                                                        int o, int R, int C) {
+	int32_t acc[4][QCOLS];
+	int iv = in - in % QVEC;
+	if (iv > 0)
+		blk(x, w, in, iv, t, o, R, C, acc);
+	else
+		for (int r = 0; r < R; r++)
+			for (int c = 0; c < C; c++)
+				acc[r][c] = 0;
+	if (iv < in)
+		tail(x, w, in, iv, t, o, R, C, acc);
+	for (int r = 0; r < R; r++)
+		for (int c = 0; c < C; c++)
+			y[(long)(t + r) * out + o + c] = (float)acc[r][c] * (xs[t + r] * ws[o + c]) + b[o + c];
+}
+
+void wf_qlinear(const int16_t *x, const float *xs, int n, int in, const int8_t *w, const float *ws, const float *b,
+                int out, float *y) {
+	int n4 = n & ~3, oc = out - out % QCOLS;
+	for (int o = 0; o < oc; o += QCOLS) {
+		for (int t = 0; t < n4; t += 4)
+			run(x, xs, in, w, ws, b, out, y, t, o, 4, QCOLS);
+		for (int t = n4; t < n; t++)
+			run(x, xs, in, w, ws, b, out, y, t, o, 1, QCOLS);
+	}
+	for (int o = oc; o < out; o++)
+		for (int t = 0; t < n; t++)
+			run(x, xs, in, w, ws, b, out, y, t, o, 1, 1);
+}

@@ -1,0 +1,8 @@
+//go:build !cgo
+
+package bert
+
+// linearQ is the int8 kernel of CGO_ENABLED=0 builds: linearQGo.
+func linearQ(xq []int16, xs []float32, n, in int, w []int8, ws, b []float32, out int, y []float32) {
+	linearQGo(xq, xs, n, in, w, ws, b, out, y)
+}

@@ -3,6 +3,7 @@ package bert
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -61,5 +62,34 @@ func BenchmarkLoad(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkDense: one dense layer of MiniLM's shapes on the 10 tokens of a
+// typical command, float32 (linear.c) against int8 weights (quantizing
+// the activations included; qlinear.c). Reports multiply-adds per second.
+func BenchmarkDense(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, sz := range []struct{ n, in, out int }{{10, 384, 1152}, {10, 384, 1536}, {10, 1536, 384}, {64, 384, 1536}} {
+		x := randVec(r, sz.n*sz.in)
+		w := randVec(r, sz.out*sz.in)
+		bias := randVec(r, sz.out)
+		q, ws := quantizeRows(w, sz.out, sz.in)
+		layers := []struct {
+			name string
+			d    dense
+		}{
+			{"fp32", &linear{in: sz.in, out: sz.out, wt: transpose(w, sz.out, sz.in), b: bias}},
+			{"int8", &qlinear{in: sz.in, out: sz.out, w: q, ws: ws, b: bias}},
+		}
+		for _, l := range layers {
+			b.Run(fmt.Sprintf("%dx%dx%d/%s", sz.n, sz.in, sz.out, l.name), func(b *testing.B) {
+				y := make([]float32, sz.n*sz.out)
+				for i := 0; i < b.N; i++ {
+					l.d.apply(x, sz.n, y)
+				}
+				b.ReportMetric(float64(b.N)*float64(sz.n*sz.in*sz.out)/b.Elapsed().Seconds()/1e9, "GMAC/s")
+			})
+		}
 	}
 }

@@ -152,3 +152,73 @@ void wf_qlinear(const int16_t *x, const float *xs, int n, int in, const int8_t *
 		for (int t = 0; t < n; t++)
 			run(x, xs, in, w, ws, b, out, y, t, o, 1, 1);
 }
+
+// rne rounds |v| <= 2^22 to the nearest integer, ties to even, under the
+// default rounding mode: adding 1.5·2^23 leaves no fraction bits (no libm).
+static inline float rne(float v) {
+	const float m = 12582912.0f;
+	return (v + m) - m;
+}
+
+// wf_quantize quantizes each of the n rows of x (in floats) to integers in
+// [-lvl, lvl] with its own scale: xs[t] = max|x[t]|/lvl, xq = x·(lvl/max)
+// rounded to nearest, ties to even (cvtps2dq under the default MXCSR,
+// vcvtnq_s32_f32, rne), as quantizeActsGo does. A row of zeros gets
+// zeros and scale 0.
+void wf_quantize(const float *x, int n, int in, int lvl, int16_t *xq, float *xs) {
+	const float fl = (float)lvl;
+	for (int t = 0; t < n; t++) {
+		const float *row = x + (long)t * in;
+		int16_t *dst = xq + (long)t * in;
+		int i = 0;
+		float mx = 0;
+#if defined(__aarch64__)
+		float32x4_t m4 = vdupq_n_f32(0);
+		for (; i + 4 <= in; i += 4)
+			m4 = vmaxq_f32(m4, vabsq_f32(vld1q_f32(row + i)));
+		mx = vmaxvq_f32(m4);
+#elif defined(__SSE2__)
+		const __m128 abs = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+		__m128 m4 = _mm_setzero_ps();
+		for (; i + 4 <= in; i += 4)
+			m4 = _mm_max_ps(m4, _mm_and_ps(abs, _mm_loadu_ps(row + i)));
+		float m[4];
+		_mm_storeu_ps(m, m4);
+		mx = m[0] > m[1] ? m[0] : m[1];
+		mx = mx > m[2] ? mx : m[2];
+		mx = mx > m[3] ? mx : m[3];
+#endif
+		for (; i < in; i++) {
+			float a = row[i] < 0 ? -row[i] : row[i];
+			mx = a > mx ? a : mx;
+		}
+		xs[t] = mx / fl;
+		if (mx == 0) {
+			for (i = 0; i < in; i++)
+				dst[i] = 0;
+			continue;
+		}
+		const float inv = fl / mx;
+		i = 0;
+#if defined(__aarch64__)
+		float32x4_t hi = vdupq_n_f32(fl), lo = vdupq_n_f32(-fl), k = vdupq_n_f32(inv);
+		for (; i + 8 <= in; i += 8) {
+			int32x4_t a = vcvtnq_s32_f32(vminq_f32(hi, vmaxq_f32(lo, vmulq_f32(vld1q_f32(row + i), k))));
+			int32x4_t b = vcvtnq_s32_f32(vminq_f32(hi, vmaxq_f32(lo, vmulq_f32(vld1q_f32(row + i + 4), k))));
+			vst1q_s16(dst + i, vcombine_s16(vqmovn_s32(a), vqmovn_s32(b)));
+		}
+#elif defined(__SSE2__)
+		__m128 hi = _mm_set1_ps(fl), lo = _mm_set1_ps(-fl), k = _mm_set1_ps(inv);
+		for (; i + 8 <= in; i += 8) {
+			__m128i a = _mm_cvtps_epi32(_mm_min_ps(hi, _mm_max_ps(lo, _mm_mul_ps(_mm_loadu_ps(row + i), k))));
+			__m128i b = _mm_cvtps_epi32(_mm_min_ps(hi, _mm_max_ps(lo, _mm_mul_ps(_mm_loadu_ps(row + i + 4), k))));
+			_mm_storeu_si128((__m128i *)(dst + i), _mm_packs_epi32(a, b));
+		}
+#endif
+		for (; i < in; i++) {
+			float v = row[i] * inv;
+			v = v > fl ? fl : v < -fl ? -fl : v;
+			dst[i] = (int16_t)rne(v);
+		}
+	}
+}

@@ -19,7 +19,7 @@ type qlinear struct {
 
 // apply computes y = x·Wᵀ + b for n rows of x (l.in floats each) into y
 // (l.out floats each): each row of x is quantized to integers with its own
-// scale (quantizeActs), the products with the int8 weights are summed
+// scale (quantizeActs: C with cgo, Go without), the products with the int8 weights are summed
 // exactly in int32 (linearQ: C with cgo, Go without), then rescaled by
 // the row's and the output's scales.
 func (l *qlinear) apply(x []float32, n int, y []float32) {
@@ -47,19 +47,20 @@ func actLevels(in int) int32 {
 	return int32(min(32767, (1<<31-1)/(127*max(in, 1))))
 }
 
-// quantizeActs quantizes each of the n rows of x (in floats) symmetrically
-// with its own scale, the dynamic per-token quantization of activations:
-// xs[t] = max|x[t]|/lvl, xq = round(x·lvl/max|x[t]|) in [-lvl, lvl] (zeros
-// and scale 0 for a row of zeros). It is done in Go for every build, so
-// the C and Go kernels get the same integers.
-func quantizeActs(x []float32, n, in int, lvl int32, xq []int16, xs []float32) {
+// quantizeActsGo quantizes each of the n rows of x (in floats)
+// symmetrically with its own scale, the dynamic per-token quantization of
+// activations: xs[t] = max|x[t]|/lvl, xq = x·(lvl/max|x[t]|) rounded to
+// nearest, ties to even, in [-lvl, lvl] (zeros and scale 0 for a row of
+// zeros). It is the CGO_ENABLED=0 quantizer and the reference of the C
+// one (wf_quantize), which gives the same integers and scales.
+func quantizeActsGo(x []float32, n, in int, lvl int32, xq []int16, xs []float32) {
 	fl := float32(lvl)
 	for t := 0; t < n; t++ {
 		row := x[t*in : (t+1)*in]
 		dst := xq[t*in : (t+1)*in]
 		var mx float32
 		for _, v := range row {
-			mx = max(mx, v, -v)
+			mx = max(mx, float32(math.Abs(float64(v))))
 		}
 		xs[t] = mx / fl
 		if mx == 0 {
@@ -68,8 +69,8 @@ func quantizeActs(x []float32, n, in int, lvl int32, xq []int16, xs []float32) {
 		}
 		inv := fl / mx
 		for i, v := range row {
-			// v·inv is within [-lvl, lvl] up to rounding: clamp
-			dst[i] = int16(max(-fl, min(fl, float32(math.Round(float64(v*inv))))))
+			p := v * inv
+			dst[i] = int16(math.RoundToEven(float64(max(-fl, min(fl, p)))))
 		}
 	}
 }

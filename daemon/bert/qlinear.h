@@ -4,4 +4,5 @@
 #include <stdint.h>
 void wf_qlinear(const int16_t *x, const float *xs, int n, int in, const int8_t *w, const float *ws, const float *b,
                 int out, float *y);
+void wf_quantize(const float *x, int n, int in, int lvl, int16_t *xq, float *xs);
 #endif

@@ -23,3 +23,16 @@ func linearQ(xq []int16, xs []float32, n, in int, w []int8, ws, b []float32, out
 		(*C.int8_t)(unsafe.Pointer(&w[0])), (*C.float)(unsafe.Pointer(&ws[0])), (*C.float)(unsafe.Pointer(&b[0])),
 		C.int(out), (*C.float)(unsafe.Pointer(&y[0])))
 }
+
+// quantizeActs is quantizeActsGo in C (wf_quantize: NEON on arm64, SSE2 on
+// amd64), the same integers and scales.
+func quantizeActs(x []float32, n, in int, lvl int32, xq []int16, xs []float32) {
+	if n == 0 || in == 0 {
+		return
+	}
+	_ = x[n*in-1]
+	_ = xq[n*in-1]
+	_ = xs[n-1]
+	C.wf_quantize((*C.float)(unsafe.Pointer(&x[0])), C.int(n), C.int(in), C.int(lvl),
+		(*C.int16_t)(unsafe.Pointer(&xq[0])), (*C.float)(unsafe.Pointer(&xs[0])))
+}

@@ -3,6 +3,7 @@ package bert
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -119,19 +120,33 @@ func TestActLevels(t *testing.T) {
 	}
 }
 
+// TestQuantizeActs: the build's quantizer (C with cgo) and the Go one give
+// the expected integers (ties to even) and scales, and the same on random
+// rows of every length around the vector widths.
 func TestQuantizeActs(t *testing.T) {
-	x := []float32{0, 0, 0, 1, -2, 0.5, 3, -3, 1.5}
-	xq := make([]int16, len(x))
-	xs := make([]float32, 3)
-	quantizeActs(x, 3, 3, 100, xq, xs)
-	want := []int16{0, 0, 0, 50, -100, 25, 100, -100, 50}
-	for i := range want {
-		if xq[i] != want[i] {
-			t.Fatalf("xq = %v, want %v", xq, want)
+	x := []float32{0, 0, 0, 0, 1, -2, 0.5, 0, 3, -3, 1.5, 0, 4, 0.02, 0.06, -0.1}
+	want := []int16{0, 0, 0, 0, 50, -100, 25, 0, 100, -100, 50, 0, 100, 0, 2, -2}
+	wantS := []float32{0, 0.02, 0.03, 0.04}
+	for name, q := range map[string]func([]float32, int, int, int32, []int16, []float32){"build": quantizeActs, "go": quantizeActsGo} {
+		xq := make([]int16, len(x))
+		xs := make([]float32, 4)
+		q(x, 4, 4, 100, xq, xs)
+		if !slices.Equal(xq, want) || !slices.Equal(xs, wantS) {
+			t.Errorf("%s: xq = %v, xs = %v; want %v, %v", name, xq, xs, want, wantS)
 		}
 	}
-	if xs[0] != 0 || xs[1] != 0.02 || xs[2] != 0.03 {
-		t.Fatalf("xs = %v, want [0 0.02 0.03]", xs)
+	r := rand.New(rand.NewPCG(11, 12))
+	for in := 1; in <= 40; in++ {
+		n := 3
+		x := randVec(r, n*in)
+		lvl := actLevels(in)
+		a, b := make([]int16, n*in), make([]int16, n*in)
+		as, bs := make([]float32, n), make([]float32, n)
+		quantizeActs(x, n, in, lvl, a, as)
+		quantizeActsGo(x, n, in, lvl, b, bs)
+		if !slices.Equal(a, b) || !slices.Equal(as, bs) {
+			t.Fatalf("in %d: build %v %v, go %v %v", in, a, as, b, bs)
+		}
 	}
 }
 

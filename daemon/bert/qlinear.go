@@ -35,16 +35,17 @@ func (l *qlinear) apply(x []float32, n int, y []float32) {
 }
 
 // actLevels is the largest |integer| an activation row of in values is
-// quantized to: as many as int16 holds, but few enough that a sum of in
-// products with int8 weights (|w| <= 127) cannot leave int32 —
-// min(32767, (2^31-1)/(127·in)), 11,008 for MiniLM's 1,536-wide layer.
-// Activations are not quantized to int8 like the weights: per-token int8
-// activations cost MiniLM's vectors up to 1.6% of cosine (0.984 against
-// float32 at the least over the golden sentences and the 127 DroidTask
-// instructions; 0.99996 at 12 bits), since a few hidden dimensions carry
-// values far larger than the rest.
+// quantized to: 127·128 = 16,256 (so x = 128·hi + lo with hi in
+// [-127, 127] and lo in [0, 127], two int8 operands for the arm64
+// dot-product kernel), but few enough that a sum of in products with int8
+// weights (|w| <= 127) cannot leave int32 — min(16256, (2^31-1)/(127·in)),
+// 11,008 for MiniLM's 1,536-wide layer. Activations are not quantized to
+// int8 like the weights: per-token int8 activations cost MiniLM's vectors
+// up to 1.6% of cosine (0.984 against float32 at the least over the golden
+// sentences and the 127 DroidTask instructions; 0.99996 at 12 bits), since
+// a few hidden dimensions carry values far larger than the rest.
 func actLevels(in int) int32 {
-	return int32(min(32767, (1<<31-1)/(127*max(in, 1))))
+	return int32(min(127*128, (1<<31-1)/(127*max(in, 1))))
 }
 
 // quantizeActsGo quantizes each of the n rows of x (in floats)

@@ -7,12 +7,13 @@ import (
 	"testing"
 )
 
-// TestLinearQ checks the build's int8 kernel (C with cgo: NEON or SSE2)
-// and the Go kernel against a plain float64 reference, at sizes around
-// the block shapes (4 rows; 2 or 4 columns; 16 inputs a step) and with
-// the extreme values the int32 sums must hold (|w| = 127, |x| =
-// actLevels(in)).
+// TestLinearQ checks the build's int8 kernel (C with cgo: NEON, with and
+// without the dot-product extension, or SSE2) and the Go kernel against a
+// plain float64 reference, at sizes around the block shapes (4 rows; 2 or
+// 4 columns; 8 or 16 inputs a step) and with the extreme values the int32
+// sums must hold (|w| = 127, |x| = ±actLevels(in)).
 func TestLinearQ(t *testing.T) {
+	t.Logf("arm64 dot-product kernel in use: %v", linearQDot())
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
 		name       string
@@ -25,6 +26,7 @@ func TestLinearQ(t *testing.T) {
 		{"MiniLM attention", 10, 384, 384 * 3, false},
 		{"MiniLM output", 5, 1536, 384, false},
 		{"extremes", 6, 1536, 5, true},
+		{"extremes, short rows", 5, 384, 3, true},
 		{"no rows", 0, 16, 4, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,13 +36,13 @@ func TestLinearQ(t *testing.T) {
 			for i := range xq {
 				xq[i] = int16(r.IntN(int(2*lvl+1)) - int(lvl))
 				if tc.extreme {
-					xq[i] = int16(lvl)
+					xq[i] = int16(lvl) * int16(1-2*(i%2))
 				}
 			}
 			for i := range w {
 				w[i] = int8(r.IntN(255) - 127)
 				if tc.extreme {
-					w[i] = 127
+					w[i] = int8(127 * (1 - 2*(i%2)))
 				}
 			}
 			xs, ws, b := randScales(r, tc.n), randScales(r, tc.out), randVec(r, tc.out)
@@ -54,18 +56,20 @@ func TestLinearQ(t *testing.T) {
 					want[i*tc.out+o] = s*float64(xs[i])*float64(ws[o]) + float64(b[o])
 				}
 			}
-			got := make([]float32, len(want))
-			linearQ(xq, xs, tc.n, tc.in, w, ws, b, tc.out, got)
-			goGot := make([]float32, len(want))
-			linearQGo(xq, xs, tc.n, tc.in, w, ws, b, tc.out, goGot)
-			for i := range want {
-				// float32 rounding of the sum, the scales and the bias
-				tol := 1e-5 * math.Max(1, math.Abs(want[i]))
-				if d := math.Abs(float64(got[i]) - want[i]); d > tol {
-					t.Fatalf("linearQ[%d] = %v, want %v", i, got[i], want[i])
-				}
-				if d := math.Abs(float64(goGot[i]) - want[i]); d > tol {
-					t.Fatalf("linearQGo[%d] = %v, want %v", i, goGot[i], want[i])
+			kernels := map[string]func([]float32){
+				"linearQ":   func(y []float32) { linearQ(xq, xs, tc.n, tc.in, w, ws, b, tc.out, y) },
+				"baseline":  func(y []float32) { linearQImpl(1, xq, xs, tc.n, tc.in, w, ws, b, tc.out, y) },
+				"linearQGo": func(y []float32) { linearQGo(xq, xs, tc.n, tc.in, w, ws, b, tc.out, y) },
+			}
+			for name, k := range kernels {
+				got := make([]float32, len(want))
+				k(got)
+				for i := range want {
+					// float32 rounding of the sum, the scales and the bias
+					tol := 1e-5 * math.Max(1, math.Abs(want[i]))
+					if d := math.Abs(float64(got[i]) - want[i]); d > tol {
+						t.Fatalf("%s[%d] = %v, want %v", name, i, got[i], want[i])
+					}
 				}
 			}
 		})
@@ -111,8 +115,8 @@ func TestQlinearApply(t *testing.T) {
 func TestActLevels(t *testing.T) {
 	for _, in := range []int{1, 384, 1536, 3072, 100000} {
 		lvl := actLevels(in)
-		if lvl < 1 || lvl > 32767 || int64(lvl)*127*int64(in) > math.MaxInt32 {
-			t.Errorf("actLevels(%d) = %d: sums may overflow int32 or int16", in, lvl)
+		if lvl < 1 || lvl > 127*128 || int64(lvl)*127*int64(in) > math.MaxInt32 {
+			t.Errorf("actLevels(%d) = %d: sums may overflow int32, or x>>7 int8", in, lvl)
 		}
 	}
 	if got := actLevels(1536); got != 11008 {

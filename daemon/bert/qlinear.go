@@ -1,6 +1,9 @@
 package bert
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // dense is a dense layer: y = x·W + b for n rows of x.
 type dense interface {
@@ -28,11 +31,27 @@ func (l *qlinear) apply(x []float32, n int, y []float32) {
 	}
 	_ = x[n*l.in-1]
 	_ = y[n*l.out-1]
-	xq := make([]int16, n*l.in)
-	xs := make([]float32, n)
+	buf := actBufs.Get().(*actBuf)
+	defer actBufs.Put(buf)
+	if cap(buf.q) < n*l.in {
+		buf.q = make([]int16, n*l.in)
+	}
+	if cap(buf.s) < n {
+		buf.s = make([]float32, n)
+	}
+	xq, xs := buf.q[:n*l.in], buf.s[:n]
 	quantizeActs(x, n, l.in, actLevels(l.in), xq, xs)
 	linearQ(xq, xs, n, l.in, l.w, l.ws, l.b, l.out, y)
 }
+
+// actBuf holds the quantized activations of one apply, reused through
+// actBufs (a batch of labels would otherwise allocate megabytes per layer).
+type actBuf struct {
+	q []int16
+	s []float32
+}
+
+var actBufs = sync.Pool{New: func() any { return new(actBuf) }}
 
 // actLevels is the largest |integer| an activation row of in values is
 // quantized to: 127·128 = 16,256 (so x = 128·hi + lo with hi in

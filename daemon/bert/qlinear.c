@@ -5,15 +5,16 @@
 //
 // Both operands run along `in`, so each output is a dot product of two
 // contiguous rows. A block of 4 rows of x by C rows of W keeps 4·C int32x4
-// accumulators in registers while it runs over `in`, 16 values a step; the
-// int8 weights are sign-extended to int16 once per step and used for the 4
-// rows:
-//   arm64 NEON (C = 4; 32 vector registers): vmovl_s8 widens W,
-//     vmlal_s16 / vmlal_high_s16 multiply 4 int16 pairs each and add them
-//     into int32 lanes (4 instructions per 16 multiply-adds);
-//   amd64 SSE2 (C = 2; 16 vector registers): punpck + psraw widen W,
-//     _mm_madd_epi16 (pmaddwd) multiplies 8 int16 pairs and adds adjacent
-//     products into 4 int32 lanes (2 pmaddwd + 2 paddd per 16);
+// accumulators in registers while it runs over `in`; the int8 weights are
+// sign-extended to int16 once per step and used for the 4 rows:
+//   arm64 NEON (C = 4; 32 vector registers; 8 inputs a step): vmovl_s8
+//     widens W, vmlal_s16 / vmlal_high_s16 multiply 4 int16 pairs each and
+//     add them into int32 lanes (2 instructions per 8 multiply-adds); on
+//     Linux and Android, when the CPU has the dot-product extension, SDOT
+//     instead (qlinear_dot, below);
+//   amd64 SSE2 (C = 2; 16 vector registers; 16 inputs a step): punpck +
+//     psraw widen W, _mm_madd_epi16 (pmaddwd) multiplies 8 int16 pairs and
+//     adds adjacent products into 4 int32 lanes (2 pmaddwd + 2 paddd per 16);
 //   other targets: plain C.
 // The integer sums are exact, so every path (and linearQGo in Go) gives the
 // same sums; only the final float rescale may round differently (FMA).
@@ -58,10 +59,13 @@ static inline __attribute__((always_inline)) void blk(const int16_t *x, const in
 }
 #define QVEC 16
 
+#if defined(__linux__)
+#define QDOT 1
 // The dot-product extension (Armv8.2 FEAT_DotProd: Cortex-A55, A75 and
 // later): SDOT multiplies 16 int8 pairs and adds them by fours into 4
-// int32 lanes, and on A76-class cores issues twice per cycle where the
-// int16 multiply-accumulates of blk issue once. Each activation x (|x| <=
+// int32 lanes; Arm's Cortex-A720 optimization guide (109720, §3) gives it a
+// throughput of 2 per cycle, and the int16 multiply-accumulates of blk 1
+// (pipe V0 only). Each activation x (|x| <=
 // 127·128, actLevels) is split into x = 128·hi + lo with hi = x >> 7 in
 // [-127, 127] and lo = x & 127, so Σ x·w = 128·Σ hi·w + Σ lo·w: two SDOT
 // per 16 products, still exact. Chosen at run time from the kernel's
@@ -183,6 +187,7 @@ static int qlinear_dot(const int16_t *x, const float *xs, int n, int in, const i
 #else
 #pragma GCC pop_options
 #endif
+#endif // __linux__
 
 #elif defined(__SSE2__)
 #include <emmintrin.h>
@@ -283,7 +288,7 @@ static inline __attribute__((always_inline)) void run(const int16_t *x, const fl
 }
 
 int wf_qlinear_has_dot(void) {
-#if defined(__aarch64__)
+#if defined(QDOT)
 	return has_dot();
 #else
 	return 0;
@@ -292,7 +297,7 @@ int wf_qlinear_has_dot(void) {
 
 void wf_qlinear(const int16_t *x, const float *xs, int n, int in, const int8_t *w, const float *ws, const float *b,
                 int out, float *y, int impl) {
-#if defined(__aarch64__)
+#if defined(QDOT)
 	if (impl != 1 && has_dot() && qlinear_dot(x, xs, n, in, w, ws, b, out, y))
 		return;
 #endif

@@ -29,7 +29,13 @@ func TestLocalEmbedder(t *testing.T) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{bert.ConfigFile, bert.VocabFile, bert.WeightsFile} {
+	// the files the app installs: the int8 weights when setup derived
+	// them, else the float32 ones
+	p, err := bert.FindPrecision(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{bert.ConfigFile, bert.VocabFile, p.WeightsFile()} {
 		if err := os.Symlink(filepath.Join(src, f), filepath.Join(dst, f)); err != nil {
 			t.Fatal(err)
 		}
@@ -38,8 +44,8 @@ func TestLocalEmbedder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if emb.EmbedModel() != bert.CacheKey {
-		t.Fatalf("model %q", emb.EmbedModel())
+	if emb.EmbedModel() != p.CacheKey() {
+		t.Fatalf("model %q, want %q", emb.EmbedModel(), p.CacheKey())
 	}
 	vs, err := emb.Embed(context.Background(), []string{"turn on dark mode"})
 	if err != nil || len(vs) != 1 || len(vs[0]) != 384 {

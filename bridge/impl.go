@@ -138,7 +138,8 @@ func plannerFor(s api.Settings, store *knowledge.Store) (daemon.Planner, error) 
 
 // LocalEmbedModel as embed_model selects the on-device sentence encoder
 // (daemon/bert) instead of the endpoint. Its files (config.json,
-// vocab.txt, model.safetensors) are read from <dataDir>/models/<name>/,
+// vocab.txt, and model.int8.safetensors or the float32 model.safetensors;
+// int8 when both are there) are read from <dataDir>/models/<name>/,
 // where the app copies them from its assets (models/all-MiniLM-L6-v2/).
 const LocalEmbedModel = "local"
 

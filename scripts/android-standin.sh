@@ -253,14 +253,17 @@ standin_apk() {
     mkdir -p "$w/stage/lib/$abi" && cp "$w/aar/jni/$abi/libgojni.so" "$w/stage/lib/$abi/"
   done
   # the on-device sentence-embedding model (daemon/bert) as assets/models/<name>/, from the
-  # cache scripts/fetch-model.sh fills and verifies (WAYFINDER_APK_NO_MODEL=1: leave it out)
+  # cache scripts/fetch-model.sh fills and verifies: its config, vocabulary and int8 weights
+  # (model.int8.safetensors; the float32 file stays out) (WAYFINDER_APK_NO_MODEL=1: leave it out)
   if [ -z "${WAYFINDER_APK_NO_MODEL:-}" ] && [ -f "$ROOT/scripts/fetch-model.sh" ]; then
-    local mdir
+    local mdir f
     mdir=$(WAYFINDER_CACHE=$CACHE bash "$ROOT/scripts/fetch-model.sh" | tail -1) ||
       die "scripts/fetch-model.sh could not provide the embedding model (WAYFINDER_APK_NO_MODEL=1 builds without it)"
     mkdir -p "$w/stage/assets/models/$(basename "$mdir")"
-    cp "$mdir"/* "$w/stage/assets/models/$(basename "$mdir")/"
-    si_step "assets: models/$(basename "$mdir") ($(du -sh "$mdir" | cut -f1))"
+    for f in config.json vocab.txt model.int8.safetensors; do
+      cp "$mdir/$f" "$w/stage/assets/models/$(basename "$mdir")/"
+    done
+    si_step "assets: models/$(basename "$mdir") ($(du -shc "$w/stage/assets/models/$(basename "$mdir")"/* | tail -1 | cut -f1))"
   fi
   for j in "${libs[@]}" "$KOTLIN_STDLIB"; do
     unzip -q -o "$j" 'META-INF/services/*' -d "$w/stage" 2>/dev/null || true

@@ -323,13 +323,16 @@ def check_assets(z, root, model_dir):
             name = "assets/" + rel.replace(os.sep, "/")
             check(f"assets: {name} in the APK unchanged", name in z.namelist() and z.read(name) == data, f"{len(data)} bytes")
     # SEMANTIC MODEL (daemon/bert): scripts/fetch-model.sh verifies the files in the cache;
-    # the APK must carry them unchanged under assets/models/<name>/, the weights stored
-    # uncompressed (the app copies them out once; docs/android.md).
+    # the APK must carry the config, vocabulary and int8 weights unchanged under
+    # assets/models/<name>/, the weights stored uncompressed (the app copies them out once;
+    # docs/android.md), and not the float32 weights (four times the size, not used).
     if not model_dir or not os.path.isdir(model_dir):
         print(f"     assets: no embedding model at {model_dir or '(none given)'}: model checks skipped")
         return 0
     total = 0
-    for fn in ("config.json", "vocab.txt", "model.safetensors"):
+    fp32 = f"assets/models/{os.path.basename(os.path.normpath(model_dir))}/model.safetensors"
+    check(f"assets: no float32 weights {fp32}", fp32 not in z.namelist())
+    for fn in ("config.json", "vocab.txt", "model.int8.safetensors"):
         name = f"assets/models/{os.path.basename(os.path.normpath(model_dir))}/{fn}"
         want = open(os.path.join(model_dir, fn), "rb").read()
         ok = name in z.namelist() and z.read(name) == want

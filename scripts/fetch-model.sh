@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fetch-model.sh - put the on-device sentence-embedding model (daemon/bert)
 # in the cache and verify it:
-#   $WAYFINDER_CACHE/models/all-MiniLM-L6-v2/{config.json,vocab.txt,model.safetensors}
+#   $WAYFINDER_CACHE/models/all-MiniLM-L6-v2/{config.json,vocab.txt,model.safetensors,model.int8.safetensors}
 #
 # The model is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0; revision
 # 1110a243fdf4706b3f48f1d95db1a4f5529b4d41), float32 safetensors. Its files
@@ -12,6 +12,11 @@
 #   WAYFINDER_MODEL_FROM=/dir/with/the/three/files scripts/fetch-model.sh
 # Nothing is committed; the cache is reused (only the checksums run when
 # the files are there).
+#
+# model.int8.safetensors (23 MB, the weights the app ships and
+# `--embed-model local` loads) is derived here from model.safetensors by
+# `go run ./cmd/bert-int8` (bert.Quantize: a pure function of its input, so
+# its sha256 is pinned below too); it needs Go.
 #
 # Env: WAYFINDER_CACHE (default <repo>/.tools), WAYFINDER_MODEL_FROM.
 # Prints the model directory on its last line. Exit 1 when a file cannot
@@ -28,10 +33,28 @@ SUMS="953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41  config.j
 07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3  vocab.txt
 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db  model.safetensors"
 
+INT8_SUM="460f09b75e8a66a49ad50cfd0ed9f17ca133053ab0339782c70ecf669a5eb279  model.int8.safetensors"
+
 verify() { (cd "$DIR" && sha256sum --quiet -c - <<<"$SUMS") >/dev/null 2>&1; }
+
+# derive_int8: model.int8.safetensors from the verified model.safetensors
+derive_int8() {
+  if (cd "$DIR" && sha256sum --quiet -c - <<<"$INT8_SUM") >/dev/null 2>&1; then
+    return 0
+  fi
+  command -v go >/dev/null || { echo "fetch-model: go is needed to derive model.int8.safetensors" >&2; exit 1; }
+  echo "fetch-model: deriving model.int8.safetensors (cmd/bert-int8)"
+  (cd "$ROOT" && go run ./cmd/bert-int8 "$DIR/model.safetensors" "$DIR/model.int8.safetensors") >/dev/null
+  if ! (cd "$DIR" && sha256sum --quiet -c - <<<"$INT8_SUM"); then
+    echo "fetch-model: model.int8.safetensors checksum mismatch (bert.Quantize changed? update INT8_SUM); removed" >&2
+    rm -f "$DIR/model.int8.safetensors"
+    exit 1
+  fi
+}
 
 mkdir -p "$DIR"
 if verify; then
+  derive_int8
   echo "fetch-model: $NAME cached"
   echo "$DIR"
   exit 0
@@ -74,5 +97,6 @@ if ! (cd "$DIR" && sha256sum --quiet -c - <<<"$SUMS"); then
   rm -f "$DIR/config.json" "$DIR/vocab.txt" "$DIR/model.safetensors"
   exit 1
 fi
+derive_int8
 echo "fetch-model: $NAME verified"
 echo "$DIR"

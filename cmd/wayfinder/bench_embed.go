@@ -27,12 +27,16 @@ func embedBenchRows(ctx context.Context, d *droidtask.Dataset, st *knowledge.Sto
 		fmt.Fprintf(os.Stderr, "bench: embedding rows skipped: %v\n", err)
 		return nil, nil
 	}
+	prec, err := bert.FindPrecision(dir)
+	if err != nil {
+		return nil, err
+	}
 	debug.FreeOSMemory() // return the eval's garbage first: the difference is the model's
 	rss0 := rssKB()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	t0 := time.Now()
-	m, err := bert.Load(dir, bert.CacheKey)
+	m, err := bert.Load(dir, prec, prec.CacheKey())
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +82,7 @@ func embedBenchRows(ctx context.Context, d *droidtask.Dataset, st *knowledge.Sto
 		}
 	}
 	rows := [][2]string{
-		{"embedding model", bert.ModelName + fmt.Sprintf(" (%d-dim)", m.Dim())},
+		{"embedding model", bert.ModelName + fmt.Sprintf(" (%d-dim, %s weights)", m.Dim(), prec)},
 		{"embedding model load", load.Round(time.Millisecond).String()},
 		{"resident memory added by the model", fmt.Sprintf("%.1f MB", float64(rss1-rss0)/1e3)},
 		{"Go heap added by the model", fmt.Sprintf("%.1f MB", (float64(ms1.HeapAlloc)-float64(ms0.HeapAlloc))/1e6)},

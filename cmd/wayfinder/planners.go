@@ -33,7 +33,7 @@ func llmFlags(fs *flag.FlagSet) *llmOpts {
 		kind:       fs.String("planner", "", "graph | llm | auto (default auto: the graph planner, and the LLM where it is unsure, when an endpoint is configured)"),
 		baseURL:    fs.String("base-url", "", "OpenAI-compatible base URL (env OPENAI_BASE_URL)"),
 		model:      fs.String("model", "", "model name (env WAYFINDER_MODEL)"),
-		embedModel: fs.String("embed-model", "", "embedding model for comparing meanings (flow matching just below the replay threshold, the graph planner's command↔element scoring, app identification, guides, re-grounding): \"local\" for the on-device all-MiniLM-L6-v2 (scripts/fetch-model.sh), else a model on the same endpoint (env WAYFINDER_EMBED_MODEL; default none: lexical only)"),
+		embedModel: fs.String("embed-model", "", "embedding model for comparing meanings (flow matching just below the replay threshold, the graph planner's command↔element scoring, app identification, guides, re-grounding): \"local\" for the on-device all-MiniLM-L6-v2 (scripts/fetch-model.sh; int8 weights when present, env WAYFINDER_MODEL_PRECISION=fp32 for the float32 ones), else a model on the same endpoint (env WAYFINDER_EMBED_MODEL; default none: lexical only)"),
 		apiKey:     fs.String("api-key", "", "API key (env OPENAI_API_KEY; prefer the environment: flags show in ps)"),
 		timeout:    fs.Duration("llm-timeout", 0, "LLM call timeout, retries included (env WAYFINDER_LLM_TIMEOUT; default 60s)"),
 		maxTokens:  fs.Int("llm-max-tokens", 0, "bound on the length of one LLM reply, in tokens (env WAYFINDER_LLM_MAX_TOKENS; default 256)"),

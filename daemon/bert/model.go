@@ -2,7 +2,7 @@
 // server: the sentence-transformers recipe of all-MiniLM-L6-v2 (WordPiece,
 // a BERT encoder, mean pooling over the tokens, L2 normalisation), read
 // from the model's own files (config.json, vocab.txt, model.safetensors in
-// float32).
+// float32), or from the int8 weights file Quantize derives from it.
 //
 // The forward pass is BERT's (Devlin et al., "BERT", 2019, §3; the
 // reference is Hugging Face's transformers BertModel): token + position +
@@ -12,6 +12,11 @@
 // cgo (Go has no SIMD; the C compiler vectorises it for SSE and NEON), with
 // a Go fallback for CGO_ENABLED=0 builds. Golden tests check the output
 // against sentence-transformers.
+//
+// With Int8 weights (Quantize), the dense layers multiply int8 weights (one
+// scale per output row) by activations quantized to int8 per token row,
+// summed exactly in int32 (qlinear.c), and the word embeddings are int8
+// rows; the file is a quarter of the fp32 one.
 //
 // A Model is safe for concurrent use; it satisfies semantic.Embedder.
 package bert
@@ -54,12 +59,12 @@ type linear struct {
 }
 
 type layer struct {
-	qkv     linear // query, key and value fused: out = 3·hidden
-	attnOut linear
+	qkv     dense // query, key and value fused: out = 3·hidden
+	attnOut dense
 	ln1w    []float32
 	ln1b    []float32
-	inter   linear
-	out     linear
+	inter   dense
+	out     dense
 	ln2w    []float32
 	ln2b    []float32
 }
@@ -67,9 +72,12 @@ type layer struct {
 // Model is a loaded encoder.
 type Model struct {
 	cfg    Config
+	prec   Precision
 	name   string
 	tok    *Tokenizer
-	wordE  []float32 // [vocab][hidden]
+	wordE  []float32 // [vocab][hidden] (FP32)
+	wordQ  []int8    // [vocab][hidden] (Int8), row v scaled by wordS[v]
+	wordS  []float32
 	posE   []float32 // [positions][hidden]
 	typeE  []float32 // [types][hidden]; segment 0 only is used
 	embLNw []float32
@@ -77,18 +85,26 @@ type Model struct {
 	layers []layer
 }
 
-// Files the model directory must hold.
+// Files the model directory holds: ConfigFile, VocabFile and the weights
+// of at least one Precision (WeightsFile or Int8WeightsFile).
 const (
-	ConfigFile  = "config.json"
-	VocabFile   = "vocab.txt"
-	WeightsFile = "model.safetensors"
+	ConfigFile      = "config.json"
+	VocabFile       = "vocab.txt"
+	WeightsFile     = "model.safetensors"      // float32, the model's own file
+	Int8WeightsFile = "model.int8.safetensors" // Quantize(WeightsFile)
 )
 
-// Load reads the model in dir (ConfigFile, VocabFile, WeightsFile). name
-// names the model in EmbedModel (it keys cached vectors). It returns an
-// error when a file is missing or unreadable, the config is not a BERT
-// with GELU, or a tensor is missing or of the wrong shape.
-func Load(dir, name string) (*Model, error) {
+// Load reads the model in dir (ConfigFile, VocabFile, and p's weights
+// file). name names the model in EmbedModel (it keys cached vectors: give
+// each precision its own, as p.CacheKey does). It returns an error when a
+// file is missing or unreadable, the config is not a BERT with GELU, an
+// int8 file is not of QuantFormat, or a tensor is missing or of the wrong
+// shape.
+func Load(dir string, p Precision, name string) (*Model, error) {
+	wf := p.WeightsFile()
+	if wf == "" {
+		return nil, fmt.Errorf("bert: unknown precision %q", p)
+	}
 	var cfg Config
 	b, err := os.ReadFile(filepath.Join(dir, ConfigFile))
 	if err != nil {
@@ -118,17 +134,17 @@ func Load(dir, name string) (*Model, error) {
 	if tok.Size() > cfg.VocabSize {
 		return nil, fmt.Errorf("bert: %s has %d tokens, the model %d", VocabFile, tok.Size(), cfg.VocabSize)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, WeightsFile))
+	raw, err := os.ReadFile(filepath.Join(dir, wf))
 	if err != nil {
 		return nil, fmt.Errorf("bert: %w", err)
 	}
 	st, err := parseSafetensors(raw)
 	if err != nil {
-		return nil, fmt.Errorf("bert: %s: %w", WeightsFile, err)
+		return nil, fmt.Errorf("bert: %s: %w", wf, err)
 	}
-	m := &Model{cfg: cfg, name: name, tok: tok}
+	m := &Model{cfg: cfg, prec: p, name: name, tok: tok}
 	if err := m.loadWeights(st); err != nil {
-		return nil, fmt.Errorf("bert: %s: %w", WeightsFile, err)
+		return nil, fmt.Errorf("bert: %s: %w", wf, err)
 	}
 	// the file's bytes (90 MB for MiniLM) are garbage now: give the
 	// memory back to the OS rather than keep it resident until the
@@ -138,8 +154,9 @@ func Load(dir, name string) (*Model, error) {
 	return m, nil
 }
 
-// loadWeights copies the tensors out of st, transposing the dense layers.
-// Tensor names may carry a "bert." prefix (BertForX checkpoints).
+// loadWeights copies the tensors out of st: for FP32 transposing the
+// dense layers, for Int8 keeping their int8 rows and scales. Tensor names
+// may carry a "bert." prefix (BertForX checkpoints).
 func (m *Model) loadWeights(st *safetensors) error {
 	c := m.cfg
 	prefix := ""
@@ -155,13 +172,39 @@ func (m *Model) loadWeights(st *safetensors) error {
 		v, err = st.f32(prefix+name, shape...)
 		return v
 	}
+	getQ := func(name string, rows, cols int) ([]int8, []float32) {
+		if err != nil {
+			return nil, nil
+		}
+		var q []int8
+		if q, err = st.i8(prefix+name, rows, cols); err != nil {
+			return nil, nil
+		}
+		return q, get(name+scaleSuffix, rows)
+	}
+	isQ := m.prec == Int8
+	if isQ {
+		if f := st.metadata["wayfinder_quant"]; f != QuantFormat {
+			return fmt.Errorf("quantization %q, want %q (scripts/fetch-model.sh derives the file)", f, QuantFormat)
+		}
+	}
+	layers := map[string][]qlinear{} // Int8: the parts of fused layers
 	dense := func(name string, in, out int) linear {
+		if isQ {
+			w, ws := getQ(name+".weight", out, in)
+			layers[name] = []qlinear{{in: in, out: out, w: w, ws: ws, b: get(name+".bias", out)}}
+			return linear{}
+		}
 		w := get(name+".weight", out, in)
 		b := get(name+".bias", out)
 		return linear{in: in, out: out, wt: transpose(w, out, in), b: b}
 	}
 	H, I := c.Hidden, c.Intermediate
-	m.wordE = get("embeddings.word_embeddings.weight", c.VocabSize, H)
+	if isQ {
+		m.wordQ, m.wordS = getQ("embeddings.word_embeddings.weight", c.VocabSize, H)
+	} else {
+		m.wordE = get("embeddings.word_embeddings.weight", c.VocabSize, H)
+	}
 	m.posE = get("embeddings.position_embeddings.weight", c.MaxPositions, H)
 	m.typeE = get("embeddings.token_type_embeddings.weight", c.TypeVocabSize, H)
 	m.embLNw = get("embeddings.LayerNorm.weight", H)
@@ -171,15 +214,21 @@ func (m *Model) loadWeights(st *safetensors) error {
 		q := dense(p+"attention.self.query", H, H)
 		k := dense(p+"attention.self.key", H, H)
 		v := dense(p+"attention.self.value", H, H)
+		qkv, ao, in, out := fuse(q, k, v), dense(p+"attention.output.dense", H, H), dense(p+"intermediate.dense", H, I), dense(p+"output.dense", I, H)
 		ly := layer{
-			qkv:     fuse(q, k, v),
-			attnOut: dense(p+"attention.output.dense", H, H),
+			qkv:     &qkv,
+			attnOut: &ao,
 			ln1w:    get(p+"attention.output.LayerNorm.weight", H),
 			ln1b:    get(p+"attention.output.LayerNorm.bias", H),
-			inter:   dense(p+"intermediate.dense", H, I),
-			out:     dense(p+"output.dense", I, H),
+			inter:   &in,
+			out:     &out,
 			ln2w:    get(p+"output.LayerNorm.weight", H),
 			ln2b:    get(p+"output.LayerNorm.bias", H),
+		}
+		if isQ {
+			qkv := fuseQ(append(append(layers[p+"attention.self.query"], layers[p+"attention.self.key"]...), layers[p+"attention.self.value"]...)...)
+			ao, in, out := layers[p+"attention.output.dense"][0], layers[p+"intermediate.dense"][0], layers[p+"output.dense"][0]
+			ly.qkv, ly.attnOut, ly.inter, ly.out = &qkv, &ao, &in, &out
 		}
 		m.layers = append(m.layers, ly)
 	}
@@ -228,6 +277,9 @@ func fuse(ls ...linear) linear {
 
 // EmbedModel names the model (the cache key of its vectors).
 func (m *Model) EmbedModel() string { return m.name }
+
+// Precision is the precision of the weights loaded.
+func (m *Model) Precision() Precision { return m.prec }
 
 // Dim is the length of the vectors.
 func (m *Model) Dim() int { return m.cfg.Hidden }
@@ -280,10 +332,17 @@ func (m *Model) encode(seqs [][]int32, n int) [][]float32 {
 	for _, ids := range seqs {
 		for p, id := range ids {
 			dst := h[row*H : (row+1)*H]
-			we := m.wordE[int(id)*H:]
 			pe := m.posE[p*H:]
-			for j := range dst {
-				dst[j] = we[j] + pe[j] + m.typeE[j]
+			if m.wordQ != nil {
+				we, s := m.wordQ[int(id)*H:], m.wordS[id]
+				for j := range dst {
+					dst[j] = float32(we[j])*s + pe[j] + m.typeE[j]
+				}
+			} else {
+				we := m.wordE[int(id)*H:]
+				for j := range dst {
+					dst[j] = we[j] + pe[j] + m.typeE[j]
+				}
 			}
 			layerNorm(dst, m.embLNw, m.embLNb, c.LayerNormEps)
 			row++

@@ -75,10 +75,15 @@ func FuzzSafetensors(f *testing.F) {
 		}
 		for _, n := range st.names() {
 			ti := st.tensors[n]
-			if ti.DType == "F32" {
-				if _, err := st.f32(n, ti.Shape...); err != nil {
-					t.Fatalf("accepted tensor %q unreadable: %v", n, err)
-				}
+			var err error
+			switch ti.DType {
+			case "F32":
+				_, err = st.f32(n, ti.Shape...)
+			case "I8":
+				_, err = st.i8(n, ti.Shape...)
+			}
+			if err != nil {
+				t.Fatalf("accepted tensor %q unreadable: %v", n, err)
 			}
 		}
 	})

@@ -187,8 +187,10 @@ const Substitution = "substitution"
 var DefaultBridge = []string{Substitution}
 
 // Tuned maps an embedder's model name (Embedder.EmbedModel) to the
-// configuration measured for it.
-var Tuned = map[string]Config{"local:all-MiniLM-L6-v2": MiniLM}
+// configuration measured for it. The on-device model's int8 weights
+// (daemon/bert, key "-int8") take the float32 model's configuration: their
+// vectors match alike on the tuning sets (README).
+var Tuned = map[string]Config{"local:all-MiniLM-L6-v2": MiniLM, "local:all-MiniLM-L6-v2-int8": MiniLM}
 
 func (c Config) isZero() bool {
 	return c.GreyZone == 0 && c.MinCosine == 0 && c.MinMargin == 0 && c.Timeout == 0 && c.Cooldown == 0 && c.MaxTexts == 0 && c.Retrieve == 0 && c.MinorExtra == 0 && c.MinAgree == 0 && c.SuggestMinCosine == 0 && c.Suggest == 0 && c.OfferFilled == 0 && c.Bridge == nil

@@ -419,12 +419,17 @@ func TestDecideGuards(t *testing.T) {
 }
 
 // TestTunedKeyIsTheLocalModel: the on-device model's vectors are keyed
-// by bert.CacheKey, and semantic.New must find its tuned configuration
-// under that key.
+// by bert.CacheKey (float32 weights) or bert.CacheKeyInt8, and semantic.New
+// must find its tuned configuration under either key.
 func TestTunedKeyIsTheLocalModel(t *testing.T) {
 	var _ semantic.Embedder = (*bert.Model)(nil) // the on-device model is an Embedder
-	if _, ok := semantic.Tuned[bert.CacheKey]; !ok {
-		t.Fatalf("no tuned configuration for %q", bert.CacheKey)
+	for _, p := range []bert.Precision{bert.FP32, bert.Int8} {
+		if _, ok := semantic.Tuned[p.CacheKey()]; !ok {
+			t.Fatalf("no tuned configuration for %q", p.CacheKey())
+		}
+	}
+	if bert.FP32.CacheKey() == bert.Int8.CacheKey() {
+		t.Fatal("float32 and int8 vectors share a cache key")
 	}
 }
 

@@ -30,16 +30,26 @@ class ModelInstallerTest {
         val opened = mutableListOf<String>()
         assertTrue(install(dir, assets, opened))
         assertEquals("files already in place are not copied again", emptyList<String>(), opened)
-        assertFalse(File(dir, "${ModelInstaller.MODEL_DIR}/model.safetensors.part").exists())
+        assertFalse(File(dir, "${ModelInstaller.MODEL_DIR}/model.int8.safetensors.part").exists())
+    }
+
+    @Test fun theFloat32WeightsOfAnEarlierVersionAreRemoved() {
+        val dir = tmp.newFolder()
+        val old = File(dir, "${ModelInstaller.MODEL_DIR}/model.safetensors")
+        old.parentFile.mkdirs()
+        old.writeBytes(byteArrayOf(1, 2, 3))
+        assertTrue(install(dir, assets))
+        assertFalse(old.exists())
+        assertTrue(File(dir, "${ModelInstaller.MODEL_DIR}/model.int8.safetensors").isFile)
     }
 
     @Test fun aTruncatedFileIsReplaced() {
         val dir = tmp.newFolder()
         assertTrue(install(dir, assets))
-        val f = File(dir, "${ModelInstaller.MODEL_DIR}/model.safetensors")
+        val f = File(dir, "${ModelInstaller.MODEL_DIR}/model.int8.safetensors")
         f.writeBytes(byteArrayOf(1, 2))
         assertTrue(install(dir, assets))
-        assertArrayEquals(assets["${ModelInstaller.MODEL_DIR}/model.safetensors"], f.readBytes())
+        assertArrayEquals(assets["${ModelInstaller.MODEL_DIR}/model.int8.safetensors"], f.readBytes())
     }
 
     @Test fun anApkWithoutTheModelStartsWithoutIt() {

@@ -9,11 +9,16 @@ import java.io.InputStream
  * the daemon loads it: `<dataDir>/models/all-MiniLM-L6-v2/`, the directory
  * `embed_model: "local"` reads (docs/bridge-api.md). A file already there
  * with the asset's size is kept; others are copied to a temporary name and
- * renamed, so a killed copy never leaves a truncated model behind.
+ * renamed, so a killed copy never leaves a truncated model behind. The
+ * weights are the int8 file (daemon/bert prefers it); the float32 weights an
+ * older version installed are removed once the int8 ones are in place.
  */
 object ModelInstaller {
     const val MODEL_DIR = "models/all-MiniLM-L6-v2"
-    val FILES = listOf("config.json", "vocab.txt", "model.safetensors")
+    val FILES = listOf("config.json", "vocab.txt", "model.int8.safetensors")
+
+    /** Files of earlier versions that the installed model replaces. */
+    val OBSOLETE = listOf("model.safetensors")
 
     /**
      * Installs the model into [dataDir]. [open] opens an asset by path
@@ -41,6 +46,7 @@ object ModelInstaller {
                 return false
             }
         }
+        for (name in OBSOLETE) File(dir, name).delete()
         return true
     }
 }

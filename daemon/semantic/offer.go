@@ -98,42 +98,20 @@ func (r *Rescorer) suggest(d Decision, cosine []float64, flows map[int64]*knowle
 // an event named team lunch" against "create a new event called
 // 'laundry'"). cmdVec is the command's vector. On an embedding failure, or
 // with OfferFilled 0, it is d.Cosine. d counts the request.
-func (r *Rescorer) offerCosines(ctx context.Context, command string, cmdVec []float32, flows map[int64]*knowledge.Flow, d *Decision) []float64 {
+func (r *Rescorer) offerCosines(ctx context.Context, cmdVec []float32, flows map[int64]*knowledge.Flow, d *Decision) []float64 {
 	out := slices.Clone(d.Cosine)
 	if r.cfg.OfferFilled <= 0 {
 		return out
 	}
-	var texts []string
-	at := make([]int, len(d.Cands))
-	for i, c := range d.Cands {
-		at[i] = -1
-		f := flows[c.FlowID]
+	filled := r.cosinesWith(ctx, cmdVec, len(d.Cands), func(i int) string {
+		c, f := d.Cands[i], flows[d.Cands[i].FlowID]
 		if f == nil || len(c.Slots) == 0 || out[i] < 0 {
-			continue
+			return ""
 		}
-		t := normalize(fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(c.Slots[sl.Name], sl.Example, sl.Name) }))
-		if t == "" {
-			continue
-		}
-		if k := slices.Index(texts, t); k >= 0 {
-			at[i] = k
-			continue
-		}
-		at[i] = len(texts)
-		texts = append(texts, t)
-	}
-	if len(texts) == 0 {
-		return out
-	}
-	vecs, err := r.embed(ctx, texts, d)
-	if err != nil {
-		return out
-	}
-	for i, k := range at {
-		if k < 0 {
-			continue
-		}
-		if c := Cosine(cmdVec, vecs[k]); c >= r.cfg.OfferFilled {
+		return normalize(fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(c.Slots[sl.Name], sl.Example, sl.Name) }))
+	}, d)
+	for i, c := range filled {
+		if c >= r.cfg.OfferFilled {
 			out[i] = math.Max(out[i], c)
 		}
 	}

@@ -470,10 +470,10 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 			}
 		}
 	}
-	d.Minor = r.minorExtras(ctx, command, d.Cands, &d)
+	d.Minor = r.minorExtras(ctx, command, vecs[0], d.Cands, &d)
 	r.rule(&d, flows, floor, threshold)
 	if d.Promoted < 0 && r.cfg.SuggestMinCosine > 0 {
-		d.Suggest = r.suggest(d, r.offerCosines(ctx, command, vecs[0], flows, &d), flows)
+		d.Suggest = r.suggest(d, r.offerCosines(ctx, vecs[0], flows, &d), flows)
 	}
 	return d
 }
@@ -501,23 +501,49 @@ func onlyExtra(c intent.Candidate) bool {
 // of at least Config.MinorExtra with the whole command. Nil when
 // MinorExtra is off or no candidate has only that veto; an embedding
 // failure leaves them all false.
-func (r *Rescorer) minorExtras(ctx context.Context, command string, cands []intent.Candidate, d *Decision) []bool {
+func (r *Rescorer) minorExtras(ctx context.Context, command string, cmdVec []float32, cands []intent.Candidate, d *Decision) []bool {
 	if r.cfg.MinorExtra <= 0 || !slices.ContainsFunc(cands, onlyExtra) {
 		return nil
 	}
-	texts := []string{normalize(command)}
-	at := make([]int, len(cands))
-	for i, c := range cands {
-		at[i] = -1
-		if onlyExtra(c) {
-			if t := withoutWords(command, c.Unmatched); t != "" && t != texts[0] {
-				at[i] = len(texts)
-				texts = append(texts, t)
-			}
+	whole := normalize(command)
+	cos := r.cosinesWith(ctx, cmdVec, len(cands), func(i int) string {
+		if !onlyExtra(cands[i]) {
+			return ""
 		}
-	}
+		if t := withoutWords(command, cands[i].Unmatched); t != whole {
+			return t
+		}
+		return ""
+	}, d)
 	out := make([]bool, len(cands))
-	if len(texts) == 1 {
+	for i, c := range cos {
+		out[i] = c >= r.cfg.MinorExtra
+	}
+	return out
+}
+
+// cosinesWith returns, for i in [0, n), the cosine of cmdVec with the
+// vector of text(i), embedded in one request (texts repeated once); -1
+// where text(i) is "" or the embedder failed (the failure is in d's
+// counts, as every embedding here).
+func (r *Rescorer) cosinesWith(ctx context.Context, cmdVec []float32, n int, text func(int) string, d *Decision) []float64 {
+	out := make([]float64, n)
+	at := make([]int, n)
+	var texts []string
+	for i := range n {
+		out[i], at[i] = -1, -1
+		t := text(i)
+		if t == "" {
+			continue
+		}
+		if k := slices.Index(texts, t); k >= 0 {
+			at[i] = k
+			continue
+		}
+		at[i] = len(texts)
+		texts = append(texts, t)
+	}
+	if len(texts) == 0 {
 		return out
 	}
 	vecs, err := r.embed(ctx, texts, d)
@@ -525,7 +551,9 @@ func (r *Rescorer) minorExtras(ctx context.Context, command string, cands []inte
 		return out
 	}
 	for i, k := range at {
-		out[i] = k > 0 && Cosine(vecs[0], vecs[k]) >= r.cfg.MinorExtra
+		if k >= 0 {
+			out[i] = Cosine(cmdVec, vecs[k])
+		}
 	}
 	return out
 }

@@ -31,7 +31,10 @@ func embedBenchRows(ctx context.Context, d *droidtask.Dataset, st *knowledge.Sto
 	if err != nil {
 		return nil, err
 	}
-	debug.FreeOSMemory() // return the eval's garbage first: the difference is the model's
+	// return the eval's garbage first: the difference is the model's. Twice:
+	// what sync.Pools hold survives one collection (their victim cache)
+	debug.FreeOSMemory()
+	debug.FreeOSMemory()
 	rss0 := rssKB()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)

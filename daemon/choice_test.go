@@ -124,7 +124,7 @@ func TestPeersPreferTheRadioGroup(t *testing.T) {
 // swallowed another requirement; a long value of the same kind as its
 // example, or a short one, has not.
 func TestRunOnValue(t *testing.T) {
-	f := &knowledge.Flow{Name: "f", Intent: "add event {title}", Slots: []knowledge.Slot{{Name: "title", Example: "laundry"}}}
+	f := &knowledge.Flow{Name: "f", Intent: "add event {title}", Slots: []knowledge.Slot{{Name: "title", Example: "standup"}}}
 	msg := &knowledge.Flow{Name: "m", Intent: "remind me at {when}", Slots: []knowledge.Slot{{Name: "when", Example: "7:30 on monday"}}}
 	for _, tt := range []struct {
 		name  string

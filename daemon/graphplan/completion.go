@@ -217,7 +217,7 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 // the app carries, by word or by meaning, and which no step covered: the
 // steps taken cannot have done it, so the command is not done ("" when
 // there is none). A switch set on the way is taken to be that action
-// ("stop the volume from ramping up" → "Increase volume gradually" off).
+// ("stop the music fading in" → a "Fade music in" switch set off).
 // Navigation words are not waited for.
 func (rs *runState) unknownAction(w map[term]float64) string {
 	if rs.toggled {

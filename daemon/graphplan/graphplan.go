@@ -42,7 +42,7 @@
 //     When nothing matches it scrolls once to reveal more, then gives up
 //     with a failure rather than wandering. An action the command names
 //     that no element of the app carries, by word or by meaning ("mute"
-//     where only a "Shutter" button matched), and that no switch set on
+//     where only a "Doorbell" button matched), and that no switch set on
 //     the way realised, is not done: the planner gives up rather than
 //     declare it (unknownAction).
 //  6. Screens the graph records but no known path reaches are taken to be

@@ -57,7 +57,7 @@ func TestNavAndSetTerms(t *testing.T) {
 // through a plain entry of screen 1 too, and a screen (4) reached only
 // through a switch is not reached at all.
 func TestPathsNeverChangeASetting(t *testing.T) {
-	radio := desc("50%")
+	radio := desc("Huge")
 	radio.Checkable = true
 	sw := desc("Dark theme")
 	sw.Checkable = true
@@ -98,11 +98,11 @@ func TestUnknownAction(t *testing.T) {
 		alias   bool
 		want    string
 	}{
-		{"the app knows no 'mute'", "mute the shutter", []string{"shutter"}, false, false, "mute"},
-		{"a switch was set on the way", "mute the shutter", []string{"shutter"}, true, false, ""},
-		{"'mute' means an element's words", "mute the shutter", []string{"shutter"}, false, true, ""},
+		{"the app knows no 'mute'", "mute the doorbell", []string{"doorbell"}, false, false, "mute"},
+		{"a switch was set on the way", "mute the doorbell", []string{"doorbell"}, true, false, ""},
+		{"'mute' means an element's words", "mute the doorbell", []string{"doorbell"}, false, true, ""},
 		{"the app knows the verb", "delete the note", []string{"delete", "note"}, false, false, ""},
-		{"no action word", "the shutter sound", []string{"shutter"}, false, false, ""},
+		{"no action word", "the doorbell sound", []string{"doorbell"}, false, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := newRunState(tc.cmd, "")

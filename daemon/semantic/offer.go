@@ -96,7 +96,7 @@ func (r *Rescorer) suggest(d Decision, cosine []float64, flows map[int64]*knowle
 // OfferFilled: the values a command gives are not a difference in
 // meaning from the flow, but its texts carry their own examples ("make
 // an event named team lunch" against "create a new event called
-// 'laundry'"). cmdVec is the command's vector. On an embedding failure, or
+// 'standup'"). cmdVec is the command's vector. On an embedding failure, or
 // with OfferFilled 0, it is d.Cosine. d counts the request.
 func (r *Rescorer) offerCosines(ctx context.Context, cmdVec []float32, flows map[int64]*knowledge.Flow, d *Decision) []float64 {
 	out := slices.Clone(d.Cosine)

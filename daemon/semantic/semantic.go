@@ -235,7 +235,7 @@ func (c Config) isZero() bool {
 // OfferFilled 0.70, MinCosine's bar: a flow's template filled with the
 // command's own values ("create a new event called 'team lunch'" for "make
 // an event named team lunch", whose cosine with the template's example
-// 'laundry' is below SuggestMinCosine) is offered when as close as a
+// 'standup' is below SuggestMinCosine) is offered when as close as a
 // promotion needs. With the simulated owner: tune 69 → 74 correct, tune2
 // 160 → 161, tune3 297 → 306, no wrong flow more; commands offered flows
 // 39 → 53, 99 → 111 and 207 → 251, of them must-not-match commands 4 → 8

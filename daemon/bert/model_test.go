@@ -162,3 +162,20 @@ func TestLoadErrors(t *testing.T) {
 		t.Fatal("a relu config loaded")
 	}
 }
+
+// TestErf32: the float32 erf of gelu stays within 5e-7 of math.Erf over
+// the range activations take, and is ±1 beyond it.
+func TestErf32(t *testing.T) {
+	worst := 0.0
+	for i := -100000; i <= 100000; i++ {
+		x := float64(i) / 10000 // [-10, 10] in steps of 1e-4
+		got, want := float64(erf32(float32(x))), math.Erf(float64(float32(x)))
+		worst = math.Max(worst, math.Abs(got-want))
+	}
+	if worst > 5e-7 {
+		t.Errorf("erf32 differs from math.Erf by up to %.3g, want at most 5e-7", worst)
+	}
+	if erf32(float32(math.Inf(1))) != 1 || erf32(float32(math.Inf(-1))) != -1 {
+		t.Errorf("erf32(±Inf) = %v, %v; want ±1", erf32(float32(math.Inf(1))), erf32(float32(math.Inf(-1))))
+	}
+}

@@ -164,50 +164,78 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 		if h.Backtracked || h.Undo || !h.OK {
 			continue
 		}
-		switch h.Action {
-		case device.Input:
-			for i := range rs.values {
-				if !rs.values[i].done && strings.EqualFold(rs.values[i].text, h.Text) {
-					rs.values[i].done = true
-					rs.typed++
-					break
+		before := rs.progress()
+		rs.foldStep(h)
+		if rs.progress() > before {
+			rs.stale = 0
+		} else {
+			rs.stale++
+		}
+	}
+}
+
+// progress counts what the command asked that the steps have done: its
+// terms covered (not navigation words) and its values typed or picked.
+func (rs *runState) progress() int {
+	n := rs.typed
+	for _, ct := range rs.terms {
+		if !ct.nav && rs.covered[ct.t] {
+			n++
+		}
+	}
+	for _, v := range rs.values {
+		if v.done {
+			n++
+		}
+	}
+	return n
+}
+
+// foldStep updates coverage from one step taken.
+func (rs *runState) foldStep(h daemon.StepRecord) {
+	switch h.Action {
+	case device.Input:
+		for i := range rs.values {
+			if !rs.values[i].done && strings.EqualFold(rs.values[i].text, h.Text) {
+				rs.values[i].done = true
+				rs.typed++
+				break
+			}
+		}
+		// the field typed into is part of what the command asked
+		// ("search …" is done by typing into Search)
+		field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
+		for _, t := range field {
+			rs.covered[t] = true
+			if t == "@search" && h.Text != "" {
+				rs.searched = h.Text
+			}
+		}
+	case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
+		for _, t := range targetTerms(h.Target) {
+			rs.covered[t] = true
+		}
+		for _, t := range rs.semCovers[h.Target.Key()] {
+			rs.covered[t] = true
+		}
+		rs.coverAliases(targetTerms(h.Target))
+		if isToggle(h.Target) {
+			rs.toggled = true
+			// a toggle is the add / remove, on / off the command asks
+			// for ("add Alice to favorites" → "Toggle favorite")
+			for _, ct := range rs.terms {
+				if isSetVerb(ct.t) {
+					rs.covered[ct.t] = true
 				}
 			}
-			// the field typed into is part of what the command asked
-			// ("search …" is done by typing into Search)
-			field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
-			for _, t := range field {
-				rs.covered[t] = true
-				if t == "@search" && h.Text != "" {
-					rs.searched = h.Text
-				}
+		}
+		for i := range rs.values {
+			if !rs.values[i].done && containsFold(h.Target.Label(), rs.values[i].text) {
+				rs.values[i].done = true
 			}
-		case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
-			for _, t := range targetTerms(h.Target) {
-				rs.covered[t] = true
-			}
-			for _, t := range rs.semCovers[h.Target.Key()] {
-				rs.covered[t] = true
-			}
-			rs.coverAliases(targetTerms(h.Target))
-			if isToggle(h.Target) {
-				rs.toggled = true
-				// a toggle is the add / remove, on / off the command asks
-				// for ("add Alice to favorites" → "Toggle favorite")
-				for _, ct := range rs.terms {
-					if isSetVerb(ct.t) {
-						rs.covered[ct.t] = true
-					}
-				}
-			}
-			for i := range rs.values {
-				if !rs.values[i].done && containsFold(h.Target.Label(), rs.values[i].text) {
-					rs.values[i].done = true
-				}
-			}
-			if rs.typed > 0 && isConfirm(h.Target.Label()) {
-				rs.committed = true
-			}
+		}
+		if rs.typed > 0 && isConfirm(h.Target.Label()) {
+			rs.committed = true
 		}
 	}
 }

@@ -44,7 +44,9 @@
 //     that no element of the app carries, by word or by meaning ("mute"
 //     where only a "Doorbell" button matched), and that no switch set on
 //     the way realised, is not done: the planner gives up rather than
-//     declare it (unknownAction).
+//     declare it (unknownAction). After MaxStale steps in a row that did
+//     nothing the command asks, it gives up too: wandering taps are not
+//     free on a person's phone.
 //  6. Screens the graph records but no known path reaches are taken to be
 //     one scroll down a reachable screen of the same activity (not
 //     dialogs), at a discount: exploration rarely records every scroll
@@ -93,6 +95,12 @@ const (
 	RepeatPenalty = 10
 	maxDepth      = 8
 	maxScrolls    = 2
+	// MaxStale is how many steps in a row may do nothing the command asks
+	// (cover none of its words, type none of its values) before the
+	// planner gives up rather than wander on: on the development and
+	// tuning sets' runs (302) 6 lost no task and took 60 of 1232 steps
+	// fewer; 5 lost two recorded tasks, 4 three.
+	MaxStale = 6
 )
 
 // debugGraph prints the candidates of every step to stderr
@@ -172,6 +180,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{}, err
 	}
 	p.fold(rs, st)
+	if rs.stale >= MaxStale {
+		return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
+			Reason: fmt.Sprintf("%d steps in a row did nothing the command asks", rs.stale)}, nil
+	}
 	rs.reopenInDialog(st)
 	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)

@@ -3,6 +3,8 @@ package graphplan
 import (
 	"testing"
 
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -120,5 +122,36 @@ func TestUnknownAction(t *testing.T) {
 				t.Errorf("unknownAction = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStaleSteps: steps that cover none of the command's words count up
+// to MaxStale, a step that covers one starts the count again, and the
+// planner gives up at MaxStale rather than wander on.
+func TestStaleSteps(t *testing.T) {
+	p := &Planner{}
+	rs := newRunState("turn on the doorbell", "")
+	tap := func(label string) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Tap, OK: true, Target: desc(label)}
+	}
+	st := &daemon.PlanState{Command: "turn on the doorbell"}
+	for _, l := range []string{"Settings", "About", "Help"} {
+		st.History = append(st.History, tap(l))
+	}
+	p.fold(rs, st)
+	if rs.stale != 3 {
+		t.Fatalf("stale = %d after three steps covering nothing, want 3", rs.stale)
+	}
+	st.History = append(st.History, tap("Doorbell"))
+	p.fold(rs, st)
+	if rs.stale != 0 {
+		t.Fatalf("stale = %d after a step covering a word, want 0", rs.stale)
+	}
+	for range MaxStale {
+		st.History = append(st.History, tap("Colors"))
+	}
+	p.fold(rs, st)
+	if rs.stale != MaxStale {
+		t.Errorf("stale = %d, want %d", rs.stale, MaxStale)
 	}
 }

@@ -100,6 +100,8 @@ type runState struct {
 	appWords map[term]bool
 	// toggled: a switch, check box or toggle button was acted on
 	toggled bool
+	// stale: steps taken in a row that did nothing the command asked
+	stale int
 }
 
 func (p *Planner) state(st *daemon.PlanState) *runState {

@@ -188,16 +188,31 @@ func (m *Model) loadWeights(st *safetensors) error {
 			return fmt.Errorf("quantization %q, want %q (scripts/fetch-model.sh derives the file)", f, QuantFormat)
 		}
 	}
-	layers := map[string][]qlinear{} // Int8: the parts of fused layers
-	dense := func(name string, in, out int) linear {
+	// denseOf loads the dense layers names, each in → out, fused into one
+	// (outputs concatenated in order) when there are several
+	denseOf := func(in, out int, names ...string) dense {
 		if isQ {
-			w, ws := getQ(name+".weight", out, in)
-			layers[name] = []qlinear{{in: in, out: out, w: w, ws: ws, b: get(name+".bias", out)}}
-			return linear{}
+			parts := make([]qlinear, len(names))
+			for i, n := range names {
+				w, ws := getQ(n+".weight", out, in)
+				parts[i] = qlinear{in: in, out: out, w: w, ws: ws, b: get(n+".bias", out)}
+			}
+			if len(parts) == 1 {
+				return &parts[0]
+			}
+			f := fuseQ(parts...)
+			return &f
 		}
-		w := get(name+".weight", out, in)
-		b := get(name+".bias", out)
-		return linear{in: in, out: out, wt: transpose(w, out, in), b: b}
+		parts := make([]linear, len(names))
+		for i, n := range names {
+			w := get(n+".weight", out, in)
+			parts[i] = linear{in: in, out: out, wt: transpose(w, out, in), b: get(n+".bias", out)}
+		}
+		if len(parts) == 1 {
+			return &parts[0]
+		}
+		f := fuse(parts...)
+		return &f
 	}
 	H, I := c.Hidden, c.Intermediate
 	if isQ {
@@ -211,24 +226,15 @@ func (m *Model) loadWeights(st *safetensors) error {
 	m.embLNb = get("embeddings.LayerNorm.bias", H)
 	for l := 0; l < c.Layers; l++ {
 		p := fmt.Sprintf("encoder.layer.%d.", l)
-		q := dense(p+"attention.self.query", H, H)
-		k := dense(p+"attention.self.key", H, H)
-		v := dense(p+"attention.self.value", H, H)
-		qkv, ao, in, out := fuse(q, k, v), dense(p+"attention.output.dense", H, H), dense(p+"intermediate.dense", H, I), dense(p+"output.dense", I, H)
 		ly := layer{
-			qkv:     &qkv,
-			attnOut: &ao,
+			qkv:     denseOf(H, H, p+"attention.self.query", p+"attention.self.key", p+"attention.self.value"),
+			attnOut: denseOf(H, H, p+"attention.output.dense"),
 			ln1w:    get(p+"attention.output.LayerNorm.weight", H),
 			ln1b:    get(p+"attention.output.LayerNorm.bias", H),
-			inter:   &in,
-			out:     &out,
+			inter:   denseOf(H, I, p+"intermediate.dense"),
+			out:     denseOf(I, H, p+"output.dense"),
 			ln2w:    get(p+"output.LayerNorm.weight", H),
 			ln2b:    get(p+"output.LayerNorm.bias", H),
-		}
-		if isQ {
-			qkv := fuseQ(append(append(layers[p+"attention.self.query"], layers[p+"attention.self.key"]...), layers[p+"attention.self.value"]...)...)
-			ao, in, out := layers[p+"attention.output.dense"][0], layers[p+"intermediate.dense"][0], layers[p+"output.dense"][0]
-			ly.qkv, ly.attnOut, ly.inter, ly.out = &qkv, &ao, &in, &out
 		}
 		m.layers = append(m.layers, ly)
 	}

@@ -268,7 +268,11 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.7), nil
 		}
 	}
-	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && rs.unknownAction(weights) == "" {
+	unknown := ""
+	if best == nil {
+		unknown = rs.unknownAction(weights)
+	}
+	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && unknown == "" {
 		// changes made on a form with a save button are kept only once saved
 		if !rs.committed && actedHere(st) && !daemon.IsDialog(st.Screen) {
 			if c, ok := saveButton(st); ok {
@@ -296,9 +300,9 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 					Reason: "nothing on this screen matches the command; scrolling to reveal more"}, nil
 			}
 		}
-		if a := rs.unknownAction(weights); a != "" && rs.coveredAny() {
+		if unknown != "" && rs.coveredAny() {
 			return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
-				Reason: fmt.Sprintf("nothing in the app matches %q: the steps taken cannot have done it", a)}, nil
+				Reason: fmt.Sprintf("nothing in the app matches %q: the steps taken cannot have done it", unknown)}, nil
 		}
 		if rs.coveredAny() && pending == 0 {
 			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),

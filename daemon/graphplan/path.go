@@ -29,8 +29,9 @@ type appGraph struct {
 	out     map[int64][]gEdge
 	elems   map[int64]*knowledge.Element
 	onScr   map[int64][]*knowledge.Element
-	terms   map[int64][]term // element id -> terms
-	texts   map[int64]string // element id -> text embedded (semText)
+	terms   map[int64][]term   // element id -> terms
+	texts   map[int64]string   // element id -> text embedded (semText)
+	byText  map[string][]int64 // text embedded -> the elements carrying it
 	// labelled: the embedded texts that are labels (text, content-desc or
 	// hint), not resource-id words
 	labelled map[string]bool
@@ -64,7 +65,7 @@ func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, e
 
 func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
-		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, labelled: map[string]bool{}, vocab: map[term]string{}}
+		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, byText: map[string][]int64{}, labelled: map[string]bool{}, vocab: map[term]string{}}
 	g.act, g.dialog = map[int64]string{}, map[int64]bool{}
 	for _, s := range kg.Screens {
 		g.byPrint[s.Fingerprint] = s.ID
@@ -79,6 +80,7 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		g.terms[e.ID] = ts
 		if t := semText(e.Descriptor.Label(), e.Descriptor.ResourceID); t != "" {
 			g.texts[e.ID] = t
+			g.byText[t] = append(g.byText[t], e.ID)
 			if d := e.Descriptor; strings.TrimSpace(d.Text+d.Desc+d.Hint) != "" {
 				g.labelled[t] = true
 			}

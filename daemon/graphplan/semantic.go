@@ -403,10 +403,7 @@ func (rs *runState) coverAliases(tapped []term) {
 // options of the dialog or list it opens).
 func (g *appGraph) offeredAfter(text string) map[term]bool {
 	out := map[term]bool{}
-	for id, t := range g.texts {
-		if t != text {
-			continue
-		}
+	for _, id := range g.byText[text] {
 		e := g.elems[id]
 		for _, ed := range g.out[e.ScreenID] {
 			if ed.element != id {

@@ -191,36 +191,34 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		}
 	}
 	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && opt.FlowID == 0 && !disagreed && !r.res.Chosen {
+		// askTop offers the lexical match alone: it replays only when the
+		// owner chooses it
+		askTop := func() bool {
+			_, chosen := r.offer(ctx, "", semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}, flows)
+			r.res.Chosen, disagreed = chosen, !chosen
+			return chosen
+		}
 		if name, v, ok := runOnValue(g, top.Slots); ok {
 			// the value ran on over another requirement of the command
 			// ("add event dinner on july 14, remind me 30 min before" as
 			// the title of a flow that only names the event): typing it
 			// would do half of what was asked, so the owner decides
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value %q for {%s} runs on over a date, time or number its example never had", g.Name, privacy.Redact(v, r.secrets, false), name)})
-			if _, chosen := r.offer(ctx, "", semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}, flows); chosen {
-				r.res.Chosen = true
-			} else {
-				disagreed = true
+			askTop()
+		} else if r.sem != nil {
+			// the lexical match must also mean what the command means
+			// with its typos read as the matcher read them: a model embeds a
+			// misspelt word far from the right one
+			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(cmp.Or(top.Corrected, r.res.Command), r.secrets, false), top, g)
+			if err != nil {
+				r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})
 			}
-		}
-	}
-	if g := flows[top.FlowID]; g != nil && top.Score >= r.cfg.ReplayThreshold && r.sem != nil && opt.FlowID == 0 && !disagreed && !r.res.Chosen {
-		// the lexical match must also mean what the command means
-		// with its typos read as the matcher read them: a model embeds a
-		// misspelt word far from the right one
-		ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(cmp.Or(top.Corrected, r.res.Command), r.secrets, false), top, g)
-		if err != nil {
-			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})
-		}
-		if !ok {
-			sm = &event.SemanticMatch{Model: r.sem.Model(), Cosine: cos,
-				Reason: fmt.Sprintf("flow %d: lexical %.3f, but the model finds it far from the command (cosine %.3f)", top.FlowID, top.Score, cos)}
-			if _, chosen := r.offer(ctx, "", semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}, flows); chosen {
-				sm.Chosen, r.res.Chosen = true, true
-			} else {
-				disagreed = true
+			if !ok {
+				sm = &event.SemanticMatch{Model: r.sem.Model(), Cosine: cos,
+					Reason: fmt.Sprintf("flow %d: lexical %.3f, but the model finds it far from the command (cosine %.3f)", top.FlowID, top.Score, cos)}
+				sm.Chosen = askTop()
+				r.res.Semantic = sm
 			}
-			r.res.Semantic = sm
 		}
 	}
 	f := flows[top.FlowID]

@@ -594,7 +594,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 			if err := e.store.RecordFlowUse(ctx, flow.ID, true); err != nil {
 				return machineErr{err}
 			}
-			if r.res.Command != "" {
+			if r.res.Command != "" && !r.bridged() {
 				if err := e.store.AddFlowCommand(ctx, flow.ID, privacy.Redact(r.res.Command, r.secrets, false)); err != nil {
 					return machineErr{err}
 				}

@@ -451,3 +451,15 @@ func valueKinds(s string) map[intent.Kind]bool {
 	}
 	return out
 }
+
+// bridged reports whether the flow replays on the model's word alone: the
+// lexical matcher left the command below the threshold, embeddings promoted
+// it (daemon/semantic) and the owner was not asked. Such a command is not
+// kept among the flow's past commands even when the replay reaches the
+// goal: the goal says the route still works, not that the command meant
+// it, and a kept command is lexical evidence for every later match (a
+// wrong promotion would make more).
+func (r *run) bridged() bool {
+	sm := r.res.Semantic
+	return sm != nil && sm.Promoted && !sm.Chosen && !r.res.Chosen
+}

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,23 +157,32 @@ func TestEmbeddingsInFlowMatching(t *testing.T) {
 	}
 }
 
-// TestPromotedCommandIsLearned: once a promoted replay succeeds, the
-// command is one of the flow's past commands, so next time the lexical
-// matcher replays it with no embedding at all; the cache spares the
-// endpoint meanwhile.
-func TestPromotedCommandIsLearned(t *testing.T) {
+// TestPromotedCommandIsNotLearned: a replay promoted on the model's word
+// alone reaches the goal, yet the command is not kept among the flow's
+// past commands (the goal says the route works, not that the command meant
+// it), so next time it is promoted again, from the cache, with no new
+// embedding request; the flow's commands are unchanged.
+func TestPromotedCommandIsNotLearned(t *testing.T) {
 	s := llmtest.NewServer(t, llmtest.WithKey(embedKey), llmtest.WithSynonyms(embedSynonyms))
 	r := embedRig(t, s)
 	if res := r.run(t, "turn on dark mode", daemon.Options{}); !res.Saved {
 		t.Fatalf("%+v", res)
 	}
 	planning := s.EmbedCalls() // the graph planner's, while learning
-	if res := r.run(t, paraphrase, daemon.Options{NoPlanner: true}); !res.Promoted || res.Outcome != knowledge.OutcomeSuccess {
-		t.Fatalf("%+v", res)
+	first := r.run(t, paraphrase, daemon.Options{NoPlanner: true})
+	if !first.Promoted || first.Outcome != knowledge.OutcomeSuccess {
+		t.Fatalf("%+v", first)
 	}
 	res := r.run(t, paraphrase, daemon.Options{NoPlanner: true})
-	if got := s.EmbedCalls() - planning; !res.Matched || res.Promoted || res.Score < 0.99 || got != 1 {
+	if got := s.EmbedCalls() - planning; !res.Promoted || res.Outcome != knowledge.OutcomeSuccess || got != 1 {
 		t.Fatalf("second time: %+v, %d embedding requests", res, got)
+	}
+	f, err := r.store.Flow(context.Background(), first.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(f.Commands, paraphrase) {
+		t.Errorf("flow commands %q keep the promoted command", f.Commands)
 	}
 }
 

@@ -379,7 +379,7 @@ func TestDecideGuards(t *testing.T) {
 		{"the action veto is not bridged by default", semantic.Config{},
 			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
 			[]intent.Candidate{{FlowID: 1, Score: grey, Vetoes: []string{intent.VetoAction}}}, -1},
-		{"a substituted object word is not bridged by MiniLM", semantic.MiniLM,
+		{"a substituted object word is not bridged with Bridge empty and no grounding", semantic.Config{Bridge: []string{}},
 			[]*knowledge.Flow{choice(1, "same open the clock page", "Clock")},
 			[]intent.Candidate{{FlowID: 1, Score: grey, Substituted: true}}, -1},
 		{"a substituted object word is bridged by default", semantic.Config{},
@@ -667,6 +667,57 @@ func TestMinorExtra(t *testing.T) {
 			d := semantic.New(unit(&calls, vecs), nil, cfg).Decide(context.Background(), tt.command, []intent.Candidate{tt.c}, flowsOf("same b"), th)
 			if got := d.Promoted == 0; got != tt.want {
 				t.Errorf("promoted %v, want %v (%s)", got, tt.want, d.Reason)
+			}
+		})
+	}
+}
+
+// TestGroundSubstitution: under MiniLM a substituted object word is
+// bridged unless a word of the command the flow lacks (or a word of a slot
+// value) labels another element on the app's recorded screens, by its
+// stem or as the acronym of a label.
+func TestGroundSubstitution(t *testing.T) {
+	grey := th - 0.05
+	where := func(labels ...string) *knowledge.Goal { return &knowledge.Goal{Labels: labels} }
+	// flow 1 sets the reminder time on a settings screen; flow 2, of the same
+	// app, went through an about screen; flow 3 is of another app
+	flows := map[int64]*knowledge.Flow{
+		1: {ID: 1, Package: "org.sample.planner", Intent: "same change the reminder delay to {n} min", Slots: []knowledge.Slot{{Name: "n", Example: "30"}},
+			Steps: []knowledge.Step{
+				{Action: "tap", Target: screen.Descriptor{Text: "Settings"}, Where: where("about", "settings")},
+				{Action: "tap", Target: screen.Descriptor{Text: "Reminder time · 10 minutes"}, Where: where("reminder time · # minutes", "vibrate on reminder", "start week on #")},
+				{Action: "tap", Target: screen.Descriptor{Text: "30 minutes"}, Choices: []string{"30 minutes", "1 hour", "Custom"}},
+			}},
+		2: {ID: 2, Package: "org.sample.planner", Intent: "far open the about page",
+			Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "About"}, Where: where("about", "frequently asked questions", "rate us", "planner")}}},
+		3: {ID: 3, Package: "other", Intent: "far sort by artist", Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Artist"}, Where: where("artist", "length")}}},
+	}
+	sub := func(unmatched []string, slots map[string]string) []intent.Candidate {
+		return []intent.Candidate{{FlowID: 1, Score: grey, Substituted: true, Unmatched: unmatched, FlowUnmatched: []string{"delay"}, Slots: slots}}
+	}
+	tests := []struct {
+		name     string
+		cfg      semantic.Config
+		cands    []intent.Candidate
+		promoted int
+	}{
+		{"a word no screen shows is a rewording", semantic.MiniLM, sub([]string{"length"}, map[string]string{"n": "30"}), 0},
+		{"a word another app shows does not count", semantic.MiniLM, sub([]string{"length"}, nil), 0},
+		{"the word of another element on the flow's screen", semantic.MiniLM, sub([]string{"vibration"}, nil), -1},
+		{"the word of an element another flow's screen shows", semantic.MiniLM, sub([]string{"rate"}, nil), -1},
+		{"the acronym of another element's label", semantic.MiniLM, sub([]string{"faq"}, nil), -1},
+		{"another option of the flow's choice", semantic.MiniLM, sub([]string{"hour"}, nil), -1},
+		{"a slot value with another element's word", semantic.MiniLM, sub(nil, map[string]string{"n": "30 vibrate"}), -1},
+		{"the flow's own words and stop words", semantic.MiniLM, sub([]string{"minutes", "the", "reminder"}, nil), 0},
+		{"the app's name in its package", semantic.MiniLM, sub([]string{"planner"}, nil), 0},
+		{"grounding off", func() semantic.Config { c := semantic.MiniLM; c.GroundSubstitution = false; return c }(), sub([]string{"length"}, nil), -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			d := semantic.New(unit(&calls, vecs), nil, tt.cfg).Decide(context.Background(), "cmd please", tt.cands, flows, th)
+			if d.Promoted != tt.promoted || d.Err != nil {
+				t.Errorf("promoted %d err %v (%s); want %d", d.Promoted, d.Err, d.Reason, tt.promoted)
 			}
 		})
 	}

@@ -1,0 +1,156 @@
+package semantic
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// screenWords grounds the words of a command on the screens the owner's
+// flows of an app went through (knowledge.Step.Where and Flow.Goal: the
+// static labels of each screen when the flow was learned). It is the
+// contrast set for a substituted word: a word that is not the flow's own
+// but labels another element of the app ("sort by artist" against a flow
+// that sorts by title, on a screen that also shows "Artist") names
+// another feature, while a word that labels nothing the app showed
+// ("length" for "time") is a rewording the model may bridge. The idea is
+// UICOMPASS's (Section 3.2: a task's words are grounded on the UI
+// elements that carry them), applied as a veto, never as a reason to act.
+type screenWords struct {
+	flows map[int64]*knowledge.Flow
+	// byApp: package → stems of every label on the app's recorded screens
+	byApp map[string]map[string]bool
+}
+
+func newScreenWords(flows map[int64]*knowledge.Flow) *screenWords {
+	return &screenWords{flows: flows, byApp: map[string]map[string]bool{}}
+}
+
+// labelWords splits a label or text into lower-case words of letters and
+// digits.
+func labelWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// app returns the stems of every label on the recorded screens of pkg's
+// flows.
+func (g *screenWords) app(pkg string) map[string]bool {
+	if m, ok := g.byApp[pkg]; ok {
+		return m
+	}
+	m := map[string]bool{}
+	label := func(l string) {
+		ws := labelWords(l)
+		for _, w := range ws {
+			m[intent.Stem(w)] = true
+		}
+		if a := initials(ws); a != "" {
+			m[a] = true
+		}
+	}
+	add := func(goal *knowledge.Goal) {
+		if goal != nil {
+			for _, l := range goal.Labels {
+				label(l)
+			}
+		}
+	}
+	for _, f := range g.flows {
+		if f == nil || f.Package != pkg {
+			continue
+		}
+		add(f.Goal)
+		for _, s := range f.Steps {
+			add(s.Where)
+			for _, c := range s.Choices {
+				label(c)
+			}
+		}
+	}
+	g.byApp[pkg] = m
+	return m
+}
+
+// own returns the stems of the words that are f's own: its intent, past
+// commands and slot examples, the labels and typed texts of the elements
+// it acts on (the tapped choice only, not the other options), and the
+// words of its package name (the app's name is on its screens).
+func own(f *knowledge.Flow) map[string]bool {
+	m := map[string]bool{}
+	add := func(s string) {
+		for _, w := range labelWords(s) {
+			m[intent.Stem(w)] = true
+		}
+	}
+	add(f.Intent)
+	add(f.Name)
+	for _, c := range f.Commands {
+		add(c)
+	}
+	for _, sl := range f.Slots {
+		add(sl.Example)
+	}
+	for _, s := range f.Steps {
+		add(s.Target.Label())
+		if s.Action == device.Input {
+			add(s.Text)
+		}
+	}
+	for _, p := range strings.Split(f.Package, ".") {
+		add(p)
+	}
+	return m
+}
+
+// namesOther reports whether a word the command does not share with f
+// (c.Unmatched) or puts in a slot (c.Slots: "name ascending" for a sort
+// key) labels an element on the app's recorded screens and is none of f's
+// own words: the command asks for another element than the flow acts on.
+// Stop words, action words and words with digits are left out.
+func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
+	words := slices.Clone(c.Unmatched)
+	for _, v := range c.Slots {
+		words = append(words, v)
+	}
+	if len(words) == 0 {
+		return false
+	}
+	shown := g.app(f.Package)
+	mine := own(f)
+	for _, u := range words {
+		for _, w := range labelWords(u) {
+			if intent.IsStopword(w) || actionWord(w) || strings.ContainsFunc(w, unicode.IsDigit) {
+				continue
+			}
+			if st := intent.Stem(w); shown[st] && !mine[st] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// minInitials is the shortest acronym a label stands for: two letters
+// ("ok", "on") are too often a word.
+const minInitials = 3
+
+// initials returns the acronym of a label of at least minInitials words
+// of letters ("frequently asked questions" → "faq"), "" otherwise: the
+// owner may say the acronym for the label.
+func initials(words []string) string {
+	if len(words) < minInitials {
+		return ""
+	}
+	b := make([]byte, 0, len(words))
+	for _, w := range words {
+		if w[0] < 'a' || w[0] > 'z' {
+			return ""
+		}
+		b = append(b, w[0])
+	}
+	return string(b)
+}

@@ -75,3 +75,31 @@ func BenchmarkRetrieve(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGroundSubstitution is one command whose candidate replaced an
+// object word, decided against an app of 200 flows of 5 steps over 40
+// screens of 30 labels of 3 words each (the contrast set of screenWords:
+// 1,000 screens' labels read, 1,200 distinct), embedder aside.
+func BenchmarkGroundSubstitution(b *testing.B) {
+	screens := make([]*knowledge.Goal, 40)
+	for k := range screens {
+		screens[k] = &knowledge.Goal{}
+		for l := range 30 {
+			screens[k].Labels = append(screens[k].Labels, fmt.Sprintf("setting%d entry%d value%d", k, l, (k+l)%53))
+		}
+	}
+	flows := map[int64]*knowledge.Flow{}
+	for i := range 200 {
+		f := &knowledge.Flow{ID: int64(i + 1), Package: "org.sample.app", Intent: fmt.Sprintf("same set option %d of page %d", i, i%7)}
+		for s := range 5 {
+			f.Steps = append(f.Steps, knowledge.Step{Action: "tap", Where: screens[(i+s*7)%len(screens)]})
+		}
+		flows[f.ID] = f
+	}
+	cands := []intent.Candidate{{FlowID: 1, Score: intent.DefaultThreshold - 0.05, Substituted: true, Unmatched: []string{"brightness"}, FlowUnmatched: []string{"option"}}}
+	r := semantic.New(hashed(), nil, semantic.MiniLM)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Decide(context.Background(), "same set brightness of page 0", cands, flows, intent.DefaultThreshold)
+	}
+}

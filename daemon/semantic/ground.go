@@ -43,7 +43,12 @@ func (g *screenWords) app(pkg string) map[string]bool {
 		return m
 	}
 	m := map[string]bool{}
+	seen := map[string]bool{} // labels read already: flows share screens
 	label := func(l string) {
+		if seen[l] {
+			return
+		}
+		seen[l] = true
 		ws := labelWords(l)
 		for _, w := range ws {
 			m[intent.Stem(w)] = true

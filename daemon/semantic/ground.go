@@ -12,7 +12,10 @@ import (
 
 // screenWords grounds the words of a command on the screens the owner's
 // flows of an app went through (knowledge.Step.Where and Flow.Goal: the
-// static labels of each screen when the flow was learned). It is the
+// static labels of each screen when the flow was learned; the options of
+// a choice; the labels beside each element a flow acts on, Descriptor.
+// Neighbors, which name the rows of a menu that Where leaves out as list
+// rows). It is the
 // contrast set for a substituted word: a word that is not the flow's own
 // but labels another element of the app ("sort by artist" against a flow
 // that sorts by title, on a screen that also shows "Artist") names
@@ -37,7 +40,7 @@ func labelWords(s string) []string {
 }
 
 // app returns the stems of every label on the recorded screens of pkg's
-// flows.
+// flows, with the acronyms of labels of three words or more.
 func (g *screenWords) app(pkg string) map[string]bool {
 	if m, ok := g.byApp[pkg]; ok {
 		return m
@@ -73,6 +76,9 @@ func (g *screenWords) app(pkg string) map[string]bool {
 			add(s.Where)
 			for _, c := range s.Choices {
 				label(c)
+			}
+			for _, n := range s.Target.Neighbors {
+				label(n)
 			}
 		}
 	}

@@ -689,7 +689,10 @@ func TestGroundSubstitution(t *testing.T) {
 				{Action: "tap", Target: screen.Descriptor{Text: "30 minutes"}, Choices: []string{"30 minutes", "1 hour", "Custom"}},
 			}},
 		2: {ID: 2, Package: "org.sample.planner", Intent: "far open the about page",
-			Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "About"}, Where: where("about", "frequently asked questions", "rate us", "planner")}}},
+			Steps: []knowledge.Step{
+				{Action: "tap", Target: screen.Descriptor{Text: "About"}, Where: where("about", "frequently asked questions", "rate us", "planner")},
+				{Action: "tap", Target: screen.Descriptor{Text: "Licenses", Neighbors: []string{"Export data", "Licenses"}}, Where: where()},
+			}},
 		3: {ID: 3, Package: "other", Intent: "far sort by artist", Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Artist"}, Where: where("artist", "length")}}},
 	}
 	sub := func(unmatched []string, slots map[string]string) []intent.Candidate {
@@ -706,6 +709,7 @@ func TestGroundSubstitution(t *testing.T) {
 		{"the word of another element on the flow's screen", semantic.MiniLM, sub([]string{"vibration"}, nil), -1},
 		{"the word of an element another flow's screen shows", semantic.MiniLM, sub([]string{"rate"}, nil), -1},
 		{"the acronym of another element's label", semantic.MiniLM, sub([]string{"faq"}, nil), -1},
+		{"a menu row beside a tapped one (its neighbours)", semantic.MiniLM, sub([]string{"exports"}, nil), -1},
 		{"another option of the flow's choice", semantic.MiniLM, sub([]string{"hour"}, nil), -1},
 		{"a slot value with another element's word", semantic.MiniLM, sub(nil, map[string]string{"n": "30 vibrate"}), -1},
 		{"the flow's own words and stop words", semantic.MiniLM, sub([]string{"minutes", "the", "reminder"}, nil), 0},

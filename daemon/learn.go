@@ -93,6 +93,12 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 			if name := valueSlot(s.Target, typed, r.slots); st.Text == "" && name != "" {
 				st.Text = "{" + name + "}"
 			}
+			// a switch flipped in place: replayed as "switch on/off", so a
+			// toggle already set is left alone (toggle.go)
+			if act, ok := flipped(s); ok && st.Text == "" {
+				st.Action = act
+				st.Comment = describeStep(st)
+			}
 		}
 		out = append(out, st)
 	}

@@ -156,6 +156,10 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 	if el != nil {
 		rec.Target = screen.Describe(s, el.NodeID)
 		rec.Label = el.Label
+		if a.Type == device.Tap && !isOption(s, el) {
+			// a radio button is a value chosen, not a toggle (choice.go)
+			rec.Toggle = toggleOf(s, el)
+		}
 	}
 	idx := -1
 	if el != nil {
@@ -214,7 +218,11 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 // Either way the step's action stays ensure_on/ensure_off, for the flow.
 func (r *run) ensure(ctx context.Context, s *screen.Snapshot, fp string, a device.Action, el *screen.Element, d Decision, decide time.Duration) (StepRecord, error) {
 	want := d.Action == ActEnsureOn
-	if el.Checked != want {
+	on, ok := toggleState(s, el) // the switch itself, or the one its row holds
+	if !ok {
+		on = el.Checked
+	}
+	if on != want {
 		rec, err := r.act(ctx, s, fp, a, el, d, decide)
 		if err == nil {
 			r.steps[len(r.steps)-1].Action = d.Action

@@ -65,6 +65,9 @@ type StepRecord struct {
 	// dialog's choices), the group's labels, the tapped one first; a
 	// command that names the option makes it a choice slot (choice.go).
 	Choices []string `json:"-"`
+	// Toggle: for a tap on a switch or check box, or on a row holding one,
+	// its state before the tap ("on", "off"); "" otherwise (toggle.go).
+	Toggle string `json:"toggle,omitempty"`
 }
 
 // PlanState is everything a planner may look at to choose the next step.

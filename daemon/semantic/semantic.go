@@ -18,7 +18,8 @@
 //
 // Files by job: semantic.go (configuration and the promotion rule),
 // retrieve.go (retrieval by meaning), offer.go (flows to offer, agreement
-// of a lexical match), vectors.go (texts, cache, cosine).
+// of a lexical match), ground.go (a replaced word grounded on the app's
+// recorded screens), vectors.go (texts, cache, cosine).
 //
 // The rule (Rescorer.Decide), precision first:
 //

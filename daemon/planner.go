@@ -19,8 +19,8 @@ const (
 	// state: the engine taps it only when its checked state differs, and a
 	// flow keeps the step as such, so a replay from the other state still
 	// ends in the wanted one.
-	ActEnsureOn  = "ensure_on"
-	ActEnsureOff = "ensure_off"
+	ActEnsureOn  = knowledge.StepSwitchOn
+	ActEnsureOff = knowledge.StepSwitchOff
 )
 
 // Decision is a planner's next step. Element is an index into

@@ -133,6 +133,14 @@ type Step struct {
 	Choices []string `json:"choices,omitempty"`
 }
 
+// Step actions that set a toggle (a switch or check box) to a state: the
+// engine taps it only when its checked state differs (daemon.ActEnsureOn,
+// daemon.ActEnsureOff are these).
+const (
+	StepSwitchOn  = "ensure_on"
+	StepSwitchOff = "ensure_off"
+)
+
 // Flow is a learned route: the shortest correct step sequence for a
 // command, with its intent template ("send {message} to {contact}") and
 // slots. Commands are the utterances that ran it (task knowledge).

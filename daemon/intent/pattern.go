@@ -126,6 +126,11 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 		}
 		addPattern(c, derivePattern(c, tpl, toks, d.slots))
 	}
+	if t := switchText(f); t != "" {
+		toks := analyze(t)
+		markMentions(t, toks, label)
+		addPattern(t, toks)
+	}
 	tset := map[uint64]bool{}
 	for _, p := range d.patterns {
 		for _, k := range p.itris {
@@ -266,4 +271,34 @@ func derivePattern(src string, tpl, cmd []ptok, slots map[string]*slotInfo) []pt
 		j = sp[1] - 1
 	}
 	return out
+}
+
+// switchText describes a flow that sets one switch in the app's own words,
+// "turn on <its label>" or "turn off <its label>", when that is all it
+// does: no slots, and its last step, the only one that sets a toggle
+// (knowledge.StepSwitchOn, StepSwitchOff). The owner often says what the
+// screen says ("turn off Shutter sound" for a flow learned as "close the
+// shutter sound"). "" otherwise.
+func switchText(f *knowledge.Flow) string {
+	if len(f.Slots) > 0 || len(f.Steps) == 0 {
+		return ""
+	}
+	n := 0
+	for _, s := range f.Steps {
+		if s.Action == knowledge.StepSwitchOn || s.Action == knowledge.StepSwitchOff {
+			n++
+		}
+	}
+	last := f.Steps[len(f.Steps)-1]
+	label := strings.TrimSpace(last.Target.Label())
+	if n != 1 || label == "" {
+		return ""
+	}
+	switch last.Action {
+	case knowledge.StepSwitchOn:
+		return "turn on " + label
+	case knowledge.StepSwitchOff:
+		return "turn off " + label
+	}
+	return ""
 }

@@ -1,0 +1,54 @@
+package intent_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestSwitchPattern: a flow that only sets one switch is also matched by
+// the switch's own label with the state it sets ("turn off <label>"), so
+// a command in the screen's words finds a flow learned in other words;
+// the other state is an opposite, and a flow that does more, or takes
+// values, gets no such pattern.
+func TestSwitchPattern(t *testing.T) {
+	steps := func(last knowledge.Step) []knowledge.Step {
+		return []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Settings"}}, last}
+	}
+	off := knowledge.Step{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: "Click noise", Checkable: true}}
+	flows := []knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "silence the capture", Steps: steps(off)},
+		{ID: 2, Package: "q", Intent: "silence the capture", Steps: append(steps(off), knowledge.Step{Action: "tap", Target: screen.Descriptor{Text: "Gallery"}})},
+		{ID: 3, Package: "r", Intent: "silence the capture for {n} days", Slots: []knowledge.Slot{{Name: "n", Example: "3"}}, Steps: steps(off)},
+	}
+	m := intent.NewMatcher(flows)
+	tests := []struct {
+		cmd, pkg string
+		replay   bool
+		veto     string
+	}{
+		{"disable the click noise", "p", true, ""},
+		{"turn the click noise off", "p", true, ""},
+		{"turn on the click noise", "p", false, intent.VetoOpposite},
+		{"disable the click noise", "q", false, ""}, // the flow goes on to the gallery
+		{"disable the click noise", "r", false, ""}, // the flow takes a value
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd+"/"+tt.pkg, func(t *testing.T) {
+			cs := m.Rank(tt.cmd, tt.pkg, 3)
+			var top intent.Candidate
+			if len(cs) > 0 {
+				top = cs[0]
+			}
+			if got := top.Score >= intent.DefaultThreshold; got != tt.replay {
+				t.Errorf("top %+v: replay %v, want %v", top, got, tt.replay)
+			}
+			if tt.veto != "" && !slices.Contains(top.Vetoes, tt.veto) {
+				t.Errorf("top %+v lacks veto %s", top, tt.veto)
+			}
+		})
+	}
+}

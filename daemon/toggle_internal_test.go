@@ -14,7 +14,7 @@ func togglesScreen(t *testing.T) *screen.Snapshot {
 	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"activity":"a/.Settings","windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
 	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
 	 {"id":1,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,100,1080,250],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":1,"class":"android.widget.TextView","text":"Vibrate on ring","bounds":[40,120,800,230],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.TextView","text":"Vibrate for calls","bounds":[40,120,800,230],"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":1,"class":"android.widget.Switch","bounds":[900,120,1040,230],"checkable":true,"checked":true,"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,300,1080,450],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":5,"parent":4,"class":"android.widget.CheckBox","text":"Sound","bounds":[40,320,500,430],"checkable":true,"enabled":true,"visible_to_user":true},

@@ -277,8 +277,8 @@ func derivePattern(src string, tpl, cmd []ptok, slots map[string]*slotInfo) []pt
 // "turn on <its label>" or "turn off <its label>", when that is all it
 // does: no slots, and its last step, the only one that sets a toggle
 // (knowledge.StepSwitchOn, StepSwitchOff). The owner often says what the
-// screen says ("turn off Shutter sound" for a flow learned as "close the
-// shutter sound"). "" otherwise.
+// screen says ("turn off Haptic feedback" for a flow learned as "stop the
+// buzzing on taps"). "" otherwise.
 func switchText(f *knowledge.Flow) string {
 	if len(f.Slots) > 0 || len(f.Steps) == 0 {
 		return ""

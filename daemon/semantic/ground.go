@@ -17,8 +17,8 @@ import (
 // Neighbors, which name the rows of a menu that Where leaves out as list
 // rows). It is the
 // contrast set for a substituted word: a word that is not the flow's own
-// but labels another element of the app ("sort by artist" against a flow
-// that sorts by title, on a screen that also shows "Artist") names
+// but labels another element of the app ("sort by author" against a flow
+// that sorts by title, on a screen that also shows "Author") names
 // another feature, while a word that labels nothing the app showed
 // ("length" for "time") is a rewording the model may bridge. The idea is
 // UICOMPASS's (Section 3.2: a task's words are grounded on the UI
@@ -118,8 +118,8 @@ func own(f *knowledge.Flow) map[string]bool {
 }
 
 // namesOther reports whether a word the command does not share with f
-// (c.Unmatched) or puts in a slot (c.Slots: "name ascending" for a sort
-// key) labels an element on the app's recorded screens and is none of f's
+// (c.Unmatched) or puts in a slot (c.Slots: "title reversed" for a sort
+// key, on a screen that shows "Reversed") labels an element on the app's recorded screens and is none of f's
 // own words: the command asks for another element than the flow acts on.
 // Stop words, action words and words with digits are left out.
 func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
@@ -150,7 +150,7 @@ func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
 const minInitials = 3
 
 // initials returns the acronym of a label of at least minInitials words
-// of letters ("frequently asked questions" → "faq"), "" otherwise: the
+// of letters ("do not disturb" → "dnd"), "" otherwise: the
 // owner may say the acronym for the label.
 func initials(words []string) string {
 	if len(words) < minInitials {

@@ -33,8 +33,9 @@
 //     requirement added (intent.Candidate.Vetoes). Nor, unless Bridge
 //     has Substitution, an object word replaced by another
 //     (intent.Candidate.Substituted) that names another element of the
-//     app (Config.GroundSubstitution: "the clock faq" against "the clock
-//     page", when the app showed "Frequently asked questions"); nor ever a
+//     app (Config.GroundSubstitution: "open the dnd settings" against
+//     "open the sound settings", when the app showed "Do not disturb"); nor
+//     ever a
 //     word of the flow that names an
 //     element the flow taps (a choice: "sort by middle name" against
 //     "sort by first name", which taps "First name").
@@ -178,9 +179,9 @@ type Config struct {
 	// another (intent.Candidate.Substituted) when none of the command's
 	// words the flow lacks labels an element on the app's recorded
 	// screens that is not the flow's own (screenWords.namesOther): "set the
-	// snooze length to 30 minutes" against "change the snooze time to 30
-	// min", but not "sort by artist" against a flow sorting by title on a
-	// screen that also offers "Artist".
+	// reminder length to 30 minutes" against "change the reminder delay to
+	// 30 min", but not "sort by author" against a flow sorting by title on
+	// a screen that also offers "Author".
 	GroundSubstitution bool
 	// Bridge lists the vetoes (intent.Veto*) embeddings may overrule:
 	// soft lexical judgements such as VetoAction (two verbs the
@@ -256,9 +257,10 @@ func (c Config) isZero() bool {
 // command the flow lacks labels another element the app showed
 // (screenWords). Alone (no owner) tune 45 → 45 correct, tune2 120 → 124,
 // tune3 197 → 206, wrong flows 0, 0, 5 unchanged (2026-11-24, stop 21).
-// Without the acronyms of labels "the clock faq" was replayed as "the
-// clock page" (one wrong flow in tune and tune3 each); without the words
-// of slot values, "sort by name ascending" as a sort by name descending.
+// Without the acronyms of labels, a command naming a page by the acronym of
+// its label was replayed as the flow opening the page above it (one wrong
+// flow in tune and tune3 each); without the words of slot values, a sort
+// asked in one order replayed the flow sorting in the other.
 var MiniLM = Config{
 	GreyZone:         intent.DefaultThreshold - 0.10,
 	MinCosine:        0.70,

@@ -679,21 +679,21 @@ func TestMinorExtra(t *testing.T) {
 func TestGroundSubstitution(t *testing.T) {
 	grey := th - 0.05
 	where := func(labels ...string) *knowledge.Goal { return &knowledge.Goal{Labels: labels} }
-	// flow 1 sets the reminder time on a settings screen; flow 2, of the same
+	// flow 1 sets the reminder delay on a settings screen; flow 2, of the same
 	// app, went through an about screen; flow 3 is of another app
 	flows := map[int64]*knowledge.Flow{
 		1: {ID: 1, Package: "org.sample.planner", Intent: "same change the reminder delay to {n} min", Slots: []knowledge.Slot{{Name: "n", Example: "30"}},
 			Steps: []knowledge.Step{
 				{Action: "tap", Target: screen.Descriptor{Text: "Settings"}, Where: where("about", "settings")},
-				{Action: "tap", Target: screen.Descriptor{Text: "Reminder time · 10 minutes"}, Where: where("reminder time · # minutes", "vibrate on reminder", "start week on #")},
+				{Action: "tap", Target: screen.Descriptor{Text: "Reminder wait · 10 minutes"}, Where: where("reminder wait · # minutes", "vibrate on alerts", "first day of week")},
 				{Action: "tap", Target: screen.Descriptor{Text: "30 minutes"}, Choices: []string{"30 minutes", "1 hour", "Custom"}},
 			}},
 		2: {ID: 2, Package: "org.sample.planner", Intent: "far open the about page",
 			Steps: []knowledge.Step{
-				{Action: "tap", Target: screen.Descriptor{Text: "About"}, Where: where("about", "frequently asked questions", "rate us", "planner")},
+				{Action: "tap", Target: screen.Descriptor{Text: "About"}, Where: where("about", "do not disturb", "send feedback", "planner")},
 				{Action: "tap", Target: screen.Descriptor{Text: "Licenses", Neighbors: []string{"Export data", "Licenses"}}, Where: where()},
 			}},
-		3: {ID: 3, Package: "other", Intent: "far sort by artist", Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Artist"}, Where: where("artist", "length")}}},
+		3: {ID: 3, Package: "other", Intent: "far sort by author", Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Author"}, Where: where("author", "length")}}},
 	}
 	sub := func(unmatched []string, slots map[string]string) []intent.Candidate {
 		return []intent.Candidate{{FlowID: 1, Score: grey, Substituted: true, Unmatched: unmatched, FlowUnmatched: []string{"delay"}, Slots: slots}}
@@ -707,8 +707,8 @@ func TestGroundSubstitution(t *testing.T) {
 		{"a word no screen shows is a rewording", semantic.MiniLM, sub([]string{"length"}, map[string]string{"n": "30"}), 0},
 		{"a word another app shows does not count", semantic.MiniLM, sub([]string{"length"}, nil), 0},
 		{"the word of another element on the flow's screen", semantic.MiniLM, sub([]string{"vibration"}, nil), -1},
-		{"the word of an element another flow's screen shows", semantic.MiniLM, sub([]string{"rate"}, nil), -1},
-		{"the acronym of another element's label", semantic.MiniLM, sub([]string{"faq"}, nil), -1},
+		{"the word of an element another flow's screen shows", semantic.MiniLM, sub([]string{"feedback"}, nil), -1},
+		{"the acronym of another element's label", semantic.MiniLM, sub([]string{"dnd"}, nil), -1},
 		{"a menu row beside a tapped one (its neighbours)", semantic.MiniLM, sub([]string{"exports"}, nil), -1},
 		{"another option of the flow's choice", semantic.MiniLM, sub([]string{"hour"}, nil), -1},
 		{"a slot value with another element's word", semantic.MiniLM, sub(nil, map[string]string{"n": "30 vibrate"}), -1},

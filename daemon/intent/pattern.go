@@ -126,7 +126,7 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 		}
 		addPattern(c, derivePattern(c, tpl, toks, d.slots))
 	}
-	if t := switchText(f); t != "" {
+	if t := SwitchText(f); t != "" {
 		toks := analyze(t)
 		markMentions(t, toks, label)
 		addPattern(t, toks)
@@ -273,13 +273,13 @@ func derivePattern(src string, tpl, cmd []ptok, slots map[string]*slotInfo) []pt
 	return out
 }
 
-// switchText describes a flow that sets one switch in the app's own words,
+// SwitchText describes a flow that sets one switch in the app's own words,
 // "turn on <its label>" or "turn off <its label>", when that is all it
 // does: no slots, and its last step, the only one that sets a toggle
 // (knowledge.StepSwitchOn, StepSwitchOff). The owner often says what the
 // screen says ("turn off Haptic feedback" for a flow learned as "stop the
 // buzzing on taps"). "" otherwise.
-func switchText(f *knowledge.Flow) string {
+func SwitchText(f *knowledge.Flow) string {
 	if len(f.Slots) > 0 || len(f.Steps) == 0 {
 		return ""
 	}

@@ -129,6 +129,10 @@ func TestFlowTexts(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("all = %q, want %q (newest first, spacing collapsed, repeats differing in case dropped)", got, want)
 	}
+	sw := &knowledge.Flow{Intent: "stop the buzzing on taps", Steps: []knowledge.Step{{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: "Haptic feedback", Checkable: true}}}}
+	if got, want := semantic.FlowTexts(sw, 0), []string{"stop the buzzing on taps", "turn off Haptic feedback"}; !slices.Equal(got, want) {
+		t.Errorf("a switch flow's texts = %q, want %q", got, want)
+	}
 }
 
 // TestOfflineFallbackAndCooldown: a failing embedder leaves the decision

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -87,7 +88,9 @@ func (r *Rescorer) remember(texts []string, out [][]float32) {
 
 // FlowTexts are the texts of flow f that are embedded: its intent template
 // with each slot replaced by its example value (or its name), then its most
-// recent past commands, without repeats, at most limit (<= 0: all).
+// recent past commands, then, for a flow that only sets a switch, the
+// switch's label with that state (intent.SwitchText), without repeats, at
+// most limit (<= 0: all).
 func FlowTexts(f *knowledge.Flow, limit int) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -103,6 +106,8 @@ func FlowTexts(f *knowledge.Flow, limit int) []string {
 	for i := len(f.Commands) - 1; i >= 0; i-- {
 		add(f.Commands[i])
 	}
+	// a flow that only sets a switch, in the switch's words
+	add(intent.SwitchText(f))
 	return out
 }
 

@@ -6,11 +6,12 @@ import (
 )
 
 // Toggles: a tap on a switch, a check box, or a settings row that holds one
-// (not a radio button or another option of a group: isOption) flips it, so replaying the tap when the toggle is already where the owner
-// wanted it would undo the command ("turn off vibration" when it is off
-// already turns it on). A learned tap that flipped a toggle in place is
-// kept as "switch on/off" (ActEnsureOn, ActEnsureOff), which taps only when
-// the state differs.
+// (not a radio button or another option of a group: isOption) flips it, so
+// replaying the tap when the toggle is already where the owner wanted it
+// would undo the command ("turn off vibration" when it is off already
+// turns it on). A learned tap that flipped a toggle in place is kept as
+// "switch on/off" (ActEnsureOn, ActEnsureOff), which taps only when the
+// state differs.
 
 // Toggle states kept in StepRecord.Toggle.
 const (

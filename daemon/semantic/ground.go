@@ -13,10 +13,10 @@ import (
 // screenWords grounds the words of a command on the screens the owner's
 // flows of an app went through (knowledge.Step.Where and Flow.Goal: the
 // static labels of each screen when the flow was learned; the options of
-// a choice; the labels beside each element a flow acts on, Descriptor.
-// Neighbors, which name the rows of a menu that Where leaves out as list
-// rows). It is the
-// contrast set for a substituted word: a word that is not the flow's own
+// a choice; the labels beside each element a flow acts on,
+// Descriptor.Neighbors, which name the rows of a menu that Where leaves
+// out as list rows). It is the contrast set for a substituted word: a
+// word that is not the flow's own
 // but labels another element of the app ("sort by author" against a flow
 // that sorts by title, on a screen that also shows "Author") names
 // another feature, while a word that labels nothing the app showed
@@ -119,9 +119,10 @@ func own(f *knowledge.Flow) map[string]bool {
 
 // namesOther reports whether a word the command does not share with f
 // (c.Unmatched) or puts in a slot (c.Slots: "title reversed" for a sort
-// key, on a screen that shows "Reversed") labels an element on the app's recorded screens and is none of f's
-// own words: the command asks for another element than the flow acts on.
-// Stop words, action words and words with digits are left out.
+// key, on a screen that shows "Reversed") labels an element on the app's
+// recorded screens and is none of f's own words: the command asks for
+// another element than the flow acts on. Stop words, action words and
+// words with digits are left out.
 func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
 	words := slices.Clone(c.Unmatched)
 	for _, v := range c.Slots {
@@ -150,8 +151,8 @@ func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
 const minInitials = 3
 
 // initials returns the acronym of a label of at least minInitials words
-// of letters ("do not disturb" → "dnd"), "" otherwise: the
-// owner may say the acronym for the label.
+// of letters ("do not disturb" → "dnd"), "" otherwise: the owner may say
+// the acronym for the label.
 func initials(words []string) string {
 	if len(words) < minInitials {
 		return ""

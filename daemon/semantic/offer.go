@@ -30,9 +30,15 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 	filled := fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(c.Slots[sl.Name], sl.Example) })
 	texts := []string{normalize(command)}
 	for _, t := range append([]string{normalize(filled)}, FlowTexts(f, r.cfg.MaxTexts)...) {
+		if t == texts[0] {
+			return true, 1, nil // the command is one of the flow's texts
+		}
 		if t != "" && !slices.Contains(texts, t) {
 			texts = append(texts, t)
 		}
+	}
+	if len(texts) == 1 {
+		return true, -1, nil // the flow has no text to compare
 	}
 	var d Decision
 	vecs, err := r.embed(ctx, texts, &d)
@@ -42,9 +48,6 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 	best := -1.0
 	for _, v := range vecs[1:] {
 		best = math.Max(best, Cosine(vecs[0], v))
-	}
-	if len(texts) == 1 { // the command is one of the flow's texts
-		best = 1
 	}
 	return best >= r.cfg.MinAgree, best, nil
 }

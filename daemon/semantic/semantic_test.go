@@ -594,6 +594,19 @@ func TestAgrees(t *testing.T) {
 	}
 }
 
+// TestAgreesWithItsOwnText: a command that is one of the flow's texts
+// agrees (cosine 1) whatever the flow's other texts, with no embedding.
+func TestAgreesWithItsOwnText(t *testing.T) {
+	f := &knowledge.Flow{ID: 1, Intent: "cmd please", Commands: []string{"far away"}, Package: "p"}
+	var calls atomic.Int32
+	cfg := semantic.MiniLM
+	cfg.MinAgree = 0.9
+	ok, cos, err := semantic.New(unit(&calls, vecs), nil, cfg).Agrees(context.Background(), "cmd  please", intent.Candidate{FlowID: 1}, f)
+	if !ok || cos != 1 || err != nil || calls.Load() != 0 {
+		t.Errorf("agrees %v, cosine %.3f, err %v, %d embedding calls; want true, 1, nil, 0", ok, cos, err, calls.Load())
+	}
+}
+
 // TestOtherValue: a flow's value the command leaves out is offered; one
 // the command replaces, or a slot it leaves empty, is not.
 func TestOtherValue(t *testing.T) {

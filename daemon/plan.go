@@ -203,6 +203,9 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 		return rec, machineErr{fmt.Errorf("snapshot: %w", err)}
 	}
 	rec.After = screen.Fingerprint(after)
+	if rec.Toggle != "" && rec.OK {
+		rec.Toggled = toggledIn(after, rec)
+	}
 	r.steps = append(r.steps, rec)
 	info.OK, info.Changed, info.Message = res.OK, res.Changed, res.Message
 	info.MS = (decide + time.Since(t0)).Milliseconds()

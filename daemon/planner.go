@@ -68,6 +68,9 @@ type StepRecord struct {
 	// Toggle: for a tap on a switch or check box, or on a row holding one,
 	// its state before the tap ("on", "off"); "" otherwise (toggle.go).
 	Toggle string `json:"toggle,omitempty"`
+	// Toggled: that toggle, found again on the screen after the tap (by
+	// its descriptor), shows the other state: the tap flipped it.
+	Toggled bool `json:"toggled,omitempty"`
 }
 
 // PlanState is everything a planner may look at to choose the next step.

@@ -26,7 +26,12 @@ func toggleState(s *screen.Snapshot, el *screen.Element) (on, ok bool) {
 	if s == nil || el == nil {
 		return false, false
 	}
-	n := s.Node(el.NodeID)
+	return nodeToggle(s, el.NodeID)
+}
+
+// nodeToggle is toggleState for the node id of s.
+func nodeToggle(s *screen.Snapshot, id int) (on, ok bool) {
+	n := s.Node(id)
 	if n == nil {
 		return false, false
 	}
@@ -34,7 +39,7 @@ func toggleState(s *screen.Snapshot, el *screen.Element) (on, ok bool) {
 		return n.Checked, true
 	}
 	found := 0
-	s.Walk(el.NodeID, func(c *screen.Node, depth int) bool {
+	s.Walk(id, func(c *screen.Node, depth int) bool {
 		if depth > 0 && c.Checkable {
 			found++
 			on = c.Checked
@@ -45,6 +50,23 @@ func toggleState(s *screen.Snapshot, el *screen.Element) (on, ok bool) {
 		return false, false
 	}
 	return on, true
+}
+
+// toggledIn reports whether the toggle rec tapped (rec.Target, in the
+// state rec.Toggle) is found on after, the screen the tap left, in the
+// other state. A label that shows the state ("… OFF") changes with it, and
+// so may the screen's fingerprint: the element is grounded by its whole
+// descriptor (screen.Ground), never by node id.
+func toggledIn(after *screen.Snapshot, rec StepRecord) bool {
+	if after == nil || rec.Toggle == "" {
+		return false
+	}
+	m, ok := screen.Ground(after, rec.Target)
+	if !ok {
+		return false
+	}
+	on, ok := nodeToggle(after, m.NodeID)
+	return ok && on != (rec.Toggle == toggleOn)
 }
 
 // toggleOf is toggleState as a StepRecord.Toggle value: "on", "off", or ""
@@ -62,12 +84,11 @@ func toggleOf(s *screen.Snapshot, el *screen.Element) string {
 
 // flipped returns the action that sets the toggle of a learned tap the way
 // the tap set it — ActEnsureOff for a toggle that was on, ActEnsureOn for
-// one that was off — and true, when the tap flipped a toggle in place: it
-// held one (rec.Toggle) and left the screen as it was (a tap that opened a
-// dialog or another page is navigation, and a radio button that closed its
-// dialog is a choice).
+// one that was off — and true, when the tap flipped it (rec.Toggled: a
+// tap that opened a dialog or another page left the toggle as it was, and
+// is navigation).
 func flipped(rec StepRecord) (string, bool) {
-	if rec.Action != device.Tap || rec.Screen == "" || rec.After != rec.Screen || !rec.OK {
+	if rec.Action != device.Tap || !rec.OK || !rec.Toggled {
 		return "", false
 	}
 	switch rec.Toggle {

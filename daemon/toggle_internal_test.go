@@ -68,18 +68,60 @@ func TestFlipped(t *testing.T) {
 		rec  StepRecord
 		want string
 	}{
-		{"a switch on, flipped in place", StepRecord{Action: device.Tap, Screen: "a", After: "a", OK: true, Toggle: toggleOn}, ActEnsureOff},
-		{"a switch off, flipped in place", StepRecord{Action: device.Tap, Screen: "a", After: "a", OK: true, Toggle: toggleOff}, ActEnsureOn},
-		{"a row that opened a dialog", StepRecord{Action: device.Tap, Screen: "a", After: "b", OK: true, Toggle: toggleOff}, ""},
-		{"no toggle", StepRecord{Action: device.Tap, Screen: "a", After: "a", OK: true}, ""},
-		{"a tap that failed", StepRecord{Action: device.Tap, Screen: "a", After: "a", Toggle: toggleOn}, ""},
-		{"a long press", StepRecord{Action: device.LongPress, Screen: "a", After: "a", OK: true, Toggle: toggleOn}, ""},
+		{"a switch on, flipped", StepRecord{Action: device.Tap, OK: true, Toggle: toggleOn, Toggled: true}, ActEnsureOff},
+		{"a switch off, flipped", StepRecord{Action: device.Tap, OK: true, Toggle: toggleOff, Toggled: true}, ActEnsureOn},
+		{"a row that opened a dialog: not flipped", StepRecord{Action: device.Tap, OK: true, Toggle: toggleOff}, ""},
+		{"no toggle", StepRecord{Action: device.Tap, OK: true, Toggled: true}, ""},
+		{"a tap that failed", StepRecord{Action: device.Tap, Toggle: toggleOn, Toggled: true}, ""},
+		{"a long press", StepRecord{Action: device.LongPress, OK: true, Toggle: toggleOn, Toggled: true}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := flipped(tt.rec)
 			if got != tt.want || ok != (tt.want != "") {
 				t.Errorf("flipped = %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// TestToggledIn: the tapped row is found again after the tap by its
+// descriptor, also when its label shows the new state, and its switch
+// must show the other state.
+func TestToggledIn(t *testing.T) {
+	screenWith := func(label string, checked bool) *screen.Snapshot {
+		t.Helper()
+		c := "false"
+		if checked {
+			c = "true"
+		}
+		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"activity":"a/.Settings","windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+		 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+		 {"id":1,"parent":0,"class":"android.widget.LinearLayout","resource_id":"a:id/vibrate_row","bounds":[0,100,1080,250],"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":1,"class":"android.widget.TextView","text":"` + label + `","bounds":[40,120,800,230],"enabled":true,"visible_to_user":true},
+		 {"id":3,"parent":1,"class":"android.widget.Switch","bounds":[900,120,1040,230],"checkable":true,"checked":` + c + `,"enabled":true,"visible_to_user":true},
+		 {"id":4,"parent":0,"class":"android.widget.Button","text":"Reset","bounds":[40,700,1040,850],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	before := screenWith("Vibrate for calls OFF", false)
+	rec := StepRecord{Action: device.Tap, OK: true, Toggle: toggleOff, Target: screen.Describe(before, 1)}
+	tests := []struct {
+		name  string
+		after *screen.Snapshot
+		want  bool
+	}{
+		{"switched on, the label saying so", screenWith("Vibrate for calls ON", true), true},
+		{"switched on, the same label", screenWith("Vibrate for calls OFF", true), true},
+		{"still off (the tap opened something else)", screenWith("Vibrate for calls OFF", false), false},
+		{"no screen", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := toggledIn(tt.after, rec); got != tt.want {
+				t.Errorf("toggledIn = %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -290,7 +290,12 @@ func SwitchText(f *knowledge.Flow) string {
 		}
 	}
 	last := f.Steps[len(f.Steps)-1]
+	// a row may show its switch's state as text ("Vibrate for calls ON"),
+	// which is no part of its name
 	label := strings.TrimSpace(last.Target.Label())
+	for _, st := range []string{" ON", " OFF"} {
+		label = strings.TrimSpace(strings.TrimSuffix(label, st))
+	}
 	if n != 1 || label == "" {
 		return ""
 	}

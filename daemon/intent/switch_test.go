@@ -22,6 +22,7 @@ func TestSwitchPattern(t *testing.T) {
 	flows := []knowledge.Flow{
 		{ID: 1, Package: "p", Intent: "silence the capture", Steps: steps(off)},
 		{ID: 2, Package: "q", Intent: "silence the capture", Steps: append(steps(off), knowledge.Step{Action: "tap", Target: screen.Descriptor{Text: "Gallery"}})},
+		{ID: 4, Package: "s", Intent: "silence the capture", Steps: steps(knowledge.Step{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: "Click noise ON"}})},
 		{ID: 3, Package: "r", Intent: "silence the capture for {n} days", Slots: []knowledge.Slot{{Name: "n", Example: "3"}}, Steps: steps(off)},
 	}
 	m := intent.NewMatcher(flows)
@@ -35,6 +36,7 @@ func TestSwitchPattern(t *testing.T) {
 		{"turn on the click noise", "p", false, intent.VetoOpposite},
 		{"disable the click noise", "q", false, ""}, // the flow goes on to the gallery
 		{"disable the click noise", "r", false, ""}, // the flow takes a value
+		{"disable the click noise", "s", true, ""},  // its label shows the state it was in
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd+"/"+tt.pkg, func(t *testing.T) {

@@ -18,7 +18,18 @@ type pattern struct {
 	tris  []uint64 // sorted scoring trigrams of the content words (ptok.stris)
 	itris []uint64 // index trigrams (ptok.tris)
 	runs  bool     // a literal is a quoted text of two words or more (mergeRuns)
+	// derived: made from the flow's steps, not from words the owner said
+	// (SwitchText); its score counts derivedWeight
+	derived bool
 }
+
+// derivedWeight scales the score of a pattern made from a flow's steps: the
+// owner's own words (the intent, past commands) outrank it, so a flow whose
+// steps read like another flow's intent is never a tie for it: an exact
+// match scores 1 against 0.94, apart by more than the engine's ambiguity
+// margin (0.05, daemon/match.go), and little else is lost. Chosen from
+// that margin, not fitted (0.9 lost a right command on tune2).
+const derivedWeight = 0.94
 
 // flowDoc is a flow as the Matcher indexes it; a BM25 document is the
 // union of its patterns' terms.
@@ -130,6 +141,9 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 		toks := analyze(t)
 		markMentions(t, toks, label)
 		addPattern(t, toks)
+		if n := len(d.patterns); n > 0 && d.patterns[n-1].src == t {
+			d.patterns[n-1].derived = true
+		}
 	}
 	tset := map[uint64]bool{}
 	for _, p := range d.patterns {

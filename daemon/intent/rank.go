@@ -231,6 +231,9 @@ func (m *Matcher) scoreDocs(q *query, sc *scratch, ideal float64, docs []int32, 
 		var bestSrc string
 		for _, p := range d.patterns {
 			r := scorePattern(q, p, d, bm25n, weight, wk, best.score)
+			if p.derived {
+				r.score *= derivedWeight
+			}
 			if r.score > best.score || bestSrc == "" {
 				best, bestSrc = r, p.src
 			}

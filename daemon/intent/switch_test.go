@@ -54,3 +54,18 @@ func TestSwitchPattern(t *testing.T) {
 		})
 	}
 }
+
+// TestSwitchPatternNeverTies: a flow whose only switch reads like another
+// flow's intent scores below it by more than the engine's ambiguity margin
+// (0.05), so the owner's own words win without a question.
+func TestSwitchPatternNeverTies(t *testing.T) {
+	off := knowledge.Step{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: "Click noise", Checkable: true}}
+	m := intent.NewMatcher([]knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "turn off click noise", Steps: []knowledge.Step{off}},
+		{ID: 2, Package: "p", Intent: "set the capture delay", Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Delay"}}, off}},
+	})
+	cs := m.Rank("turn off click noise", "p", 3)
+	if len(cs) < 2 || cs[0].FlowID != 1 || cs[0].Score-cs[1].Score <= 0.05 {
+		t.Fatalf("candidates %+v: want flow 1 first by more than 0.05", cs)
+	}
+}

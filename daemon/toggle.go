@@ -9,9 +9,9 @@ import (
 // (not a radio button or another option of a group: isOption) flips it, so
 // replaying the tap when the toggle is already where the owner wanted it
 // would undo the command ("turn off vibration" when it is off already
-// turns it on). A learned tap that flipped a toggle in place is kept as
-// "switch on/off" (ActEnsureOn, ActEnsureOff), which taps only when the
-// state differs.
+// turns it on). A learned tap that flipped a toggle (found again after
+// the tap in the other state: toggledIn) is kept as "switch on/off"
+// (ActEnsureOn, ActEnsureOff), which taps only when the state differs.
 
 // Toggle states kept in StepRecord.Toggle.
 const (

@@ -145,7 +145,7 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	}
 	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted, row.Semantic = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted, res.Semantic
 	for _, st := range res.Steps {
-		if st.Action == device.Tap && !st.Backtracked && !st.Undo {
+		if tapped(st) {
 			row.Tapped = append(row.Tapped, st.Target.Label())
 		}
 	}
@@ -367,4 +367,21 @@ func reworded(tasks []droidtask.Task, instructions map[string]string) []droidtas
 		}
 	}
 	return out
+}
+
+// tapped reports whether step st of a replay tapped its element: a tap, or
+// a "switch on/off" step that found the switch in the other state and
+// tapped it (one that found it set already did nothing); a backtracked or
+// undoing step never counts.
+func tapped(st daemon.StepRecord) bool {
+	if st.Backtracked || st.Undo {
+		return false
+	}
+	switch st.Action {
+	case device.Tap:
+		return true
+	case daemon.ActEnsureOn, daemon.ActEnsureOff:
+		return st.OK && (st.Changed || st.After != st.Screen)
+	}
+	return false
 }

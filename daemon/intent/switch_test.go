@@ -2,6 +2,7 @@ package intent_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -68,4 +69,26 @@ func TestSwitchPatternNeverTies(t *testing.T) {
 	if len(cs) < 2 || cs[0].FlowID != 1 || cs[0].Score-cs[1].Score <= 0.05 {
 		t.Fatalf("candidates %+v: want flow 1 first by more than 0.05", cs)
 	}
+}
+
+// FuzzSwitchPattern: any screen label on a learned switch step and any
+// command are indexed and ranked without a panic, scores stay in [0, 1],
+// and the switch pattern, when there is one, names the state set.
+func FuzzSwitchPattern(f *testing.F) {
+	f.Add("Click noise ON", "disable the click noise")
+	f.Add(" OFF", "turn on")
+	f.Add("Ünïcode ✓ label", "turn off ünïcode")
+	f.Fuzz(func(t *testing.T, label, cmd string) {
+		fl := knowledge.Flow{ID: 1, Package: "p", Intent: "silence the capture",
+			Steps: []knowledge.Step{{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: label}}}}
+		if st := intent.SwitchText(&fl); st != "" && !strings.HasPrefix(st, "turn off ") {
+			t.Fatalf("switch text %q", st)
+		}
+		m := intent.NewMatcher([]knowledge.Flow{fl})
+		for _, c := range m.Rank(cmd, "p", 3) {
+			if c.Score < 0 || c.Score > 1+1e-9 {
+				t.Fatalf("score %v for %q against label %q", c.Score, cmd, label)
+			}
+		}
+	})
 }

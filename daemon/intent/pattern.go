@@ -73,7 +73,9 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 		}
 	}
 	seen := map[string]bool{}
-	addPattern := func(src string, toks []ptok) {
+	// addPattern indexes toks (of src) as one of the flow's patterns;
+	// derived: made from its steps (pattern.derived)
+	addPattern := func(src string, toks []ptok, derived bool) {
 		if len(toks) > maxToks {
 			toks = toks[:maxToks]
 		}
@@ -82,7 +84,7 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 			return
 		}
 		seen[key] = true
-		p := &pattern{src: src, toks: toks}
+		p := &pattern{src: src, toks: toks, derived: derived}
 		for i := range toks {
 			if t := &toks[i]; t.slot == "" && !t.stop {
 				p.tris = append(p.tris, t.stris...)
@@ -107,7 +109,7 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 			}
 			d.selects = d.selects || isSelector(&tpl[i])
 		}
-		addPattern(f.Intent, tpl)
+		addPattern(f.Intent, tpl, false)
 	}
 	cmds := f.Commands
 	if len(cmds) > maxCommands {
@@ -135,15 +137,12 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 		if len(toks) > maxToks {
 			toks = toks[:maxToks]
 		}
-		addPattern(c, derivePattern(c, tpl, toks, d.slots))
+		addPattern(c, derivePattern(c, tpl, toks, d.slots), false)
 	}
 	if t := SwitchText(f); t != "" {
 		toks := analyze(t)
 		markMentions(t, toks, label)
-		addPattern(t, toks)
-		if n := len(d.patterns); n > 0 && d.patterns[n-1].src == t {
-			d.patterns[n-1].derived = true
-		}
+		addPattern(t, toks, true)
 	}
 	tset := map[uint64]bool{}
 	for _, p := range d.patterns {

@@ -16,21 +16,24 @@ import (
 // a choice; the labels beside each element a flow acts on,
 // Descriptor.Neighbors, which name the rows of a menu that Where leaves
 // out as list rows). It is the contrast set for a substituted word: a
-// word that is not the flow's own
-// but labels another element of the app ("sort by author" against a flow
-// that sorts by title, on a screen that also shows "Author") names
-// another feature, while a word that labels nothing the app showed
-// ("length" for "time") is a rewording the model may bridge. The idea is
-// UICOMPASS's (Section 3.2: a task's words are grounded on the UI
-// elements that carry them), applied as a veto, never as a reason to act.
+// word that is not the flow's own but labels another element of the app
+// ("sort by author" against a flow that sorts by title, on a screen that
+// also shows "Author") names another feature, while a word that labels
+// nothing the app showed ("length" for "time") is a rewording the model
+// may bridge. The idea is UICOMPASS's (Section 3.2: a task's words are
+// grounded on the UI elements that carry them), applied as a veto, never
+// as a reason to act.
 type screenWords struct {
 	flows map[int64]*knowledge.Flow
 	// byApp: package → stems of every label on the app's recorded screens
 	byApp map[string]map[string]bool
+	// ownBy: flow → its own stems (own); a decision checks a candidate
+	// once to filter and once to pick
+	ownBy map[int64]map[string]bool
 }
 
 func newScreenWords(flows map[int64]*knowledge.Flow) *screenWords {
-	return &screenWords{flows: flows, byApp: map[string]map[string]bool{}}
+	return &screenWords{flows: flows, byApp: map[string]map[string]bool{}, ownBy: map[int64]map[string]bool{}}
 }
 
 // labelWords splits a label or text into lower-case words of letters and
@@ -132,7 +135,11 @@ func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
 		return false
 	}
 	shown := g.app(f.Package)
-	mine := own(f)
+	mine, ok := g.ownBy[f.ID]
+	if !ok {
+		mine = own(f)
+		g.ownBy[f.ID] = mine
+	}
 	for _, u := range words {
 		for _, w := range labelWords(u) {
 			if intent.IsStopword(w) || actionWord(w) || strings.ContainsFunc(w, unicode.IsDigit) {

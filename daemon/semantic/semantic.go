@@ -35,8 +35,9 @@
 //     (intent.Candidate.Substituted) that names another element of the
 //     app (Config.GroundSubstitution: "open the dnd settings" against
 //     "open the sound settings", when the app showed "Do not disturb"); nor
-//     ever a word of the flow that names an element the flow taps (a choice: "sort by middle name" against
-//     "sort by first name", which taps "First name").
+//     ever a word of the flow that names an element the flow taps (a
+//     choice: "sort by middle name" against "sort by first name", which
+//     taps "First name").
 //     Nor a candidate whose slot value stretches over words the
 //     alignment could not place (more than twice its example's words).
 //     An extra requirement (intent.VetoExtra), the only veto of a

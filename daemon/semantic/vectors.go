@@ -18,6 +18,12 @@ import (
 // then the cache, then one request for the rest (bounded by
 // Config.Timeout), which are cached.
 func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
+	return r.vectorsWith(ctx, texts, d, r.cache)
+}
+
+// vectorsWith is vectors through cache instead of Rescorer.cache (nil:
+// memory only).
+func (r *Rescorer) vectorsWith(ctx context.Context, texts []string, d *Decision, cache Cache) ([][]float32, error) {
 	model := r.emb.EmbedModel()
 	out := make([][]float32, len(texts))
 	var miss []int
@@ -33,8 +39,8 @@ func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([]
 		if len(out[i]) > 0 {
 			continue
 		}
-		if r.cache != nil {
-			if v, err := r.cache.Embedding(ctx, model, t); err == nil && len(v) > 0 {
+		if cache != nil {
+			if v, err := cache.Embedding(ctx, model, t); err == nil && len(v) > 0 {
 				out[i] = v
 				d.CacheHits++
 				continue
@@ -65,8 +71,8 @@ func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([]
 	}
 	for j, i := range miss {
 		out[i] = vs[j]
-		if r.cache != nil && len(vs[j]) > 0 {
-			_ = r.cache.PutEmbedding(ctx, model, texts[i], vs[j]) // a failed write only costs a later request
+		if cache != nil && len(vs[j]) > 0 {
+			_ = cache.PutEmbedding(ctx, model, texts[i], vs[j]) // a failed write only costs a later request
 		}
 	}
 	return out, nil
@@ -136,7 +142,13 @@ func (r *Rescorer) resting() error {
 // redacted of the embedder's secrets, and a failure the caller's context
 // did not cause (the endpoint failed) rests the embedder for the cooldown.
 func (r *Rescorer) embed(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
-	vecs, err := r.vectors(ctx, texts, d)
+	return r.embedWith(ctx, texts, d, r.cache)
+}
+
+// embedWith is embed through cache instead of Rescorer.cache (nil: memory
+// only).
+func (r *Rescorer) embedWith(ctx context.Context, texts []string, d *Decision, cache Cache) ([][]float32, error) {
+	vecs, err := r.vectorsWith(ctx, texts, d, cache)
 	if err == nil {
 		return vecs, nil
 	}

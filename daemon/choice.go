@@ -1,10 +1,14 @@
 package daemon
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -330,18 +334,72 @@ func pickByCommand(labels []string, command string) int {
 }
 
 // unknownChoice returns the slot of a choice step of f for which neither
-// the command nor the slot value names any option the step learned, and
-// true; a flow is then not replayed for the command (it could only stop
-// at that step, after acting on the way there).
-func unknownChoice(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
+// the command nor the slot value names any option the step learned, word
+// for word or, through byMeaning (nil: none), by meaning, and true; a
+// flow is then not replayed for the command (it could only stop at that
+// step, after acting on the way there).
+func unknownChoice(f *knowledge.Flow, command string, slots map[string]string, byMeaning func([]string) int) (string, bool) {
 	for _, st := range f.Steps {
 		name, ok := knowledge.SlotRef(st.Text)
 		if !ok || len(st.Choices) == 0 {
 			continue
 		}
-		if pickByCommand(st.Choices, command) < 0 && pickChoice(st.Choices, slots[name]) < 0 {
+		if pickByCommand(st.Choices, command) < 0 && pickChoice(st.Choices, slots[name]) < 0 &&
+			(byMeaning == nil || byMeaning(st.Choices) < 0) {
 			return name, true
 		}
 	}
 	return "", false
+}
+
+// pickOption returns the index in labels (the options of a choice step's
+// group on the screen) of the option the command names: word for word
+// (pickByCommand), else the slot's value (pickChoice), else by meaning
+// (pickByMeaning); -1 when none or several are named — the step then
+// fails rather than tap a guess.
+func (r *run) pickOption(ctx context.Context, labels []string, value string) int {
+	if i := pickByCommand(labels, r.res.Command); i >= 0 {
+		return i
+	}
+	if i := pickChoice(labels, value); i >= 0 {
+		return i
+	}
+	return r.pickByMeaning(ctx, labels)
+}
+
+// pickByMeaning returns the index in labels of the option the command
+// names in other words (semantic.Rescorer.PickChoice: "sort by time" for
+// "Time added"), or -1: without an embedding model, when it fails (a log
+// event; matching goes on word for word), or when no option is clearly
+// named. A phrase that names it must share a word (stem or number) with
+// the label: the model scores a word the list lacks close to its
+// neighbour on the same scale or in the same set ("tiny" against "Small",
+// one country against another), and cannot tell that from a synonym.
+func (r *run) pickByMeaning(ctx context.Context, labels []string) int {
+	if r.sem == nil {
+		return -1
+	}
+	c, err := r.sem.PickChoice(ctx, privacy.Redact(r.res.Command, r.secrets, false), labels)
+	if err != nil {
+		r.emit(event.Log, event.LogInfo{Level: "warn", Text: "choice by meaning: " + err.Error()})
+		return -1
+	}
+	if c.Index < 0 || !slices.ContainsFunc(c.Phrases, func(p string) bool { return anchored(p, labels[c.Index]) }) {
+		return -1
+	}
+	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option %q named by meaning (cosine %.2f)", privacy.Redact(labels[c.Index], r.secrets, false), c.Cosine)})
+	return c.Index
+}
+
+// anchored reports whether phrase and label share a word, compared as
+// optionStem gives them ("alarms by time" and "Time added"; "one hour" and
+// "1 hour").
+func anchored(phrase, label string) bool {
+	have := setOf(stems(choiceWords(label)))
+	for _, w := range stems(choiceWords(phrase)) {
+		if have[w] && !intent.IsStopword(w) {
+			return true
+		}
+	}
+	return false
 }

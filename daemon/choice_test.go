@@ -1,11 +1,16 @@
 package daemon
 
 import (
+	"context"
+	"math"
 	"slices"
 	"strconv"
 	"testing"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -37,10 +42,10 @@ func TestChoiceSlots(t *testing.T) {
 		})
 	}
 	f := &knowledge.Flow{Intent: "set the theme to {theme}", Steps: []knowledge.Step{{Action: "tap", Text: "{theme}", Choices: theme}}}
-	if _, unknown := unknownChoice(f, "set the theme to purple", map[string]string{"theme": "purple"}); !unknown {
+	if _, unknown := unknownChoice(f, "set the theme to purple", map[string]string{"theme": "purple"}, nil); !unknown {
 		t.Error("a command naming no known option must not replay the flow")
 	}
-	if _, unknown := unknownChoice(f, "set the theme to dark", map[string]string{"theme": "dark"}); unknown {
+	if _, unknown := unknownChoice(f, "set the theme to dark", map[string]string{"theme": "dark"}, nil); unknown {
 		t.Error("a known option was refused")
 	}
 }
@@ -144,6 +149,73 @@ func TestRunOnValue(t *testing.T) {
 		}
 		if _, _, got := runOnValue(tt.f, slots); got != tt.want {
 			t.Errorf("%s: runOnValue = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestPickOptionByMeaning: an option is picked word for word first, by
+// meaning only when no word names one, and by meaning only when the
+// naming phrase shares a word with the label (a word the list lacks lands
+// near a neighbour, which the model cannot tell from a synonym).
+func TestPickOptionByMeaning(t *testing.T) {
+	at := func(a float64) []float32 { return []float32{float32(math.Cos(a)), float32(math.Sin(a)), 0} }
+	vecs := map[string][]float32{
+		"aerial view": at(0), "aerial": at(0), "Satellite view": at(0.3), "Satellite": at(0.3),
+		"Terrain view": at(1), "Terrain": at(1), "Default view": at(-1.2), "Default": at(-1.2),
+	}
+	fake := semantic.Func{Model: "fake", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i, s := range texts {
+			if v, ok := vecs[s]; ok {
+				out[i] = v
+			} else {
+				out[i] = []float32{0, 0, 1}
+			}
+		}
+		return out, nil
+	}}
+	sem := semantic.New(fake, nil, semantic.Config{ChoiceMinCosine: 0.85, ChoiceMargin: 0.08})
+	views := []string{"Default view", "Satellite view", "Terrain view"}
+	bare := []string{"Default", "Satellite", "Terrain"}
+	for _, tt := range []struct {
+		name    string
+		command string
+		labels  []string
+		sem     *semantic.Rescorer
+		want    int
+	}{
+		{"word for word", "show the terrain view", views, sem, 2},
+		{"by meaning, sharing a word", "show the aerial view", views, sem, 1},
+		{"by meaning, sharing no word", "show it aerial", bare, sem, -1},
+		{"no model", "show the aerial view", views, nil, -1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &run{e: &Engine{bus: event.NewBus()}, res: &Result{Command: tt.command}, sem: tt.sem}
+			if got := r.pickOption(context.Background(), tt.labels, ""); got != tt.want {
+				t.Errorf("pickOption(%q) = %d, want %d", tt.command, got, tt.want)
+			}
+			f := &knowledge.Flow{Steps: []knowledge.Step{{Action: device.Tap, Text: "{view}", Choices: tt.labels}}}
+			if _, unknown := unknownChoice(f, tt.command, nil, r.byMeaning(context.Background())); unknown != (tt.want < 0) {
+				t.Errorf("unknownChoice(%q) = %v, want %v", tt.command, unknown, tt.want < 0)
+			}
+		})
+	}
+}
+
+func TestAnchored(t *testing.T) {
+	for _, tt := range []struct {
+		phrase, label string
+		want          bool
+	}{
+		{"alarms by time", "Time added", true},
+		{"one hour", "1 hour", true},
+		{"minutes", "5 minutes", true},
+		{"tiny", "Small", false},
+		{"of the", "Out of the box", false}, // stop words anchor nothing
+		{"", "Small", false},
+	} {
+		if got := anchored(tt.phrase, tt.label); got != tt.want {
+			t.Errorf("anchored(%q, %q) = %v, want %v", tt.phrase, tt.label, got, tt.want)
 		}
 	}
 }

@@ -135,7 +135,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	if r.sem != nil {
 		k = semanticCandidates
 	}
-	cands := r.knownChoices(m.Rank(r.res.Command, r.res.Package, k), flows)
+	cands := r.knownChoices(ctx, m.Rank(r.res.Command, r.res.Package, k), flows)
 	if len(cands) == 0 && r.sem == nil {
 		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
 		return nil, nil
@@ -232,7 +232,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		return nil, nil
 	}
 	top.Slots = splitSlots(f, top.Slots)
-	if name, ok := unknownChoice(f, r.res.Command, top.Slots); ok && opt.FlowID == 0 {
+	if name, ok := unknownChoice(f, r.res.Command, top.Slots, r.byMeaning(ctx)); ok && opt.FlowID == 0 {
 		// "add the holidays of Wakanda": no option the flow knows
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command names no option it knows for {%s}", f.Name, name)})
 		r.emit(event.FlowMatched, fm)
@@ -257,11 +257,11 @@ const ambiguityMargin = 0.05
 // {contact}", learned over the contact rows): such a flow cannot be
 // replayed for the command, so it must not hide one ranked below it that
 // can ("call 112" itself).
-func (r *run) knownChoices(cands []intent.Candidate, flows map[int64]*knowledge.Flow) []intent.Candidate {
+func (r *run) knownChoices(ctx context.Context, cands []intent.Candidate, flows map[int64]*knowledge.Flow) []intent.Candidate {
 	out := cands[:0:0]
 	for _, c := range cands {
 		if f := flows[c.FlowID]; f != nil {
-			if name, unknown := unknownChoice(f, r.res.Command, splitSlots(f, c.Slots)); unknown {
+			if name, unknown := unknownChoice(f, r.res.Command, splitSlots(f, c.Slots), r.byMeaning(ctx)); unknown {
 				r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q set aside: the command names no option it knows for {%s}", f.Name, name)})
 				continue
 			}
@@ -269,6 +269,15 @@ func (r *run) knownChoices(cands []intent.Candidate, flows map[int64]*knowledge.
 		out = append(out, c)
 	}
 	return out
+}
+
+// byMeaning is pickByMeaning bound to ctx, nil without an embedding
+// model.
+func (r *run) byMeaning(ctx context.Context) func([]string) int {
+	if r.sem == nil {
+		return nil
+	}
+	return func(labels []string) int { return r.pickByMeaning(ctx, labels) }
 }
 
 // AnswerNone is the option of a "did you mean" question that declines

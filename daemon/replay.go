@@ -61,7 +61,7 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 		if err != nil {
 			return false, i, err
 		}
-		a, el, ok := r.groundStep(s, fp, step)
+		a, el, ok := r.groundStep(ctx, s, fp, step)
 		if !ok && step.Target.Class != "" {
 			// the element left its screen: an entry moved deeper?
 			moved, err := r.replanStep(ctx, s, fp, step)
@@ -72,7 +72,7 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 				if s, fp, err = r.observe(ctx, len(r.steps)); err != nil {
 					return false, i, err
 				}
-				a, el, ok = r.groundStep(s, fp, step)
+				a, el, ok = r.groundStep(ctx, s, fp, step)
 			}
 		}
 		for attempt := 0; !ok && attempt < 2 && !ownDialog(step, s); attempt++ {
@@ -86,7 +86,7 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			if s, fp, err = r.observe(ctx, len(r.steps)); err != nil {
 				return false, i, err
 			}
-			a, el, ok = r.groundStep(s, fp, step)
+			a, el, ok = r.groundStep(ctx, s, fp, step)
 		}
 		if !ok {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: fmt.Sprintf("replay: step %d (%s) not found on this screen", i+1, describeStep(step))})
@@ -140,7 +140,7 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 }
 
 // groundStep finds the step's element on the screen and builds its action.
-func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (device.Action, *screen.Element, bool) {
+func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, step knowledge.Step) (device.Action, *screen.Element, bool) {
 	a := device.Action{Type: step.Action, Node: -1}
 	if step.Action == ActEnsureOn || step.Action == ActEnsureOff {
 		a.Type = device.Tap
@@ -195,10 +195,7 @@ func (r *run) groundStep(s *screen.Snapshot, fp string, step knowledge.Step) (de
 	if name, ok := knowledge.SlotRef(step.Text); ok && step.Action == device.Tap {
 		// a choice slot: the option of the group that the value names
 		labels := peers(s, el)
-		i := pickByCommand(labels, r.res.Command)
-		if i < 0 {
-			i = pickChoice(labels, r.slots[name])
-		}
+		i := r.pickOption(ctx, labels, r.slots[name])
 		if i < 0 {
 			return a, nil, false // no option, or several, carry the value: never a guess
 		}

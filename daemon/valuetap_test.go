@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"testing"
@@ -174,7 +175,7 @@ func TestKnownChoicesSetsAsideAFlowThatCannotReplay(t *testing.T) {
 		r := &run{e: &Engine{bus: event.NewBus()}, res: &Result{Command: tt.command}}
 		cands := []intent.Candidate{{FlowID: 1, Score: 1, Slots: map[string]string{"contact": tt.slot}}, {FlowID: 2, Score: 0.9}}
 		var got []int64
-		for _, c := range r.knownChoices(cands, flows) {
+		for _, c := range r.knownChoices(context.Background(), cands, flows) {
 			got = append(got, c.FlowID)
 		}
 		if !slices.Equal(got, tt.want) {

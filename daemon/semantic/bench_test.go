@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/bert"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -102,4 +103,37 @@ func BenchmarkGroundSubstitution(b *testing.B) {
 	for b.Loop() {
 		r.Decide(context.Background(), "same set brightness of page 0", cands, flows, intent.DefaultThreshold)
 	}
+}
+
+// BenchmarkPickChoice is one choice step a command names by meaning:
+// a 10-word command against 12 option labels with the on-device model
+// (daemon/bert; skipped when its files are absent). "cold": a new
+// Rescorer per pick, so the command's phrases and the labels are embedded
+// each time (a command's first choice step); "warm": one Rescorer (the
+// same command at a second step, or a replay's second ask).
+func BenchmarkPickChoice(b *testing.B) {
+	m, err := bert.LoadDefault()
+	if err != nil {
+		b.Skip("on-device model absent (scripts/fetch-model.sh):", err)
+	}
+	cfg := semantic.Config{ChoiceMinCosine: 0.85, ChoiceMargin: 0.08}
+	command := "could you please switch the map over to the aerial view"
+	labels := []string{"Default", "Satellite", "Terrain", "Transit", "Traffic", "Bicycling", "Street view",
+		"Wildfires", "Air quality", "3D", "Hybrid", "None"}
+	ctx := context.Background()
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := semantic.New(m, nil, cfg).PickChoice(ctx, command, labels); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		r := semantic.New(m, nil, cfg)
+		for b.Loop() {
+			if _, err := r.PickChoice(ctx, command, labels); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -267,7 +267,7 @@ func (c Config) isZero() bool {
 // flow in tune and tune3 each); without the words of slot values, a sort
 // asked in one order replayed the flow sorting in the other.
 // ChoiceMinCosine 0.85, ChoiceMargin 0.08 (PickChoice; 2026-11-26, stop
-// 23): over the 184 commands of tune, tune2 and tune3 that name an option
+// 22): over the 184 commands of tune, tune2 and tune3 that name an option
 // of their flow's choice step, phrase alignment ranked the named option
 // first for 168 (the whole command: 167, with far smaller margins); of
 // the 16 the lexical picker names none, it named 9 right and none wrong

@@ -135,13 +135,15 @@ func (r *Rescorer) PickChoice(ctx context.Context, command string, labels []stri
 	if best.Index < 0 || best.Cosine < r.cfg.ChoiceMinCosine || best.Cosine-runner < r.cfg.ChoiceMargin {
 		return Choice{Index: -1, Cosine: best.Cosine}, nil
 	}
+	var near []int // phrases reaching the floor with the best option
 	for j := range phrases {
 		if bestCos[j] >= r.cfg.ChoiceMinCosine {
-			best.Phrases = append(best.Phrases, phrases[j])
+			near = append(near, j)
 		}
 	}
-	slices.SortStableFunc(best.Phrases, func(a, b string) int {
-		return cmp.Compare(bestCos[slices.Index(phrases, b)], bestCos[slices.Index(phrases, a)])
-	})
+	slices.SortStableFunc(near, func(a, b int) int { return cmp.Compare(bestCos[b], bestCos[a]) })
+	for _, j := range near {
+		best.Phrases = append(best.Phrases, phrases[j])
+	}
 	return best, nil
 }

@@ -14,15 +14,9 @@ import (
 
 // The texts embedded, the embedding cache and the cosine.
 
-// vectors returns the embeddings of texts: from memory (Rescorer.mem),
-// then the cache, then one request for the rest (bounded by
-// Config.Timeout), which are cached.
-func (r *Rescorer) vectors(ctx context.Context, texts []string, d *Decision) ([][]float32, error) {
-	return r.vectorsWith(ctx, texts, d, r.cache)
-}
-
-// vectorsWith is vectors through cache instead of Rescorer.cache (nil:
-// memory only).
+// vectorsWith returns the embeddings of texts: from memory
+// (Rescorer.mem), then cache (nil: none), then one request for the rest
+// (bounded by Config.Timeout), which are put in cache.
 func (r *Rescorer) vectorsWith(ctx context.Context, texts []string, d *Decision, cache Cache) ([][]float32, error) {
 	model := r.emb.EmbedModel()
 	out := make([][]float32, len(texts))

@@ -223,6 +223,10 @@ type Result struct {
 	// Promoted: the flow was replayed because embeddings promoted it from
 	// just below the threshold (Score is still the lexical score).
 	Promoted bool `json:"promoted,omitempty"`
+	// Anchored: the flow was replayed because the command names an option
+	// of its choice step and nothing else of the app (anchor.go); Score
+	// is the lexical score of the command rewritten to the learned option.
+	Anchored bool `json:"anchored,omitempty"`
 	// Chosen: the owner chose the replayed flow among those offered
 	// ("did you mean …?", or which of two flows that fit about equally);
 	// Promoted is set too when embeddings made the offer.

@@ -136,42 +136,48 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		k = semanticCandidates
 	}
 	cands := r.knownChoices(ctx, m.Rank(r.res.Command, r.res.Package, k), flows)
-	if len(cands) == 0 && r.sem == nil {
-		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
-		return nil, nil
-	}
 	var top intent.Candidate
 	if len(cands) > 0 {
 		top = cands[0]
 	}
 	var sm *event.SemanticMatch
-	promoted := false
+	var d semantic.Decision
+	promoted, anchoredTo, consulted := false, false, false
 	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
 		// a secret the command carries is never embedded: the model may be
 		// an endpoint, and vectors are cached in the store with their text
-		d := r.sem.DecideIn(ctx, privacy.Redact(r.res.Command, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
+		d = r.sem.DecideIn(ctx, privacy.Redact(r.res.Command, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
 		if d.Err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
 		}
 		if (d.Consulted || d.Err != nil) && len(d.Cands) > 0 {
+			consulted = true
 			sm = &event.SemanticMatch{Model: r.sem.Model(), Requests: d.Requests, CacheHits: d.CacheHits, Reason: d.Reason, Offline: d.Err != nil}
-			best := 0
-			if d.Promoted >= 0 {
-				best, promoted = d.Promoted, true
-			}
-			if !promoted && opt.FlowID == 0 {
-				if i, ok := r.offer(ctx, "", d, flows); ok {
-					best, promoted, sm.Chosen = i, true, true
-					r.res.Chosen = true
-				}
-			}
-			top = d.Cands[best]
-			sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
-			sm.Candidates = semanticCandidatesOf(d)
-			r.res.Semantic = sm
+			promoted = d.Promoted >= 0
 		}
 	}
-	if len(cands) == 0 && sm == nil {
+	if top.Score < r.cfg.ReplayThreshold && !promoted {
+		// a command naming an option of one flow's choice step (anchor.go)
+		if a, ok := r.anchorMatch(ctx, m, flows); ok {
+			top, anchoredTo = a, true
+		}
+	}
+	if consulted {
+		best := max(d.Promoted, 0)
+		if !promoted && !anchoredTo {
+			if i, ok := r.offer(ctx, "", d, flows); ok {
+				best, promoted, sm.Chosen = i, true, true
+				r.res.Chosen = true
+			}
+		}
+		if !anchoredTo {
+			top = d.Cands[best]
+		}
+		sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
+		sm.Candidates = semanticCandidatesOf(d)
+		r.res.Semantic = sm
+	}
+	if len(cands) == 0 && sm == nil && !anchoredTo {
 		r.emit(event.FlowMatched, event.FlowMatch{Threshold: r.cfg.ReplayThreshold})
 		return nil, nil
 	}
@@ -227,7 +233,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		fm.Name = f.Name
 	}
 	r.res.Score = top.Score
-	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted) || disagreed {
+	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted && !anchoredTo) || disagreed {
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
@@ -241,7 +247,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	fm.Replay, fm.Slots = true, top.Slots
 	r.emit(event.FlowMatched, fm)
 	r.slots = top.Slots
-	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted = f.ID, f.Name, true, top.Slots, promoted
+	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted, r.res.Anchored = f.ID, f.Name, true, top.Slots, promoted, anchoredTo
 	return f, nil
 }
 
@@ -469,6 +475,9 @@ func valueKinds(s string) map[intent.Kind]bool {
 // it, and a kept command is lexical evidence for every later match (a
 // wrong promotion would make more).
 func (r *run) bridged() bool {
+	if r.res.Anchored && !r.res.Chosen {
+		return true
+	}
 	sm := r.res.Semantic
 	return sm != nil && sm.Promoted && !sm.Chosen && !r.res.Chosen
 }

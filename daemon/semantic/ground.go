@@ -131,8 +131,16 @@ func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
 	for _, v := range c.Slots {
 		words = append(words, v)
 	}
-	if len(words) == 0 {
-		return false
+	return len(g.foreign(words, f)) > 0
+}
+
+// foreign returns the words of texts (each split into words) that label
+// an element on the recorded screens of f's app and are none of f's own
+// words, in order; stop words, action words and words with digits are
+// left out.
+func (g *screenWords) foreign(texts []string, f *knowledge.Flow) []string {
+	if len(texts) == 0 {
+		return nil
 	}
 	shown := g.app(f.Package)
 	mine, ok := g.ownBy[f.ID]
@@ -140,17 +148,42 @@ func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
 		mine = own(f)
 		g.ownBy[f.ID] = mine
 	}
-	for _, u := range words {
+	var out []string
+	for _, u := range texts {
 		for _, w := range labelWords(u) {
 			if intent.IsStopword(w) || actionWord(w) || strings.ContainsFunc(w, unicode.IsDigit) {
 				continue
 			}
 			if st := intent.Stem(w); shown[st] && !mine[st] {
-				return true
+				out = append(out, w)
 			}
 		}
 	}
-	return false
+	return out
+}
+
+// Grounding grounds a command's words on the screens the owner's flows
+// went through, for rules outside this package (daemon's option anchors):
+// the same contrast set as a substituted word's (screenWords). Build one
+// per decision; it caches per app and per flow. Not safe for concurrent
+// use.
+type Grounding struct{ sw *screenWords }
+
+// NewGrounding grounds on flows (every flow of the apps concerned, by ID).
+func NewGrounding(flows map[int64]*knowledge.Flow) *Grounding {
+	return &Grounding{sw: newScreenWords(flows)}
+}
+
+// Foreign returns the words of texts that label an element on the
+// recorded screens of f's app and are none of f's own words (its intent,
+// past commands, slot examples, the labels of the elements it acts on,
+// its package name): words that ask for another feature than f. Stop
+// words, action words and words with digits are never foreign.
+func (g *Grounding) Foreign(texts []string, f *knowledge.Flow) []string {
+	if g == nil || f == nil {
+		return nil
+	}
+	return g.sw.foreign(texts, f)
 }
 
 // minInitials is the shortest acronym a label stands for: two letters

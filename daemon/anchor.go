@@ -1,0 +1,365 @@
+package daemon
+
+import (
+	"context"
+
+	"fmt"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Option anchors (issue 11, "values picked, not typed"). A command that
+// names one option of a flow's choice step ("2 columns", "Dark red",
+// "Jazz") says which flow it means more surely than its other words do:
+// the option is an element of the app that flow's route reaches, and
+// owners name the value first and the setting loosely ("launcher theme
+// dark red", "i want six columns of apps"). The lexical matcher scores
+// such commands low (the template's verb and nouns are missing, the value
+// is another one) and the model scores a new value far from the old.
+//
+// The rule (anchorFlow), precision first, for commands no flow replays
+// for otherwise:
+//
+//  1. The command names exactly one option of a choice step of the flow
+//     in full (named: every distinguishing word of the option, as stems
+//     or number words), and the words naming it lie together.
+//  2. The option's words in the command are rewritten as the option the
+//     flow learned ("… dark red" → "… light"), and the lexical matcher
+//     scores the rewritten command against the flow: it must fill every
+//     slot and have no veto but an omitted or an added word (never an
+//     opposite, a negation, another action, another value, a literal the
+//     command leaves out).
+//  3. No word the command adds labels another element of the app's
+//     recorded screens (semantic.Grounding: "sort apps by title ascending
+//     and set 4 columns" names the sort dialog too; "make the week start
+//     on Sunday" names a switch, not the "Weekly view" option).
+//  4. One flow only: when two flows pass within ambiguityMargin of each
+//     other's score on the rewritten command, the command is ambiguous and
+//     the owner is asked (or nothing replays).
+//
+// The choice slot is then the command's own words for the option; the
+// replay taps the option the command names (pickOption), never a guess.
+// Grounding on the app's own elements is UICOMPASS's idea (Section 3.2);
+// anchoring on a named value is what slot-filling with a gazetteer does,
+// the gazetteer here being the option lists of the app's own screens.
+
+// anchor is a flow a command names an option of, scored on the command
+// rewritten to the flow's learned options.
+type anchor struct {
+	cand intent.Candidate
+	// rewritten is the command with the options it names written as the
+	// flow's learned ones
+	rewritten string
+	// options: choice slot name → the command's words for the option
+	options map[string]string
+}
+
+// wordSpan is a word of a text and its byte range.
+type wordSpan struct {
+	word       string // lower case
+	start, end int
+}
+
+// wordSpans splits s as choiceWords does, keeping each word's byte range.
+func wordSpans(s string) []wordSpan {
+	var out []wordSpan
+	start := -1
+	for i, r := range s {
+		in := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 0x7f
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, wordSpan{strings.ToLower(s[start:i]), start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, wordSpan{strings.ToLower(s[start:]), start, len(s)})
+	}
+	return out
+}
+
+// optionSpan returns the first and last index in words (stems, as
+// optionStem gives them) of the distinguishing words of labels[i], and
+// whether they lie together: at most twice as many words as they are.
+func optionSpan(labels []string, i int, words []string) (int, int, bool) {
+	want := setOf(stems(distinguishing(labels, i)))
+	first, last := -1, -1
+	for k, w := range words {
+		if want[w] {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	return first, last, first >= 0 && last-first+1 <= 2*len(want)
+}
+
+// anchorsOf returns, for flow f, the command rewritten to f's learned
+// options for every choice step whose option the command names (rule 1),
+// and the command's words for each; ok is false when the command names
+// no option of f, or names one ambiguously, with its words apart, or only
+// options other flows offer too (shared).
+func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewritten string, options map[string]string, ok bool) {
+	spans := wordSpans(command)
+	words := make([]string, len(spans))
+	for i, s := range spans {
+		words[i] = optionStem(s.word)
+	}
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	for _, st := range f.Steps {
+		name, isSlot := knowledge.SlotRef(st.Text)
+		if !isSlot || len(st.Choices) < 3 {
+			continue
+		}
+		opts, full := named(st.Choices, words)
+		if !full || len(opts) != 1 || shared[strings.ToLower(st.Choices[opts[0]])] {
+			continue
+		}
+		first, last, together := optionSpan(st.Choices, opts[0], words)
+		if !together {
+			return "", nil, false
+		}
+		if options == nil {
+			options = map[string]string{}
+		}
+		options[name] = command[spans[first].start:spans[last].end]
+		if opts[0] != 0 {
+			edits = append(edits, edit{spans[first].start, spans[last].end, strings.Join(distinguishing(st.Choices, 0), " ")})
+		}
+	}
+	if options == nil {
+		return "", nil, false
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
+	rewritten = command
+	for k, e := range edits {
+		if k > 0 && e.end > edits[k-1].start {
+			return "", nil, false // two options named by the same words
+		}
+		rewritten = rewritten[:e.start] + e.text + rewritten[e.end:]
+	}
+	return rewritten, options, true
+}
+
+// anchorVetoes are the vetoes an anchored flow may carry on the rewritten
+// command: a word the command leaves out, or one it adds (grounded by
+// rule 3).
+var anchorVetoes = []string{intent.VetoOmitted, intent.VetoExtra}
+
+// typesText reports whether f types a slot's value (an input step): a
+// typed value takes any words, so the rewritten command's leftovers could
+// hide in it unchecked.
+func typesText(f *knowledge.Flow) bool {
+	for _, st := range f.Steps {
+		if _, ok := knowledge.SlotRef(st.Text); ok && st.Action == device.Input {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedOptions returns the options (lower case) of the choice steps of
+// the healthy flows of pkg that more than one flow offers: "5 minutes"
+// among the snooze times and the timer lengths, a contact among the rows
+// of every contact list. Such an option names a list, not a flow.
+func sharedOptions(flows map[int64]*knowledge.Flow, pkg string) map[string]bool {
+	by := map[string]int64{}
+	shared := map[string]bool{}
+	for _, id := range poolOf(flows, pkg) {
+		for _, st := range flows[id].Steps {
+			for _, c := range st.Choices {
+				c = strings.ToLower(c)
+				if other, ok := by[c]; ok && other != id {
+					shared[c] = true
+				}
+				by[c] = id
+			}
+		}
+	}
+	return shared
+}
+
+// anchorFlows applies the rule of the file comment to the healthy flows
+// of pkg and returns the flows that pass, best first (by lexical score on
+// the rewritten command), with the reason each other anchored flow failed.
+func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowledge.Flow) ([]anchor, []string) {
+	var out []anchor
+	var why []string
+	g := semantic.NewGrounding(flows)
+	shared := sharedOptions(flows, pkg)
+	for _, id := range poolOf(flows, pkg) {
+		f := flows[id]
+		if typesText(f) {
+			continue
+		}
+		rewritten, options, ok := anchorsOf(command, f, shared)
+		if !ok {
+			continue
+		}
+		cs := m.Score(rewritten, []int64{id})
+		if len(cs) == 0 {
+			continue
+		}
+		c := cs[0]
+		// words the alignment put in a choice slot beyond the option's own
+		// are words the command adds ("name ascending" for a sort key)
+		extra := slices.Clone(c.Unmatched)
+		for name := range options {
+			extra = append(extra, beyondOption(c.Slots[name], f, name)...)
+		}
+		switch {
+		case len(c.Missing) > 0:
+			why = append(why, fmt.Sprintf("flow %d: no value for {%s}", id, strings.Join(c.Missing, "}, {")))
+			continue
+		case slices.ContainsFunc(c.Vetoes, func(v string) bool { return !slices.Contains(anchorVetoes, v) }):
+			why = append(why, fmt.Sprintf("flow %d: %s", id, strings.Join(c.Vetoes, ", ")))
+			continue
+		case slices.ContainsFunc(extra, semanticActionWord) && slices.ContainsFunc(c.FlowUnmatched, semanticActionWord):
+			// "start contact names with the surname" against "sort
+			// contacts by surname": another verb, weak ones too
+			why = append(why, fmt.Sprintf("flow %d: another action", id))
+			continue
+		case !supported(rewritten, c, extra, f, options):
+			why = append(why, fmt.Sprintf("flow %d: only the option's number is the flow's", id))
+			continue
+		}
+		if other := g.Foreign(extra, f); len(other) > 0 {
+			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
+			continue
+		}
+		slots := map[string]string{}
+		for k, v := range c.Slots {
+			slots[k] = v
+		}
+		for k, v := range options {
+			slots[k] = v
+		}
+		c.Slots = slots
+		out = append(out, anchor{cand: c, rewritten: rewritten, options: options})
+	}
+	slices.SortStableFunc(out, func(a, b anchor) int {
+		switch {
+		case a.cand.Score > b.cand.Score:
+			return -1
+		case a.cand.Score < b.cand.Score:
+			return 1
+		}
+		return 0
+	})
+	return out, why
+}
+
+// semanticActionWord reports whether w names an action of the generic
+// vocabulary, strongly or weakly ("start", "show", "set").
+func semanticActionWord(w string) bool {
+	for _, id := range intent.Concepts(w) {
+		if intent.IsAction(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// beyondOption returns the words of value (what the alignment put in the
+// choice slot name) that are not words of the option labels of that slot's
+// step in f.
+func beyondOption(value string, f *knowledge.Flow, name string) []string {
+	have := map[string]bool{}
+	for _, st := range f.Steps {
+		if n, ok := knowledge.SlotRef(st.Text); ok && n == name {
+			for _, c := range st.Choices {
+				for _, w := range choiceWords(c) {
+					have[optionStem(w)] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, w := range choiceWords(value) {
+		if !have[optionStem(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// supported reports whether the command says more of the flow than a
+// number: an option named by a word ("Jazz", "Dark red"), or a content
+// word of the rewritten command other than the option's that the flow
+// matched ("columns" in "2 columns for the app drawer"). "set the snooze
+// time to 5 minutes" names "5 columns" of a grid by its number only.
+func supported(rewritten string, c intent.Candidate, extra []string, f *knowledge.Flow, options map[string]string) bool {
+	for _, v := range options {
+		for _, w := range choiceWords(v) {
+			if !strings.ContainsFunc(w, unicode.IsDigit) && !intent.IsStopword(w) && numberWords[w] == "" {
+				return true
+			}
+		}
+	}
+	skip := map[string]bool{}
+	for _, w := range extra {
+		skip[optionStem(w)] = true
+	}
+	for _, v := range c.Slots {
+		for _, w := range choiceWords(v) {
+			skip[optionStem(w)] = true
+		}
+	}
+	for _, w := range choiceWords(rewritten) {
+		if !intent.IsStopword(w) && !skip[optionStem(w)] && !strings.ContainsFunc(w, unicode.IsDigit) {
+			return true
+		}
+	}
+	return false
+}
+
+// anchorMatch returns the flow the command names an option of (anchorFlows),
+// when exactly one passes the rule, or one of two that pass about equally
+// that the owner chooses.
+func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, bool) {
+	as, why := anchorFlows(r.res.Command, r.res.Package, m, flows)
+	for _, w := range why {
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: "option anchor: " + w})
+	}
+	switch {
+	case len(as) == 0:
+		return intent.Candidate{}, false
+	case len(as) > 1 && as[0].cand.Score-as[1].cand.Score < ambiguityMargin:
+		d := semantic.Decision{Cands: []intent.Candidate{as[0].cand, as[1].cand}, Suggest: []int{0, 1}}
+		if i, chosen := r.offer(ctx, "Two saved flows take the option %q names. Which one did you mean?", d, flows); chosen {
+			r.res.Chosen = true
+			return as[i].cand, true
+		}
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flows %d and %d both take the option the command names; none replayed", as[0].cand.FlowID, as[1].cand.FlowID)})
+		return intent.Candidate{}, false
+	}
+	a := as[0]
+	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flow %d, the command names its option (%s), read as %q (lexical %.3f)", a.cand.FlowID, optionList(a.options), privacy.Redact(a.rewritten, r.secrets, false), a.cand.Score)})
+	return a.cand, true
+}
+
+// optionList writes options as "{slot} = words" pairs, by slot name.
+func optionList(options map[string]string) string {
+	var out []string
+	for k, v := range options {
+		out = append(out, fmt.Sprintf("{%s} = %q", k, v))
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,111 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// anchorApp is a made-up launcher with a column-count dialog, a theme
+// dialog, a sort dialog, a contact list and two flows that pick from the
+// same list of lengths.
+func anchorApp() map[int64]*knowledge.Flow {
+	const pkg = "org.example.launcher"
+	menu := &knowledge.Goal{Labels: []string{"Sort by", "Column count", "Settings"}}
+	colors := &knowledge.Goal{Labels: []string{"Theme", "Text color", "Background color", "Primary color"}}
+	lengths := []string{"5 minutes", "1 minute", "10 minutes", "30 minutes", "1 hour", "Custom"}
+	tap := func(label string, where *knowledge.Goal) knowledge.Step {
+		return knowledge.Step{Action: device.Tap, Target: descriptorOf(label), Where: where}
+	}
+	choice := func(slot string, where *knowledge.Goal, options ...string) knowledge.Step {
+		return knowledge.Step{Action: device.Tap, Target: descriptorOf(options[0]), Text: "{" + slot + "}", Choices: options, Where: where}
+	}
+	flows := []*knowledge.Flow{
+		{ID: 1, Intent: "change column count to {number}", Slots: []knowledge.Slot{{Name: "number", Example: "3"}},
+			Steps: []knowledge.Step{tap("More options", nil), tap("Column count", menu), choice("number", nil, "3 columns", "1 column", "2 columns", "4 columns", "5 columns")}},
+		{ID: 2, Intent: "change theme color to {color}", Slots: []knowledge.Slot{{Name: "color", Example: "light"}},
+			Steps: []knowledge.Step{tap("Settings", menu), tap("Customize colors", nil), tap("Theme", colors), choice("color", nil, "Light", "Dark", "Dark red", "White", "Black & White")}},
+		{ID: 3, Intent: "sort apps by title in descending order",
+			Steps: []knowledge.Step{tap("Sort by", menu), tap("Title", &knowledge.Goal{Labels: []string{"Title", "Ascending", "Descending"}}), tap("Descending", nil), tap("OK", nil)}},
+		{ID: 4, Intent: "set the snooze time to {time}", Slots: []knowledge.Slot{{Name: "time", Example: "5 minutes"}},
+			Steps: []knowledge.Step{tap("Snooze time", nil), choice("time", nil, lengths...)}},
+		{ID: 5, Intent: "change the timer length to {length}", Slots: []knowledge.Slot{{Name: "length", Example: "5 minutes"}},
+			Steps: []knowledge.Step{tap("Timer length", nil), choice("length", nil, lengths...)}},
+		{ID: 6, Intent: "sort contacts by {key}", Slots: []knowledge.Slot{{Name: "key", Example: "first name"}},
+			Steps: []knowledge.Step{tap("Sort by", &knowledge.Goal{Labels: []string{"Start name with surname"}}), choice("key", nil, "First name", "Middle name", "Surname", "Full name")}},
+		{ID: 7, Intent: "text {contact} that {message}", Slots: []knowledge.Slot{{Name: "contact", Example: "Alice"}, {Name: "message", Example: "hi"}},
+			Steps: []knowledge.Step{choice("contact", nil, "Alice", "Bob", "Jack"), {Action: device.Input, Text: "{message}", Target: descriptorOf("Message")}}},
+	}
+	out := map[int64]*knowledge.Flow{}
+	for _, f := range flows {
+		f.Package, f.Name, f.Commands = pkg, f.Intent, []string{f.Intent}
+		out[f.ID] = f
+	}
+	return out
+}
+
+func TestAnchorFlows(t *testing.T) {
+	flows := anchorApp()
+	var list []knowledge.Flow
+	for _, f := range flows {
+		list = append(list, *f)
+	}
+	m := intent.NewMatcherFor(list, map[string]string{"org.example.launcher": "Launcher"})
+	for _, tt := range []struct {
+		name, command string
+		want          int64  // 0: no flow
+		slot, value   string // the anchored choice slot
+	}{
+		{"a new option and a noun of the flow", "2 columns for the app drawer", 1, "number", "2"},
+		{"a number word", "i want five columns of apps", 1, "number", "five"},
+		{"the value first, no verb", "launcher theme dark red", 2, "color", "dark red"},
+		{"the learned option in other words", "launcher colors: light please", 2, "color", "light"},
+		{"another element of the same screen", "change the background color to dark red", 0, "", ""},
+		{"two requests, one of them another dialog's", "sort apps by title and set 4 columns", 0, "", ""},
+		{"an option two flows offer", "set the snooze to 10 minutes", 0, "", ""},
+		{"only the option's number", "set the alarm to 5 minutes", 0, "", ""},
+		{"only a number, no word of the flow", "volume at 5 please", 0, "", ""},
+		{"a negation", "don't use 2 columns", 0, "", ""},
+		{"another verb", "start names with the surname", 0, "", ""},
+		{"a flow that types a value", "text bob that i am late", 0, "", ""},
+		{"no option named", "change the theme to purple", 0, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			as, why := anchorFlows(tt.command, "org.example.launcher", m, flows)
+			if tt.want == 0 {
+				if len(as) > 0 {
+					t.Fatalf("anchored flow %d (%v), want none", as[0].cand.FlowID, as[0].options)
+				}
+				return
+			}
+			if len(as) != 1 || as[0].cand.FlowID != tt.want {
+				t.Fatalf("anchors %+v, want flow %d only; refused: %s", as, tt.want, strings.Join(why, "; "))
+			}
+			if got := as[0].cand.Slots[tt.slot]; got != tt.value {
+				t.Errorf("{%s} = %q, want %q", tt.slot, got, tt.value)
+			}
+		})
+	}
+}
+
+func TestAnchorsOfRewritesToTheLearnedOption(t *testing.T) {
+	f := anchorApp()[2]
+	rewritten, options, ok := anchorsOf("Launcher theme Dark red, please", f, nil)
+	if !ok || rewritten != "Launcher theme light, please" || options["color"] != "Dark red" {
+		t.Fatalf("anchorsOf = %q %v %v", rewritten, options, ok)
+	}
+	if _, _, ok := anchorsOf("dark theme, not white", f, nil); ok {
+		t.Error("two options named: no anchor")
+	}
+	if _, _, ok := anchorsOf("dark theme", f, map[string]bool{"dark": true}); ok {
+		t.Error("a shared option anchored the flow")
+	}
+}
+
+func descriptorOf(label string) screen.Descriptor {
+	return screen.Descriptor{Class: "android.widget.TextView", Text: label}
+}

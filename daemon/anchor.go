@@ -159,8 +159,10 @@ func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewri
 
 // anchorVetoes are the vetoes an anchored flow may carry on the rewritten
 // command: a word the command leaves out, or one it adds (grounded by
-// rule 3).
-var anchorVetoes = []string{intent.VetoOmitted, intent.VetoExtra}
+// rule 3), and an action word on both sides, which anchorFlows judges
+// itself (otherAction): the lexical rule counts a noun with a verb's
+// sense ("text" of "notes text size") as another action.
+var anchorVetoes = []string{intent.VetoOmitted, intent.VetoExtra, intent.VetoAction}
 
 // typesText reports whether f types a slot's value (an input step): a
 // typed value takes any words, so the rewritten command's leftovers could
@@ -230,9 +232,7 @@ func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowle
 		case slices.ContainsFunc(c.Vetoes, func(v string) bool { return !slices.Contains(anchorVetoes, v) }):
 			why = append(why, fmt.Sprintf("flow %d: %s", id, strings.Join(c.Vetoes, ", ")))
 			continue
-		case slices.ContainsFunc(extra, semanticActionWord) && slices.ContainsFunc(c.FlowUnmatched, semanticActionWord):
-			// "start contact names with the surname" against "sort
-			// contacts by surname": another verb, weak ones too
+		case otherAction(command, extra, c.FlowUnmatched):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))
 			continue
 		case !supported(rewritten, c, extra, f, options):
@@ -274,6 +274,32 @@ func semanticActionWord(w string) bool {
 		}
 	}
 	return false
+}
+
+// otherAction reports whether the command asks for another action than
+// the flow: a word it adds is a strong action word ("delete", "share"),
+// or its verb (leadWord), weak ones too, is an action word it adds while
+// the flow has one the command leaves out ("start contact names with the
+// surname" against "sort contacts by surname"). extra and flowLone are
+// the words the command adds and the flow's words it leaves out.
+func otherAction(command string, extra, flowLone []string) bool {
+	if slices.ContainsFunc(extra, intent.StrongAction) {
+		return true
+	}
+	lead := leadWord(command)
+	return slices.Contains(extra, lead) && semanticActionWord(lead) && slices.ContainsFunc(flowLone, semanticActionWord)
+}
+
+// leadWord returns the command's first word that is not a stop word
+// (lower case): its verb, when it has one ("start names with …"), "" for
+// none.
+func leadWord(command string) string {
+	for _, w := range choiceWords(command) {
+		if !intent.IsStopword(w) {
+			return w
+		}
+	}
+	return ""
 }
 
 // beyondOption returns the words of value (what the alignment put in the

@@ -109,3 +109,21 @@ func TestAnchorsOfRewritesToTheLearnedOption(t *testing.T) {
 func descriptorOf(label string) screen.Descriptor {
 	return screen.Descriptor{Class: "android.widget.TextView", Text: label}
 }
+
+func TestOtherAction(t *testing.T) {
+	for _, tt := range []struct {
+		command         string
+		extra, flowLone []string
+		want            bool
+	}{
+		{"start names with the surname", []string{"start", "names"}, []string{"sort"}, true},
+		{"notes text size 200%", []string{"notes", "text"}, []string{"adjust"}, false}, // "text" is a noun here
+		{"delete the 2 columns", []string{"delete"}, nil, true},                        // a strong action word
+		{"launcher theme dark red", []string{"launcher"}, []string{"change"}, false},
+		{"show 5 columns", []string{"show"}, nil, false}, // the flow leaves out no verb
+	} {
+		if got := otherAction(tt.command, tt.extra, tt.flowLone); got != tt.want {
+			t.Errorf("otherAction(%q) = %v, want %v", tt.command, got, tt.want)
+		}
+	}
+}

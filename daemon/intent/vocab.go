@@ -334,3 +334,11 @@ func Concepts(text string) []string {
 	}
 	return out
 }
+
+// StrongAction reports whether word is a strong (unambiguous) member of an
+// action concept of the vocabulary ("delete", "sort"; not "set", "show" or
+// "text", which have other common senses).
+func StrongAction(word string) bool {
+	toks := analyze(word)
+	return len(toks) == 1 && toks[0].strongAction()
+}

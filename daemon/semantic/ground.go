@@ -56,6 +56,9 @@ func (g *screenWords) app(pkg string) map[string]bool {
 		}
 		seen[l] = true
 		ws := labelWords(l)
+		if len(ws) > maxNameWords {
+			return // prose (a warning, a description), not an element's name
+		}
 		for _, w := range ws {
 			m[intent.Stem(w)] = true
 		}
@@ -185,6 +188,11 @@ func (g *Grounding) Foreign(texts []string, f *knowledge.Flow) []string {
 	}
 	return g.sw.foreign(texts, f)
 }
+
+// maxNameWords is the most words a label has that names an element: a
+// longer one is prose (a dialog's warning, a setting's description) whose
+// words a command may share without asking for anything on that screen.
+const maxNameWords = 8
 
 // minInitials is the shortest acronym a label stands for: two letters
 // ("ok", "on") are too often a word.

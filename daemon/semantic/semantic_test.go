@@ -707,7 +707,8 @@ func TestGroundSubstitution(t *testing.T) {
 			}},
 		2: {ID: 2, Package: "org.sample.planner", Intent: "far open the about page",
 			Steps: []knowledge.Step{
-				{Action: "tap", Target: screen.Descriptor{Text: "About"}, Where: where("about", "do not disturb", "send feedback", "planner")},
+				{Action: "tap", Target: screen.Descriptor{Text: "About"}, Where: where("about", "do not disturb", "send feedback", "planner",
+					"note: some phones stop alarms in their battery saver; if reminders come late, allow the app to run in the background")},
 				{Action: "tap", Target: screen.Descriptor{Text: "Licenses", Neighbors: []string{"Export data", "Licenses"}}, Where: where()},
 			}},
 		3: {ID: 3, Package: "other", Intent: "far sort by author", Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Author"}, Where: where("author", "length")}}},
@@ -731,6 +732,7 @@ func TestGroundSubstitution(t *testing.T) {
 		{"a slot value with another element's word", semantic.MiniLM, sub(nil, map[string]string{"n": "30 vibrate"}), -1},
 		{"the flow's own words and stop words", semantic.MiniLM, sub([]string{"minutes", "the", "reminder"}, nil), 0},
 		{"the app's name in its package", semantic.MiniLM, sub([]string{"planner"}, nil), 0},
+		{"a word of prose on a screen (a long note) names no element", semantic.MiniLM, sub([]string{"battery"}, nil), 0},
 		{"grounding off", func() semantic.Config { c := semantic.MiniLM; c.GroundSubstitution = false; return c }(), sub([]string{"length"}, nil), -1},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"maps"
 
 	"fmt"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
@@ -61,6 +62,9 @@ type anchor struct {
 	rewritten string
 	// options: choice slot name → the command's words for the option
 	options map[string]string
+	// picks: index of an option tap that is no slot (Step.Options) → the
+	// command's words for the option to tap instead of the learned one
+	picks map[int]string
 }
 
 // wordSpan is a word of a text and its byte range.
@@ -89,11 +93,67 @@ func wordSpans(s string) []wordSpan {
 	return out
 }
 
+// optionWords returns the stems that name labels[i] in its group: its
+// distinguishing words, or of a pair, the words the other lacks.
+func optionWords(labels []string, i int) []string {
+	if len(labels) == 2 {
+		return pairWords(labels, i)
+	}
+	return stems(distinguishing(labels, i))
+}
+
+// ownWords is optionWords as the label writes them (lower case, not
+// stemmed): what a command rewritten to that option says.
+func ownWords(labels []string, i int) []string {
+	want := setOf(optionWords(labels, i))
+	var out []string
+	for _, w := range choiceWords(labels[i]) {
+		if want[optionStem(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// anchorNamed is named for a group of three options or more; of a pair
+// ("Ascending", "Descending"), the one option whose own words (those the
+// other lacks) the command all says while it says none of the other's.
+func anchorNamed(labels []string, words []string) ([]int, bool) {
+	switch len(labels) {
+	case 0, 1:
+		return nil, false
+	case 2:
+		have := setOf(words)
+		var out []int
+		for i := range labels {
+			mine, theirs := pairWords(labels, i), pairWords(labels, 1-i)
+			if len(mine) > 0 && allIn(mine, have) && !slices.ContainsFunc(theirs, func(w string) bool { return have[w] }) {
+				out = append(out, i)
+			}
+		}
+		return out, len(out) > 0
+	}
+	return named(labels, words)
+}
+
+// pairWords returns the stems of labels[i] (one of two) that the other
+// label lacks.
+func pairWords(labels []string, i int) []string {
+	other := setOf(stems(choiceWords(labels[1-i])))
+	var out []string
+	for _, w := range stems(choiceWords(labels[i])) {
+		if !other[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // optionSpan returns the first and last index in words (stems, as
 // optionStem gives them) of the distinguishing words of labels[i], and
 // whether they lie together: at most twice as many words as they are.
 func optionSpan(labels []string, i int, words []string) (int, int, bool) {
-	want := setOf(stems(distinguishing(labels, i)))
+	want := setOf(optionWords(labels, i))
 	first, last := -1, -1
 	for k, w := range words {
 		if want[w] {
@@ -106,12 +166,28 @@ func optionSpan(labels []string, i int, words []string) (int, int, bool) {
 	return first, last, first >= 0 && last-first+1 <= 2*len(want)
 }
 
+// optionGroup returns the option group of step st and whether it is a
+// choice slot's (Choices, with the slot's name) or an option tap's the
+// learning command did not name (Options, name ""); nil when it is
+// neither.
+func optionGroup(st knowledge.Step) (labels []string, slot string) {
+	if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == device.Tap && len(st.Choices) > 0 {
+		return st.Choices, name
+	}
+	if st.Action == device.Tap && len(st.Options) > 0 {
+		return st.Options, ""
+	}
+	return nil, ""
+}
+
 // anchorsOf returns, for flow f, the command rewritten to f's learned
-// options for every choice step whose option the command names (rule 1),
-// and the command's words for each; ok is false when the command names
-// no option of f, or names one ambiguously, with its words apart, or only
-// options other flows offer too (shared).
-func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewritten string, options map[string]string, ok bool) {
+// options for every option group whose option the command names (rule
+// 1), and the command's words for each: options by choice slot, picks by
+// step index for option taps that are no slot (knowledge.Step.Options);
+// ok is false when the command names no option of f, or names one
+// ambiguously, with its words apart, or only options other flows offer
+// too (shared).
+func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewritten string, options map[string]string, picks map[int]string, ok bool) {
 	spans := wordSpans(command)
 	words := make([]string, len(spans))
 	for i, s := range spans {
@@ -122,39 +198,44 @@ func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewri
 		text       string
 	}
 	var edits []edit
-	for _, st := range f.Steps {
-		name, isSlot := knowledge.SlotRef(st.Text)
-		if !isSlot || len(st.Choices) < 3 {
+	for i, st := range f.Steps {
+		labels, name := optionGroup(st)
+		opts, full := anchorNamed(labels, words)
+		if !full || len(opts) != 1 || shared[strings.ToLower(labels[opts[0]])] {
 			continue
 		}
-		opts, full := named(st.Choices, words)
-		if !full || len(opts) != 1 || shared[strings.ToLower(st.Choices[opts[0]])] {
-			continue
-		}
-		first, last, together := optionSpan(st.Choices, opts[0], words)
+		first, last, together := optionSpan(labels, opts[0], words)
 		if !together {
-			return "", nil, false
+			return "", nil, nil, false
 		}
-		if options == nil {
-			options = map[string]string{}
+		said := command[spans[first].start:spans[last].end]
+		if name != "" {
+			if options == nil {
+				options = map[string]string{}
+			}
+			options[name] = said
+		} else {
+			if picks == nil {
+				picks = map[int]string{}
+			}
+			picks[i] = said
 		}
-		options[name] = command[spans[first].start:spans[last].end]
 		if opts[0] != 0 {
-			edits = append(edits, edit{spans[first].start, spans[last].end, strings.Join(distinguishing(st.Choices, 0), " ")})
+			edits = append(edits, edit{spans[first].start, spans[last].end, strings.Join(ownWords(labels, 0), " ")})
 		}
 	}
-	if options == nil {
-		return "", nil, false
+	if options == nil && picks == nil {
+		return "", nil, nil, false
 	}
 	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
 	rewritten = command
 	for k, e := range edits {
 		if k > 0 && e.end > edits[k-1].start {
-			return "", nil, false // two options named by the same words
+			return "", nil, nil, false // two options named by the same words
 		}
 		rewritten = rewritten[:e.start] + e.text + rewritten[e.end:]
 	}
-	return rewritten, options, true
+	return rewritten, options, picks, true
 }
 
 // anchorVetoes are the vetoes an anchored flow may carry on the rewritten
@@ -185,7 +266,8 @@ func sharedOptions(flows map[int64]*knowledge.Flow, pkg string) map[string]bool 
 	shared := map[string]bool{}
 	for _, id := range poolOf(flows, pkg) {
 		for _, st := range flows[id].Steps {
-			for _, c := range st.Choices {
+			labels, _ := optionGroup(st)
+			for _, c := range labels {
 				c = strings.ToLower(c)
 				if other, ok := by[c]; ok && other != id {
 					shared[c] = true
@@ -210,7 +292,7 @@ func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowle
 		if typesText(f) {
 			continue
 		}
-		rewritten, options, ok := anchorsOf(command, f, shared)
+		rewritten, options, picks, ok := anchorsOf(command, f, shared)
 		if !ok {
 			continue
 		}
@@ -235,7 +317,11 @@ func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowle
 		case otherAction(command, extra, c.FlowUnmatched):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))
 			continue
-		case !supported(rewritten, c, extra, f, options):
+		case strayValue(command, options, picks) != "":
+			// "move video1.mp4 to the sd card": a value no option holds
+			why = append(why, fmt.Sprintf("flow %d: the command's value %q is no option", id, strayValue(command, options, picks)))
+			continue
+		case !supported(rewritten, c, extra, options, picks):
 			why = append(why, fmt.Sprintf("flow %d: only the option's number is the flow's", id))
 			continue
 		}
@@ -251,7 +337,7 @@ func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowle
 			slots[k] = v
 		}
 		c.Slots = slots
-		out = append(out, anchor{cand: c, rewritten: rewritten, options: options})
+		out = append(out, anchor{cand: c, rewritten: rewritten, options: options, picks: picks})
 	}
 	slices.SortStableFunc(out, func(a, b anchor) int {
 		switch {
@@ -288,6 +374,40 @@ func otherAction(command string, extra, flowLone []string) bool {
 	}
 	lead := leadWord(command)
 	return slices.Contains(extra, lead) && semanticActionWord(lead) && slices.ContainsFunc(flowLone, semanticActionWord)
+}
+
+// strayValue returns a value of the command (a quoted text, a number, a
+// time, a date, or a word with digits or a dot inside: a file name) that
+// is not within the words naming an option (options, picks), "" when
+// there is none: an anchored flow types nothing, so such a value would be
+// dropped.
+func strayValue(command string, options map[string]string, picks map[int]string) string {
+	said := slices.Collect(maps.Values(options))
+	said = append(said, slices.Collect(maps.Values(picks))...)
+	within := func(v string) bool {
+		v = strings.ToLower(v)
+		return slices.ContainsFunc(said, func(s string) bool {
+			s = strings.ToLower(s)
+			return strings.Contains(s, v) || strings.Contains(v, s)
+		})
+	}
+	for _, v := range intent.Understand(command).Values {
+		switch v.Kind {
+		case intent.KindQuoted, intent.KindNumber, intent.KindTime, intent.KindDate:
+			if !within(v.Text) {
+				return v.Text
+			}
+		}
+	}
+	for _, f := range strings.Fields(command) {
+		f = strings.Trim(f, ".,;:!?'\"()")
+		if strings.ContainsFunc(f, unicode.IsDigit) || strings.Contains(f, ".") {
+			if !within(f) && !slices.ContainsFunc(choiceWords(f), func(w string) bool { return numberWords[w] != "" }) {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // leadWord returns the command's first word that is not a stop word
@@ -330,8 +450,10 @@ func beyondOption(value string, f *knowledge.Flow, name string) []string {
 // word of the rewritten command other than the option's that the flow
 // matched ("columns" in "2 columns for the app drawer"). "set the snooze
 // time to 5 minutes" names "5 columns" of a grid by its number only.
-func supported(rewritten string, c intent.Candidate, extra []string, f *knowledge.Flow, options map[string]string) bool {
-	for _, v := range options {
+func supported(rewritten string, c intent.Candidate, extra []string, options map[string]string, picks map[int]string) bool {
+	said := slices.Collect(maps.Values(options))
+	said = append(said, slices.Collect(maps.Values(picks))...)
+	for _, v := range said {
 		for _, w := range choiceWords(v) {
 			if !strings.ContainsFunc(w, unicode.IsDigit) && !intent.IsStopword(w) && numberWords[w] == "" {
 				return true
@@ -358,34 +480,38 @@ func supported(rewritten string, c intent.Candidate, extra []string, f *knowledg
 // anchorMatch returns the flow the command names an option of (anchorFlows),
 // when exactly one passes the rule, or one of two that pass about equally
 // that the owner chooses.
-func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, bool) {
+func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, bool) {
 	as, why := anchorFlows(r.res.Command, r.res.Package, m, flows)
 	for _, w := range why {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: "option anchor: " + w})
 	}
 	switch {
 	case len(as) == 0:
-		return intent.Candidate{}, false
+		return intent.Candidate{}, nil, false
 	case len(as) > 1 && as[0].cand.Score-as[1].cand.Score < ambiguityMargin:
 		d := semantic.Decision{Cands: []intent.Candidate{as[0].cand, as[1].cand}, Suggest: []int{0, 1}}
 		if i, chosen := r.offer(ctx, "Two saved flows take the option %q names. Which one did you mean?", d, flows); chosen {
 			r.res.Chosen = true
-			return as[i].cand, true
+			return as[i].cand, as[i].picks, true
 		}
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flows %d and %d both take the option the command names; none replayed", as[0].cand.FlowID, as[1].cand.FlowID)})
-		return intent.Candidate{}, false
+		return intent.Candidate{}, nil, false
 	}
 	a := as[0]
-	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flow %d, the command names its option (%s), read as %q (lexical %.3f)", a.cand.FlowID, optionList(a.options), privacy.Redact(a.rewritten, r.secrets, false), a.cand.Score)})
-	return a.cand, true
+	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flow %d, the command names its option (%s), read as %q (lexical %.3f)", a.cand.FlowID, privacy.Redact(optionList(a.options, a.picks), r.secrets, false), privacy.Redact(a.rewritten, r.secrets, false), a.cand.Score)})
+	return a.cand, a.picks, true
 }
 
-// optionList writes options as "{slot} = words" pairs, by slot name.
-func optionList(options map[string]string) string {
+// optionList writes options as "{slot} = words" pairs, by slot name, and
+// picks as "step N = words" pairs, by step.
+func optionList(options map[string]string, picks map[int]string) string {
 	var out []string
 	for k, v := range options {
 		out = append(out, fmt.Sprintf("{%s} = %q", k, v))
 	}
 	slices.Sort(out)
+	for _, i := range slices.Sorted(maps.Keys(picks)) {
+		out = append(out, fmt.Sprintf("step %d = %q", i+1, picks[i]))
+	}
 	return strings.Join(out, ", ")
 }

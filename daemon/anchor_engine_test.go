@@ -46,3 +46,50 @@ func TestAnchoredReplay(t *testing.T) {
 		t.Errorf("a command naming another switch of the screen replayed: %+v", res)
 	}
 }
+
+// TestAnchoredReplayOfAnOptionTap: a flow whose option tap is no slot
+// (the learning command did not name it as a value) keeps the option's
+// group (Step.Options); a command naming another option of it replays the
+// flow tapping that option, and the flow's own command still taps the
+// learned one.
+func TestAnchoredReplayOfAnOptionTap(t *testing.T) {
+	ctx := context.Background()
+	r := newRig(t, nil)
+	learn := r.run(t, "set the font size to large", daemon.Options{})
+	if !learn.Saved {
+		t.Fatalf("learn: %+v", learn)
+	}
+	f, err := r.store.Flow(ctx, learn.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the same route, learned from a command that named no value
+	g := *f
+	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, "set the font size to large", []string{"set the font size to large"}
+	g.Steps = slices.Clone(f.Steps)
+	options := 0
+	for i, s := range g.Steps {
+		if len(s.Choices) > 0 {
+			g.Steps[i].Text, g.Steps[i].Options, g.Steps[i].Choices = "", s.Choices, nil
+			options++
+		}
+	}
+	if options != 1 {
+		t.Fatalf("want one choice step to turn into an option tap: %+v", f.Steps)
+	}
+	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.store.SaveFlow(ctx, &g); err != nil {
+		t.Fatal(err)
+	}
+	r.eng.InvalidateFlows()
+	res := r.run(t, "font small please", daemon.Options{NoPlanner: true})
+	if !res.Anchored || res.FlowID != g.ID || res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_small" {
+		t.Fatalf("anchored replay: %+v on %s", res, r.phone.State())
+	}
+	res = r.run(t, "set the font size to large", daemon.Options{NoPlanner: true})
+	if res.Anchored || res.FlowID != g.ID || res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_large" {
+		t.Fatalf("the flow's own command: %+v on %s", res, r.phone.State())
+	}
+}

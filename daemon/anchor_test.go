@@ -73,6 +73,7 @@ func TestAnchorFlows(t *testing.T) {
 		{"another verb", "start names with the surname", 0, "", ""},
 		{"a flow that types a value", "text bob that i am late", 0, "", ""},
 		{"no option named", "change the theme to purple", 0, "", ""},
+		{"a value no option holds", "move photo1.jpg to 2 columns", 0, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			as, why := anchorFlows(tt.command, "org.example.launcher", m, flows)
@@ -94,14 +95,14 @@ func TestAnchorFlows(t *testing.T) {
 
 func TestAnchorsOfRewritesToTheLearnedOption(t *testing.T) {
 	f := anchorApp()[2]
-	rewritten, options, ok := anchorsOf("Launcher theme Dark red, please", f, nil)
+	rewritten, options, _, ok := anchorsOf("Launcher theme Dark red, please", f, nil)
 	if !ok || rewritten != "Launcher theme light, please" || options["color"] != "Dark red" {
 		t.Fatalf("anchorsOf = %q %v %v", rewritten, options, ok)
 	}
-	if _, _, ok := anchorsOf("dark theme, not white", f, nil); ok {
+	if _, _, _, ok := anchorsOf("dark theme, not white", f, nil); ok {
 		t.Error("two options named: no anchor")
 	}
-	if _, _, ok := anchorsOf("dark theme", f, map[string]bool{"dark": true}); ok {
+	if _, _, _, ok := anchorsOf("dark theme", f, map[string]bool{"dark": true}); ok {
 		t.Error("a shared option anchored the flow")
 	}
 }

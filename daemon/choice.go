@@ -101,6 +101,24 @@ func peers(s *screen.Snapshot, el *screen.Element) []string {
 	})
 }
 
+// ownGroup returns the labels of the options sharing el's container on
+// s (a radio group), el's own label first, when there are two or more;
+// nil otherwise. Unlike peers it never reaches into a neighbouring group:
+// a dialog's "order" pair is not an alternative to its "sort by" keys.
+func ownGroup(s *screen.Snapshot, el *screen.Element) []string {
+	if s == nil || el == nil || el.Label == "" {
+		return nil
+	}
+	n := s.Node(el.NodeID)
+	if n == nil {
+		return nil
+	}
+	if out := peersWhere(s, el, n, func(m *screen.Node) bool { return m.Parent == n.Parent }); len(out) >= 2 {
+		return out
+	}
+	return nil
+}
+
 // peersWhere lists el's label, then the labels of the elements of its
 // kind and class on s whose node near accepts.
 func peersWhere(s *screen.Snapshot, el *screen.Element, n *screen.Node, near func(*screen.Node) bool) []string {

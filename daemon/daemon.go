@@ -329,6 +329,9 @@ type run struct {
 	app      knowledge.App
 	appLabel string
 	slots    map[string]string
+	// picks: for an anchored replay (anchor.go), the option taps that are
+	// no slot whose option the command names, by step index → its words
+	picks    map[int]string
 	secrets  []string        // values never to log, stream, store or prompt (daemon/privacy)
 	flow     *knowledge.Flow // the flow being replayed, if any
 	refused  int             // actions the sensitive-action policy refused

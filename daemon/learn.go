@@ -89,6 +89,12 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 					}
 				}
 			}
+			// an option the command did not name as a value: its group is
+			// kept, so that a command naming another option can pick it
+			// (anchor.go)
+			if st.Text == "" && len(s.Group) >= 2 {
+				st.Options = s.Group
+			}
 			// the row carrying a value typed before: bound to it (valuetap.go)
 			if name := valueSlot(s.Target, typed, r.slots); st.Text == "" && name != "" {
 				st.Text = "{" + name + "}"

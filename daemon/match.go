@@ -158,8 +158,8 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	if top.Score < r.cfg.ReplayThreshold && !promoted {
 		// a command naming an option of one flow's choice step (anchor.go)
-		if a, ok := r.anchorMatch(ctx, m, flows); ok {
-			top, anchoredTo = a, true
+		if a, picks, ok := r.anchorMatch(ctx, m, flows); ok {
+			top, anchoredTo, r.picks = a, true, picks
 		}
 	}
 	if consulted {

@@ -180,6 +180,9 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 		if len(ps) >= 3 {
 			rec.Choices = ps
 		}
+		if option {
+			rec.Group = ownGroup(s, el)
+		}
 	}
 	info := event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: a.Type, Element: idx, Label: rec.Label,
 		Text: redactTyped(s, el, a.Text), Reason: d.Reason, Tokens: d.Tokens}

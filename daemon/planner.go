@@ -65,6 +65,10 @@ type StepRecord struct {
 	// dialog's choices), the group's labels, the tapped one first; a
 	// command that names the option makes it a choice slot (choice.go).
 	Choices []string `json:"-"`
+	// Group: for a tap on an option (a radio button, a checked text view),
+	// the labels of the options of its own container, the tapped one
+	// first, when there are two or more (ownGroup).
+	Group []string `json:"-"`
 	// Toggle: for a tap on a switch or check box, or on a row holding one,
 	// its state before the tap ("on", "off"); "" otherwise (toggle.go).
 	Toggle string `json:"toggle,omitempty"`

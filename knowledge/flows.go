@@ -158,8 +158,8 @@ func nameConflict(op string, f *Flow, err error) error {
 // the step indexes.
 func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 	if len(f.Steps) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO flow_steps (flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices, options)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -175,15 +175,15 @@ func insertFlowParts(ctx context.Context, tx *sql.Tx, f *Flow) error {
 			if err != nil {
 				return fmt.Errorf("steps[%d].where: %w", i, err)
 			}
-			choices := ""
-			if len(step.Choices) > 0 {
-				b, err := json.Marshal(step.Choices)
-				if err != nil {
-					return fmt.Errorf("steps[%d].choices: %w", i, err)
-				}
-				choices = string(b)
+			choices, err := marshalLabels(step.Choices)
+			if err != nil {
+				return fmt.Errorf("steps[%d].choices: %w", i, err)
 			}
-			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment, step.Sensitive, where, choices); err != nil {
+			options, err := marshalLabels(step.Options)
+			if err != nil {
+				return fmt.Errorf("steps[%d].options: %w", i, err)
+			}
+			if _, err := st.ExecContext(ctx, f.ID, i, step.Screen, step.Action, target, step.Text, step.Expect, step.Comment, step.Sensitive, where, choices, options); err != nil {
 				return fmt.Errorf("steps[%d]: %w", i, err)
 			}
 		}
@@ -463,7 +463,7 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 		return nil
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices, options
 		FROM flow_steps WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
 	if err != nil {
 		return nil, err
@@ -473,8 +473,8 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 	for rows.Next() {
 		var fid int64
 		var st Step
-		var where, choices string
-		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive, &where, &choices); err != nil {
+		var where, choices, options string
+		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive, &where, &choices, &options); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -491,6 +491,12 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 			if err := json.Unmarshal([]byte(choices), &st.Choices); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("flow %d step %d choices: %w", fid, st.Index, err)
+			}
+		}
+		if options != "" {
+			if err := json.Unmarshal([]byte(options), &st.Options); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("flow %d step %d options: %w", fid, st.Index, err)
 			}
 		}
 		if f := find(fid, &cur); f != nil {
@@ -589,4 +595,13 @@ func (s *Store) FlowByToken(ctx context.Context, tok string) (*Flow, error) {
 func (s *Store) SetFlowAllowSensitive(ctx context.Context, id int64, allow bool) error {
 	return s.updateOne(ctx, "SetFlowAllowSensitive", fmt.Sprintf("flow %d", id),
 		`UPDATE flows SET allow_sensitive = ?, updated = ? WHERE id = ?`, allow, toMS(now()), id)
+}
+
+// marshalLabels writes an option group as a JSON array, "" for none.
+func marshalLabels(labels []string) (string, error) {
+	if len(labels) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(labels)
+	return string(b), err
 }

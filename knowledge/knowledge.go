@@ -131,6 +131,12 @@ type Step struct {
 	// Choices: for a step that taps an option chosen by a slot ("{size}"),
 	// the labels of the option group when learned, the tapped one first.
 	Choices []string `json:"choices,omitempty"`
+	// Options: for a tap on an option of a group that the learning command
+	// did not name as a value ("change the view from monthly to yearly"
+	// names two), the labels of the group when learned, the tapped one
+	// first. The step taps its learned option unless a command names
+	// another (daemon's option anchors).
+	Options []string `json:"options,omitempty"`
 }
 
 // Step actions that set a toggle (a switch or check box) to a state: the

@@ -65,6 +65,9 @@ type anchor struct {
 	// picks: index of an option tap that is no slot (Step.Options) → the
 	// command's words for the option to tap instead of the learned one
 	picks map[int]string
+	// toggle: a switch anchor (anchor_switch.go); its score is the share
+	// of the switch's label the command says, not a lexical score
+	toggle bool
 }
 
 // wordSpan is a word of a text and its byte range.
@@ -339,6 +342,8 @@ func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowle
 		c.Slots = slots
 		out = append(out, anchor{cand: c, rewritten: rewritten, options: options, picks: picks})
 	}
+	sws, swhy := switchAnchors(command, pkg, flows, g)
+	out, why = append(out, sws...), append(why, swhy...)
 	slices.SortStableFunc(out, func(a, b anchor) int {
 		switch {
 		case a.cand.Score > b.cand.Score:
@@ -488,7 +493,7 @@ func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int6
 	switch {
 	case len(as) == 0:
 		return intent.Candidate{}, nil, false
-	case len(as) > 1 && as[0].cand.Score-as[1].cand.Score < ambiguityMargin:
+	case len(as) > 1 && (as[0].toggle != as[1].toggle || as[0].cand.Score-as[1].cand.Score < ambiguityMargin):
 		d := semantic.Decision{Cands: []intent.Candidate{as[0].cand, as[1].cand}, Suggest: []int{0, 1}}
 		if i, chosen := r.offer(ctx, "Two saved flows take the option %q names. Which one did you mean?", d, flows); chosen {
 			r.res.Chosen = true

@@ -214,7 +214,9 @@ func TestSetEmbedder(t *testing.T) {
 // and with nobody to ask nothing is offered. A chosen replay teaches the
 // flow the command.
 func TestDidYouMean(t *testing.T) {
-	const cmd = "make dark mode active" // polarity: names neither on nor off
+	// polarity: names neither on nor off ("make" says no state, so no
+	// switch anchor takes it either)
+	const cmd = "make dark mode happen"
 	tests := []struct {
 		name   string
 		asker  *answer

@@ -288,13 +288,27 @@ func derivePattern(src string, tpl, cmd []ptok, slots map[string]*slotInfo) []pt
 
 // SwitchText describes a flow that sets one switch in the app's own words,
 // "turn on <its label>" or "turn off <its label>", when that is all it
-// does: no slots, and its last step, the only one that sets a toggle
-// (knowledge.StepSwitchOn, StepSwitchOff). The owner often says what the
-// screen says ("turn off Haptic feedback" for a flow learned as "stop the
-// buzzing on taps"). "" otherwise.
+// does (SwitchOf). The owner often says what the screen says ("turn off
+// Haptic feedback" for a flow learned as "stop the buzzing on taps"). ""
+// otherwise.
 func SwitchText(f *knowledge.Flow) string {
-	if len(f.Slots) > 0 || len(f.Steps) == 0 {
+	label, on, ok := SwitchOf(f)
+	switch {
+	case !ok:
 		return ""
+	case on:
+		return "turn on " + label
+	}
+	return "turn off " + label
+}
+
+// SwitchOf returns the label of the one switch flow f sets and the state
+// it sets (on: knowledge.StepSwitchOn), when that is all it does: no
+// slots, and its last step, the only one that sets a toggle. A state the
+// row shows as text ("Vibrate for calls ON") is no part of the label.
+func SwitchOf(f *knowledge.Flow) (label string, on bool, ok bool) {
+	if len(f.Slots) > 0 || len(f.Steps) == 0 {
+		return "", false, false
 	}
 	n := 0
 	for _, s := range f.Steps {
@@ -303,20 +317,18 @@ func SwitchText(f *knowledge.Flow) string {
 		}
 	}
 	last := f.Steps[len(f.Steps)-1]
-	// a row may show its switch's state as text ("Vibrate for calls ON"),
-	// which is no part of its name
-	label := strings.TrimSpace(last.Target.Label())
+	label = strings.TrimSpace(last.Target.Label())
 	for _, st := range []string{" ON", " OFF"} {
 		label = strings.TrimSpace(strings.TrimSuffix(label, st))
 	}
 	if n != 1 || label == "" {
-		return ""
+		return "", false, false
 	}
 	switch last.Action {
 	case knowledge.StepSwitchOn:
-		return "turn on " + label
+		return label, true, true
 	case knowledge.StepSwitchOff:
-		return "turn off " + label
+		return label, false, true
 	}
-	return ""
+	return "", false, false
 }

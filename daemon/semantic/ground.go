@@ -30,10 +30,13 @@ type screenWords struct {
 	// ownBy: flow → its own stems (own); a decision checks a candidate
 	// once to filter and once to pick
 	ownBy map[int64]map[string]bool
+	// labels: package → the element labels of the app's recorded screens
+	// (at most maxNameWords words each), without repeats
+	labels map[string][]string
 }
 
 func newScreenWords(flows map[int64]*knowledge.Flow) *screenWords {
-	return &screenWords{flows: flows, byApp: map[string]map[string]bool{}, ownBy: map[int64]map[string]bool{}}
+	return &screenWords{flows: flows, byApp: map[string]map[string]bool{}, ownBy: map[int64]map[string]bool{}, labels: map[string][]string{}}
 }
 
 // labelWords splits a label or text into lower-case words of letters and
@@ -59,6 +62,7 @@ func (g *screenWords) app(pkg string) map[string]bool {
 		if len(ws) > maxNameWords {
 			return // prose (a warning, a description), not an element's name
 		}
+		g.labels[pkg] = append(g.labels[pkg], l)
 		for _, w := range ws {
 			m[intent.Stem(w)] = true
 		}
@@ -175,6 +179,17 @@ type Grounding struct{ sw *screenWords }
 // NewGrounding grounds on flows (every flow of the apps concerned, by ID).
 func NewGrounding(flows map[int64]*knowledge.Flow) *Grounding {
 	return &Grounding{sw: newScreenWords(flows)}
+}
+
+// Labels returns the element labels of the recorded screens of pkg's
+// flows (those of at most maxNameWords words: a name, not prose), without
+// repeats, in no particular order.
+func (g *Grounding) Labels(pkg string) []string {
+	if g == nil {
+		return nil
+	}
+	g.sw.app(pkg)
+	return g.sw.labels[pkg]
 }
 
 // Foreign returns the words of texts that label an element on the

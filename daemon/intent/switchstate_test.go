@@ -1,0 +1,29 @@
+package intent
+
+import "testing"
+
+// TestSwitchState: the state a command asks a switch for, reading its
+// on and off words with the label's own.
+func TestSwitchState(t *testing.T) {
+	for _, tt := range []struct {
+		cmd, label string
+		want       int
+	}{
+		{"turn on hide caller id", "Hide caller id", 1},
+		{"turn off hide caller id", "Hide caller id", -1},
+		{"hide caller id", "Hide caller id", 1},
+		{"show the caller id", "Hide caller id", -1},
+		{"turn off dark mode", "Dark mode", -1},
+		{"enable notifications", "Notifications", 1},
+		{"disable showing the archive tab", "Show archive tab", -1},
+		{"dark mode", "Dark mode", 0},
+		{"don't show the caller id", "Hide caller id", 1},
+		{"do not prevent the screen from locking", "Prevent screen from locking", -1},
+		{"allow the screen to lock", "Prevent screen from locking", -1},
+		{"never show the archive tab", "Show archive tab", -1},
+	} {
+		if got := SwitchState(tt.cmd, tt.label); got != tt.want {
+			t.Errorf("SwitchState(%q, %q) = %d, want %d", tt.cmd, tt.label, got, tt.want)
+		}
+	}
+}

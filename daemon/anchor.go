@@ -285,10 +285,11 @@ func sharedOptions(flows map[int64]*knowledge.Flow, pkg string) map[string]bool 
 // anchorFlows applies the rule of the file comment to the healthy flows
 // of pkg and returns the flows that pass, best first (by lexical score on
 // the rewritten command), with the reason each other anchored flow failed.
-func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowledge.Flow) ([]anchor, []string) {
+func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int64]*knowledge.Flow) ([]anchor, []string) {
 	var out []anchor
 	var why []string
 	g := semantic.NewGrounding(flows)
+	named := appWords(command, appLabel)
 	shared := sharedOptions(flows, pkg)
 	for _, id := range poolOf(flows, pkg) {
 		f := flows[id]
@@ -328,7 +329,7 @@ func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowle
 			why = append(why, fmt.Sprintf("flow %d: only the option's number is the flow's", id))
 			continue
 		}
-		if other := g.Foreign(extra, f); len(other) > 0 {
+		if other := g.Foreign(withoutWords(extra, named), f); len(other) > 0 {
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
 			continue
 		}
@@ -342,7 +343,7 @@ func anchorFlows(command, pkg string, m *intent.Matcher, flows map[int64]*knowle
 		c.Slots = slots
 		out = append(out, anchor{cand: c, rewritten: rewritten, options: options, picks: picks})
 	}
-	sws, swhy := switchAnchors(command, pkg, flows, g)
+	sws, swhy := switchAnchors(command, pkg, named, flows, g)
 	out, why = append(out, sws...), append(why, swhy...)
 	slices.SortStableFunc(out, func(a, b anchor) int {
 		switch {
@@ -413,6 +414,30 @@ func strayValue(command string, options map[string]string, picks map[int]string)
 		}
 	}
 	return ""
+}
+
+// appWords returns the words (lower case) of the command that name the
+// app labelled appLabel (intent.AppNamed: "file manager" of "file manager
+// dark red theme"): they say which app, never which element.
+func appWords(command, appLabel string) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range intent.AppNamed(command, appLabel) {
+		for _, w := range choiceWords(command[r[0]:r[1]]) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// withoutWords returns words without those (lower case) in drop.
+func withoutWords(words []string, drop map[string]bool) []string {
+	out := words[:0:0]
+	for _, w := range words {
+		if !drop[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // leadWord returns the command's first word that is not a stop word
@@ -486,7 +511,7 @@ func supported(rewritten string, c intent.Candidate, extra []string, options map
 // when exactly one passes the rule, or one of two that pass about equally
 // that the owner chooses.
 func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, bool) {
-	as, why := anchorFlows(r.res.Command, r.res.Package, m, flows)
+	as, why := anchorFlows(r.res.Command, r.res.Package, r.appLabel, m, flows)
 	for _, w := range why {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: "option anchor: " + w})
 	}

@@ -36,8 +36,9 @@ import (
 // cannot see a switch's state.
 
 // switchAnchors returns the switch flows of pkg the command names under
-// the rule above, with the reason each other named one failed.
-func switchAnchors(command, pkg string, flows map[int64]*knowledge.Flow, g *semantic.Grounding) ([]anchor, []string) {
+// the rule above, with the reason each other named one failed; appNamed
+// are the command's words that name the app (appWords).
+func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int64]*knowledge.Flow, g *semantic.Grounding) ([]anchor, []string) {
 	var out []anchor
 	var why []string
 	said := map[string]bool{}
@@ -96,7 +97,7 @@ func switchAnchors(command, pkg string, flows map[int64]*knowledge.Flow, g *sema
 				rest = append(rest, w)
 			}
 		}
-		if other := g.Foreign(rest, f); len(other) > 0 {
+		if other := g.Foreign(withoutWords(rest, appNamed), f); len(other) > 0 {
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
 			continue
 		}

@@ -15,7 +15,7 @@ import (
 // same list of lengths.
 func anchorApp() map[int64]*knowledge.Flow {
 	const pkg = "org.example.launcher"
-	menu := &knowledge.Goal{Labels: []string{"Sort by", "Column count", "Settings"}}
+	menu := &knowledge.Goal{Labels: []string{"Sort by", "Column count", "Settings", "Home screen widgets"}}
 	colors := &knowledge.Goal{Labels: []string{"Theme", "Text color", "Background color", "Primary color"}}
 	lengths := []string{"5 minutes", "1 minute", "10 minutes", "30 minutes", "1 hour", "Custom"}
 	tap := func(label string, where *knowledge.Goal) knowledge.Step {
@@ -54,7 +54,7 @@ func TestAnchorFlows(t *testing.T) {
 	for _, f := range flows {
 		list = append(list, *f)
 	}
-	m := intent.NewMatcherFor(list, map[string]string{"org.example.launcher": "Launcher"})
+	m := intent.NewMatcherFor(list, map[string]string{"org.example.launcher": "Home Screen"})
 	for _, tt := range []struct {
 		name, command string
 		want          int64  // 0: no flow
@@ -63,6 +63,7 @@ func TestAnchorFlows(t *testing.T) {
 		{"a new option and a noun of the flow", "2 columns for the app drawer", 1, "number", "2"},
 		{"a number word", "i want five columns of apps", 1, "number", "five"},
 		{"the value first, no verb", "launcher theme dark red", 2, "color", "dark red"},
+		{"the app's name, not framed", "home screen theme dark red", 2, "color", "dark red"},
 		{"the learned option in other words", "launcher colors: light please", 2, "color", "light"},
 		{"another element of the same screen", "change the background color to dark red", 0, "", ""},
 		{"two requests, one of them another dialog's", "sort apps by title and set 4 columns", 0, "", ""},
@@ -76,7 +77,7 @@ func TestAnchorFlows(t *testing.T) {
 		{"a value no option holds", "move photo1.jpg to 2 columns", 0, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			as, why := anchorFlows(tt.command, "org.example.launcher", m, flows)
+			as, why := anchorFlows(tt.command, "org.example.launcher", "Home Screen", m, flows)
 			if tt.want == 0 {
 				if len(as) > 0 {
 					t.Fatalf("anchored flow %d (%v), want none", as[0].cand.FlowID, as[0].options)

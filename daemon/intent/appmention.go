@@ -108,3 +108,33 @@ func labelWords(label string) []string {
 	}
 	return out
 }
+
+// AppNamed returns the byte ranges of text whose words spell the app
+// label (its words, or their concatenation, case folded), with an "app"
+// after them, framed by a preposition or not: "file manager dark red
+// theme" names the app labelled "Filemanager". The matcher needs the
+// frame (a label alone may be a word of the command: "jotter light
+// theme" may be about jotters); a rule that already knows which element
+// of the app a command asks for (the engine's option anchors) does not.
+// Quoted text is never a mention. Nil when label is empty.
+func AppNamed(text, label string) [][2]int {
+	want := strings.Join(labelWords(label), "")
+	if want == "" {
+		return nil
+	}
+	toks := Tokenize(text)
+	var out [][2]int
+	for i := 0; i < len(toks); i++ {
+		n := labelAt(toks, i, want)
+		if n == 0 {
+			continue
+		}
+		b := i + n
+		if b < len(toks) && toks[b].Kind == KindWord && appNouns[toks[b].Text] {
+			b++
+		}
+		out = append(out, [2]int{toks[i].Start, toks[b-1].End})
+		i = b - 1
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,6 +73,27 @@ func TestMentionsAreOptional(t *testing.T) {
 	for _, id := range []int64{1, 2} {
 		if c := m.Score(map[int64]string{1: "show 3 images per row", 2: "disable auto sync in photos"}[id], []int64{id}); len(c) != 1 || len(c[0].Vetoes) > 0 {
 			t.Errorf("flow %d: %+v, want no veto", id, c)
+		}
+	}
+}
+
+func TestAppNamed(t *testing.T) {
+	for _, tt := range []struct {
+		text, label string
+		want        []string
+	}{
+		{"file manager dark red theme", "Filemanager", []string{"file manager"}},
+		{"dark theme in the Doc Box app", "Doc Box", []string{"Doc Box app"}},
+		{"docbox light theme", "Doc Box", []string{"docbox"}},
+		{"a file named manager", "Filemanager", nil},
+		{"dark theme", "", nil},
+	} {
+		var got []string
+		for _, r := range AppNamed(tt.text, tt.label) {
+			got = append(got, tt.text[r[0]:r[1]])
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("AppNamed(%q, %q) = %q, want %q", tt.text, tt.label, got, tt.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package intent
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -38,8 +40,26 @@ func Stem(word string) string {
 			return word
 		}
 	}
-	return english.Stem(word, true)
+	if s, ok := stemCache.Load(word); ok {
+		return s.(string)
+	}
+	s := english.Stem(word, true)
+	if stemCached.Add(1) <= maxStemCache {
+		stemCache.Store(word, s)
+	}
+	return s
 }
+
+// stemCache memoizes Stem (Snowball is pure, and a phone's commands and
+// screens reuse few words); at most maxStemCache words are kept, the
+// first ones seen. The anchors and the grounding of a command stem the
+// same labels again for every flow they check.
+var (
+	stemCache  sync.Map // word → stem
+	stemCached atomic.Int64
+)
+
+const maxStemCache = 1 << 16
 
 // stemWord stems a lower-case token text; multi-word and non-letter texts
 // are returned as they are.

@@ -83,10 +83,7 @@ func rowHeads(labels []string) []string {
 // of the same kind and class that share el's parent or grandparent (the
 // rows of one list, the choices of one dialog), el's own label first.
 func peers(s *screen.Snapshot, el *screen.Element) []string {
-	if s == nil || el == nil || el.Label == "" {
-		return nil
-	}
-	n := s.Node(el.NodeID)
+	n := labelledNode(s, el)
 	if n == nil {
 		return nil
 	}
@@ -106,10 +103,7 @@ func peers(s *screen.Snapshot, el *screen.Element) []string {
 // nil otherwise. Unlike peers it never reaches into a neighbouring group:
 // a dialog's "order" pair is not an alternative to its "sort by" keys.
 func ownGroup(s *screen.Snapshot, el *screen.Element) []string {
-	if s == nil || el == nil || el.Label == "" {
-		return nil
-	}
-	n := s.Node(el.NodeID)
+	n := labelledNode(s, el)
 	if n == nil {
 		return nil
 	}
@@ -117,6 +111,15 @@ func ownGroup(s *screen.Snapshot, el *screen.Element) []string {
 		return out
 	}
 	return nil
+}
+
+// labelledNode returns el's node on s, nil when there is none or el has
+// no label (an option is known by its label).
+func labelledNode(s *screen.Snapshot, el *screen.Element) *screen.Node {
+	if s == nil || el == nil || el.Label == "" {
+		return nil
+	}
+	return s.Node(el.NodeID)
 }
 
 // peersWhere lists el's label, then the labels of the elements of its
@@ -298,17 +301,8 @@ func choiceValue(command string, labels []string) string {
 	if len(opts) != 1 || opts[0] != 0 {
 		return ""
 	}
-	want := setOf(stems(distinguishing(labels, 0)))
-	first, last := -1, -1
-	for i, w := range cs {
-		if want[w] {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first < 0 || last-first+1 > 2*len(want) {
+	first, last, together := optionSpan(labels, 0, cs)
+	if !together {
 		return ""
 	}
 	return strings.Join(cw[first:last+1], " ")

@@ -510,26 +510,35 @@ func supported(rewritten string, c intent.Candidate, extra []string, options map
 // anchorMatch returns the flow the command names an option of (anchorFlows),
 // when exactly one passes the rule, or one of two that pass about equally
 // that the owner chooses.
-func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, bool) {
+func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, string, bool) {
 	as, why := anchorFlows(r.res.Command, r.res.Package, r.appLabel, m, flows)
 	for _, w := range why {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: "option anchor: " + w})
 	}
 	switch {
 	case len(as) == 0:
-		return intent.Candidate{}, nil, false
+		return intent.Candidate{}, nil, "", false
 	case len(as) > 1 && (as[0].toggle != as[1].toggle || as[0].cand.Score-as[1].cand.Score < ambiguityMargin):
 		d := semantic.Decision{Cands: []intent.Candidate{as[0].cand, as[1].cand}, Suggest: []int{0, 1}}
 		if i, chosen := r.offer(ctx, "Two saved flows take the option %q names. Which one did you mean?", d, flows); chosen {
 			r.res.Chosen = true
-			return as[i].cand, as[i].picks, true
+			return as[i].cand, as[i].picks, as[i].describe(), true
 		}
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flows %d and %d both take the option the command names; none replayed", as[0].cand.FlowID, as[1].cand.FlowID)})
-		return intent.Candidate{}, nil, false
+		return intent.Candidate{}, nil, "", false
 	}
 	a := as[0]
-	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flow %d, the command names its option (%s), read as %q (lexical %.3f)", a.cand.FlowID, privacy.Redact(optionList(a.options, a.picks), r.secrets, false), privacy.Redact(a.rewritten, r.secrets, false), a.cand.Score)})
-	return a.cand, a.picks, true
+	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("anchor: flow %d, the command names %s, read as %q (score %.3f)", a.cand.FlowID, privacy.Redact(a.describe(), r.secrets, false), privacy.Redact(a.rewritten, r.secrets, false), a.cand.Score)})
+	return a.cand, a.picks, privacy.Redact(a.describe(), r.secrets, false), true
+}
+
+// describe says what the command named of the anchored flow: its options
+// (optionList) or its switch.
+func (a anchor) describe() string {
+	if a.toggle {
+		return fmt.Sprintf("switch %q", a.cand.Matched)
+	}
+	return optionList(a.options, a.picks)
 }
 
 // optionList writes options as "{slot} = words" pairs, by slot name, and

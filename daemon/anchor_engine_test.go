@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -28,9 +29,12 @@ func TestAnchoredReplay(t *testing.T) {
 	if !slices.ContainsFunc(f.Steps, func(s knowledge.Step) bool { return len(s.Choices) >= 3 }) {
 		t.Fatalf("the learned flow has no choice step: %+v", f.Steps)
 	}
-	res := r.run(t, "font small please", daemon.Options{NoPlanner: true})
+	res, evs := r.runEvents(t, "font small please", daemon.Options{NoPlanner: true})
 	if !res.Anchored || res.FlowID != f.ID || res.Outcome != knowledge.OutcomeSuccess {
 		t.Fatalf("anchored replay: %+v", res)
+	}
+	if fm := flowMatch(t, evs); !strings.Contains(fm.Anchor, `"small"`) || !fm.Replay {
+		t.Errorf("the flow_matched event does not say what the command named: %+v", fm)
 	}
 	if got := r.phone.State(); got != "settings_small" {
 		t.Errorf("screen after the replay = %q, want settings_small", got)

@@ -101,7 +101,7 @@ func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int6
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
 			continue
 		}
-		c := intent.Candidate{FlowID: id, Package: f.Package, Score: float64(len(covered)) / float64(len(mine)), Matched: intent.SwitchText(f), Slots: map[string]string{}}
+		c := intent.Candidate{FlowID: id, Package: f.Package, Score: float64(len(covered)) / float64(len(mine)), Matched: label, Slots: map[string]string{}}
 		out = append(out, anchor{cand: c, rewritten: intent.SwitchText(f), toggle: true})
 	}
 	return out, why

@@ -143,6 +143,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	var sm *event.SemanticMatch
 	var d semantic.Decision
 	promoted, anchoredTo, consulted := false, false, false
+	anchorText := ""
 	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
 		// a secret the command carries is never embedded: the model may be
 		// an endpoint, and vectors are cached in the store with their text
@@ -158,8 +159,8 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	if top.Score < r.cfg.ReplayThreshold && !promoted {
 		// a command naming an option of one flow's choice step (anchor.go)
-		if a, picks, ok := r.anchorMatch(ctx, m, flows); ok {
-			top, anchoredTo, r.picks = a, true, picks
+		if a, picks, named, ok := r.anchorMatch(ctx, m, flows); ok {
+			top, anchoredTo, r.picks, anchorText = a, true, picks, named
 		}
 	}
 	if consulted {
@@ -228,7 +229,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		}
 	}
 	f := flows[top.FlowID]
-	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots, Semantic: sm}
+	fm := event.FlowMatch{FlowID: top.FlowID, Score: top.Score, Threshold: r.cfg.ReplayThreshold, Slots: top.Slots, Semantic: sm, Anchor: anchorText}
 	if f != nil {
 		fm.Name = f.Name
 	}

@@ -67,6 +67,11 @@ type FlowMatch struct {
 	// Semantic is set when embeddings were asked about the candidates
 	// (daemon/semantic): only when no flow reached the threshold.
 	Semantic *SemanticMatch `json:"semantic,omitempty"`
+	// Anchor is what the command named that made the flow replay below
+	// the threshold (daemon's anchors): an option of one of its option
+	// groups (`{theme} = "dark red"`, `step 2 = "weekly"`) or the switch it
+	// sets (`switch "Show word count"`); "" otherwise.
+	Anchor string `json:"anchor,omitempty"`
 }
 
 // SemanticMatch is what the embedding check of a flow match found.

@@ -64,8 +64,9 @@ object ProgressText {
             DaemonEvent.RUN_STARTED -> "▶ ${d.optString("command")}"
             DaemonEvent.APP_CHOSEN -> "app: ${d.optString("label").ifEmpty { d.optString("package") }}"
             DaemonEvent.FLOW_MATCHED ->
-                if (d.optBoolean("replay")) "replaying saved flow \"${d.optString("name")}\""
-                else null
+                if (!d.optBoolean("replay")) null
+                else if (d.optString("anchor").isNotEmpty()) "replaying saved flow \"${d.optString("name")}\" (you named ${d.optString("anchor")})"
+                else "replaying saved flow \"${d.optString("name")}\""
             DaemonEvent.SNAPSHOT -> null
             DaemonEvent.PROMPT -> null
             DaemonEvent.LLM_REPLY ->

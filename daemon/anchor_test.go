@@ -129,3 +129,37 @@ func TestOtherAction(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAnchorsOf: any command against any option group is rewritten
+// without a panic, and what it says of an option is its own words.
+func FuzzAnchorsOf(f *testing.F) {
+	f.Add("launcher theme Dark red, please", "Light|Dark|Dark red|White")
+	f.Add("i want six columns", "3 columns|1 column|6 columns")
+	f.Add("sort a–z ascending", "Ascending|Descending")
+	f.Add("ümlaut ÄÖÜ 'quoted' 5%", "Größe|Ä|5%")
+	f.Fuzz(func(t *testing.T, command, labels string) {
+		if len(command) > 1000 || len(labels) > 1000 {
+			return
+		}
+		opts := strings.Split(labels, "|")
+		fl := &knowledge.Flow{Steps: []knowledge.Step{
+			{Action: device.Tap, Text: "{v}", Choices: opts},
+			{Action: device.Tap, Options: opts},
+		}}
+		rewritten, options, picks, ok := anchorsOf(command, fl, nil)
+		if !ok {
+			return
+		}
+		for _, said := range options {
+			if !strings.Contains(command, said) {
+				t.Errorf("option words %q are not the command's %q", said, command)
+			}
+		}
+		for _, said := range picks {
+			if !strings.Contains(command, said) {
+				t.Errorf("picked words %q are not the command's %q", said, command)
+			}
+		}
+		_ = rewritten
+	})
+}

@@ -190,7 +190,7 @@ func optionGroup(st knowledge.Step) (labels []string, slot string) {
 // ok is false when the command names no option of f, or names one
 // ambiguously, with its words apart, or only options other flows offer
 // too (shared).
-func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewritten string, options map[string]string, picks map[int]string, ok bool) {
+func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewritten string, options map[string]string, picks map[int]string, common, ok bool) {
 	spans := wordSpans(command)
 	words := make([]string, len(spans))
 	for i, s := range spans {
@@ -204,12 +204,13 @@ func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewri
 	for i, st := range f.Steps {
 		labels, name := optionGroup(st)
 		opts, full := anchorNamed(labels, words)
-		if !full || len(opts) != 1 || shared[strings.ToLower(labels[opts[0]])] {
+		if !full || len(opts) != 1 {
 			continue
 		}
+		common = common || shared[strings.ToLower(labels[opts[0]])]
 		first, last, together := optionSpan(labels, opts[0], words)
 		if !together {
-			return "", nil, nil, false
+			return "", nil, nil, false, false
 		}
 		said := command[spans[first].start:spans[last].end]
 		if name != "" {
@@ -228,17 +229,17 @@ func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewri
 		}
 	}
 	if options == nil && picks == nil {
-		return "", nil, nil, false
+		return "", nil, nil, false, false
 	}
 	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
 	rewritten = command
 	for k, e := range edits {
 		if k > 0 && e.end > edits[k-1].start {
-			return "", nil, nil, false // two options named by the same words
+			return "", nil, nil, false, false // two options named by the same words
 		}
 		rewritten = rewritten[:e.start] + e.text + rewritten[e.end:]
 	}
-	return rewritten, options, picks, true
+	return rewritten, options, picks, common, true
 }
 
 // anchorVetoes are the vetoes an anchored flow may carry on the rewritten
@@ -296,7 +297,7 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 		if typesText(f) {
 			continue
 		}
-		rewritten, options, picks, ok := anchorsOf(command, f, shared)
+		rewritten, options, picks, common, ok := anchorsOf(command, f, shared)
 		if !ok {
 			continue
 		}
@@ -317,6 +318,14 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 			continue
 		case slices.ContainsFunc(c.Vetoes, func(v string) bool { return !slices.Contains(anchorVetoes, v) }):
 			why = append(why, fmt.Sprintf("flow %d: %s", id, strings.Join(c.Vetoes, ", ")))
+			continue
+		case common && (len(withoutWords(extra, named)) > 0 || c.Corrected != ""):
+			// an option other flows offer too (a contact, a folder, "5
+			// minutes") names a list, not a flow: every other word of
+			// the command must be the flow's, as written, not read as a
+			// typo of one ("add a 5 minute timer" is not "set the snooze
+			// time to 5 minutes")
+			why = append(why, fmt.Sprintf("flow %d: an option other flows offer, and words the flow does not have", id))
 			continue
 		case otherAction(command, extra, c.FlowUnmatched):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))

@@ -67,7 +67,9 @@ func TestAnchorFlows(t *testing.T) {
 		{"the learned option in other words", "launcher colors: light please", 2, "color", "light"},
 		{"another element of the same screen", "change the background color to dark red", 0, "", ""},
 		{"two requests, one of them another dialog's", "sort apps by title and set 4 columns", 0, "", ""},
-		{"an option two flows offer", "set the snooze to 10 minutes", 0, "", ""},
+		{"an option two flows offer, a word the flow lacks", "set the snooze to 10 minutes for the kitchen", 0, "", ""},
+		{"an option two flows offer, a typo of the flow's word", "set the snooze tine to 10 minutes", 0, "", ""},
+		{"an option two flows offer, every word the flow's", "set the snooze to 10 minutes", 4, "time", "10 minutes"},
 		{"only the option's number", "set the alarm to 5 minutes", 0, "", ""},
 		{"only a number, no word of the flow", "volume at 5 please", 0, "", ""},
 		{"a negation", "don't use 2 columns", 0, "", ""},
@@ -96,15 +98,15 @@ func TestAnchorFlows(t *testing.T) {
 
 func TestAnchorsOfRewritesToTheLearnedOption(t *testing.T) {
 	f := anchorApp()[2]
-	rewritten, options, _, ok := anchorsOf("Launcher theme Dark red, please", f, nil)
+	rewritten, options, _, _, ok := anchorsOf("Launcher theme Dark red, please", f, nil)
 	if !ok || rewritten != "Launcher theme light, please" || options["color"] != "Dark red" {
 		t.Fatalf("anchorsOf = %q %v %v", rewritten, options, ok)
 	}
-	if _, _, _, ok := anchorsOf("dark theme, not white", f, nil); ok {
+	if _, _, _, _, ok := anchorsOf("dark theme, not white", f, nil); ok {
 		t.Error("two options named: no anchor")
 	}
-	if _, _, _, ok := anchorsOf("dark theme", f, map[string]bool{"dark": true}); ok {
-		t.Error("a shared option anchored the flow")
+	if _, _, _, common, ok := anchorsOf("dark theme", f, map[string]bool{"dark": true}); !ok || !common {
+		t.Error("an option other flows offer too is not said to be common")
 	}
 }
 
@@ -146,7 +148,7 @@ func FuzzAnchorsOf(f *testing.F) {
 			{Action: device.Tap, Text: "{v}", Choices: opts},
 			{Action: device.Tap, Options: opts},
 		}}
-		rewritten, options, picks, ok := anchorsOf(command, fl, nil)
+		rewritten, options, picks, _, ok := anchorsOf(command, fl, nil)
 		if !ok {
 			return
 		}

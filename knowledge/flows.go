@@ -381,6 +381,16 @@ func (s *Store) RecordFlowUse(ctx context.Context, id int64, success bool) error
 		`UPDATE flows SET uses = uses + 1, `+set+` WHERE id = ?`, id)
 }
 
+// UndoFlowFailure takes back one failure RecordFlowUse counted for flow
+// id (its failure count and streak, not the use), for a failure that says
+// nothing of the flow: the evaluation's simulated phone stops where its
+// recording ends (a choice it never recorded), which a phone would not.
+// ErrNotFound: no such flow.
+func (s *Store) UndoFlowFailure(ctx context.Context, id int64) error {
+	return s.updateOne(ctx, "UndoFlowFailure", fmt.Sprintf("flow %d", id),
+		`UPDATE flows SET failures = max(failures - 1, 0), fail_streak = max(fail_streak - 1, 0) WHERE id = ?`, id)
+}
+
 // Flow returns flow id with its steps, slots and commands. ErrNotFound: no
 // such flow.
 func (s *Store) Flow(ctx context.Context, id int64) (*Flow, error) {

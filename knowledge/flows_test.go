@@ -251,3 +251,30 @@ func TestFlowEdits(t *testing.T) {
 		t.Fatalf("runs after delete %+v", runs)
 	}
 }
+
+// TestUndoFlowFailure: a failure taken back leaves the use counted, and
+// never goes below zero.
+func TestUndoFlowFailure(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	f := sampleFlow("com.example.app", "a", 2, 0)
+	isKind(t, s.SaveFlow(ctx, &f), nil)
+	for range UnhealthyAfter {
+		isKind(t, s.RecordFlowUse(ctx, f.ID, false), nil)
+	}
+	if got, _ := s.Flow(ctx, f.ID); got.Healthy() {
+		t.Fatalf("after %d failures the flow is healthy: %+v", UnhealthyAfter, got)
+	}
+	isKind(t, s.UndoFlowFailure(ctx, f.ID), nil)
+	got, _ := s.Flow(ctx, f.ID)
+	if !got.Healthy() || got.Uses != UnhealthyAfter || got.Failures != UnhealthyAfter-1 || got.FailStreak != UnhealthyAfter-1 {
+		t.Fatalf("after undoing one failure: %+v", got)
+	}
+	for range UnhealthyAfter + 1 {
+		isKind(t, s.UndoFlowFailure(ctx, f.ID), nil)
+	}
+	if got, _ := s.Flow(ctx, f.ID); got.Failures != 0 || got.FailStreak != 0 {
+		t.Fatalf("failures below zero: %+v", got)
+	}
+	isKind(t, s.UndoFlowFailure(ctx, 999), ErrNotFound)
+}

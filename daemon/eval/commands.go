@@ -156,6 +156,16 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	row.Verdict = judge(c, row, task, res, flowTask,
 		func() bool { return valueRowMissing(ctx, cfg, res) },
 		func() bool { return sameScreen(cfg.Data, task.App, row.FinalScreen, task.FinalState()) })
+	if res.Matched && res.Outcome != knowledge.OutcomeSuccess && (row.Verdict == "unverified" || row.Verdict == "correct") {
+		// the replay stopped where the recording ends (an option or a
+		// row the simulated phone never recorded), which says nothing of
+		// the flow: a phone would go on. Counted as a failure, it would
+		// make the flow unhealthy after three such commands, and every
+		// later command for it a miss.
+		if err := cfg.Store.UndoFlowFailure(ctx, res.FlowID); err != nil {
+			return row, fmt.Errorf("eval: command %q: %w", c.Command, err)
+		}
+	}
 	progress(cfg.Progress, "cmd    %-22s %-10s score=%.2f %q typed=%q", c.App, row.Verdict, row.Score, c.Command, res.Typed)
 	return row, nil
 }

@@ -66,3 +66,51 @@ func TestOracleLearnsAndReplaysTwoApps(t *testing.T) {
 		t.Fatalf("%d tasks, %d learned, %d replayed, %d LLM calls", rep.Tasks, rep.Succeeded, rep.Replay.Succeeded, rep.Replay.LLMCalls)
 	}
 }
+
+// TestNewPicksKeepTheFlowHealthy: a replay that picks an option the
+// recording never visited stops where the simulated phone's recording
+// ends; that says nothing of the flow, so four such commands in a row all
+// replay it (three failures would have made it unhealthy, and the fourth a
+// miss).
+func TestNewPicksKeepTheFlowHealthy(t *testing.T) {
+	d, err := droidtask.Load(shared.Path(t, "droidtask"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var task *droidtask.Task
+	for i := range d.Tasks {
+		for _, s := range d.Tasks[i].Steps {
+			if s.Action.Target != nil && strings.HasSuffix(s.Action.Target.Label(), " columns") && task == nil {
+				task = &d.Tasks[i]
+			}
+		}
+	}
+	if task == nil {
+		t.Skip("no recorded task picks a column count")
+	}
+	var cmds []CommandCase
+	for _, n := range []string{"1", "2", "7", "8"} {
+		cmds = append(cmds, CommandCase{TaskID: task.ID, App: task.App, Command: "change column count to " + n, ExpectPicked: []string{n + " column"}})
+	}
+	cmds[0].ExpectPicked = []string{"1 column"}
+	for i := 1; i < len(cmds); i++ {
+		cmds[i].ExpectPicked[0] += "s"
+	}
+	rep, err := Run(context.Background(), Config{Data: d, Apps: []string{task.App}, Store: st, Name: "oracle", Commands: cmds,
+		Planner: func(task *droidtask.Task, phone *sim.Phone, _ *knowledge.Store) (daemon.Planner, error) {
+			return NewOracle(task, phone), nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.PerCommand {
+		if r.MatchedFlow == 0 || r.MatchedFlow != r.WantFlow {
+			t.Errorf("%q: %s, matched flow %d, want %d", r.Command, r.Verdict, r.MatchedFlow, r.WantFlow)
+		}
+	}
+}

@@ -189,8 +189,17 @@ func optionStem(w string) string {
 	if d, ok := numberWords[w]; ok {
 		return d
 	}
+	if u, ok := periodWords[w]; ok {
+		return u
+	}
 	return intent.Stem(w)
 }
+
+// periodWords are the adjectives of a period an option may carry while
+// the command says the period itself ("week view" names "Weekly view",
+// "every day" names "Daily"); the matcher keeps them apart (intent.Stem:
+// a recurrence is not its unit), an option's name does not need to.
+var periodWords = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
 
 // numberWords are the English number words a command may say for an
 // option's digits ("show five items per row" → "5 per row").

@@ -25,9 +25,10 @@ import (
 //  2. The state the command asks for (intent.SwitchState: its on and off
 //     words read with the label's own, a negation flipping them) is the
 //     state the flow sets. A command with no on or off word asks for the
-//     setting it names only when it has no other action word and no
-//     negation ("volume keys as shutter please"); "stop …", "mute …"
-//     say no state and are left to the other rules.
+//     state namedState reads: on for the setting named alone ("volume keys
+//     as shutter please"), off when negated or stopped ("don't close the
+//     launcher after launching an app"); one with a verb of its own
+//     ("mute …") says none and is left to the other rules.
 //  3. No value of the command is left over (strayValue), and no other word
 //     labels another element of the app (semantic.Grounding).
 //
@@ -76,11 +77,11 @@ func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int6
 		}
 		state := intent.SwitchState(command, label)
 		if state == 0 {
-			if len(intent.Understand(command).Verbs) > 0 || intent.Negated(command) {
-				why = append(why, fmt.Sprintf("flow %d: the command says no state of %q", id, label))
-				continue
-			}
-			state = 1 // the setting named: on
+			state = namedState(command, label, content)
+		}
+		if state == 0 {
+			why = append(why, fmt.Sprintf("flow %d: the command says no state of %q", id, label))
+			continue
 		}
 		if (state > 0) != on {
 			why = append(why, fmt.Sprintf("flow %d: the command asks for the other state of %q", id, label))
@@ -105,6 +106,41 @@ func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int6
 		out = append(out, anchor{cand: c, rewritten: intent.SwitchText(f), toggle: true})
 	}
 	return out, why
+}
+
+// namedState is the state a command with no on or off word asks for the
+// switch it names (label): on when it only names the setting ("volume
+// keys as shutter please"); off when it negates it or says to stop it
+// ("don't close the launcher after launching an app" for "Close this app
+// at launching another", "no gradual volume increase", "stop starting the
+// week on Sunday"), the other way round for a label that says "hide",
+// "prevent" (intent.Polarity of the label); 0 when it has a verb of its
+// own, the setting's label aside ("mute the shutter sound", "delete …"):
+// that says no state. content are the command's words, no stop words.
+func namedState(command, label string, content []string) int {
+	mine := setOf(contentStems(label))
+	var rest []string
+	for _, w := range content {
+		if !mine[intent.Stem(w)] {
+			rest = append(rest, w)
+		}
+	}
+	verbs := intent.Understand(strings.Join(rest, " ")).Verbs
+	stop := len(verbs) > 0 && verbs[0] == "stop"
+	if stop {
+		verbs = verbs[1:]
+	}
+	if len(verbs) > 0 {
+		return 0
+	}
+	own := intent.Polarity(label)
+	if own == 0 {
+		own = 1
+	}
+	if stop || intent.Negated(command) {
+		return -own
+	}
+	return 1
 }
 
 // contentStems returns the stems of the words of s that are no stop words,

@@ -68,6 +68,10 @@ type anchor struct {
 	// toggle: a switch anchor (anchor_switch.go); its score is the share
 	// of the switch's label the command says, not a lexical score
 	toggle bool
+	// near: the flow passed every rule but one word of the command labels
+	// another element of the app (rule 3): it is offered to the owner
+	// ("did you mean …?"), never replayed on its own
+	near bool
 }
 
 // wordSpan is a word of a text and its byte range.
@@ -285,7 +289,8 @@ func sharedOptions(flows map[int64]*knowledge.Flow, pkg string) map[string]bool 
 
 // anchorFlows applies the rule of the file comment to the healthy flows
 // of pkg and returns the flows that pass, best first (by lexical score on
-// the rewritten command), with the reason each other anchored flow failed.
+// the rewritten command), then those that failed only rule 3 (near), with
+// the reason each other anchored flow failed.
 func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int64]*knowledge.Flow) ([]anchor, []string) {
 	var out []anchor
 	var why []string
@@ -338,9 +343,9 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 			why = append(why, fmt.Sprintf("flow %d: only the option's number is the flow's", id))
 			continue
 		}
-		if other := g.Foreign(withoutWords(extra, named), f); len(other) > 0 {
+		other := g.Foreign(withoutWords(extra, named), f)
+		if len(other) > 0 {
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
-			continue
 		}
 		slots := map[string]string{}
 		for k, v := range c.Slots {
@@ -350,12 +355,17 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 			slots[k] = v
 		}
 		c.Slots = slots
-		out = append(out, anchor{cand: c, rewritten: rewritten, options: options, picks: picks})
+		out = append(out, anchor{cand: c, rewritten: rewritten, options: options, picks: picks, near: len(other) > 0})
 	}
 	sws, swhy := switchAnchors(command, pkg, named, flows, g)
 	out, why = append(out, sws...), append(why, swhy...)
 	slices.SortStableFunc(out, func(a, b anchor) int {
 		switch {
+		case a.near != b.near:
+			if b.near {
+				return -1
+			}
+			return 1
 		case a.cand.Score > b.cand.Score:
 			return -1
 		case a.cand.Score < b.cand.Score:
@@ -520,9 +530,18 @@ func supported(rewritten string, c intent.Candidate, extra []string, options map
 // when exactly one passes the rule, or one of two that pass about equally
 // that the owner chooses.
 func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, string, bool) {
-	as, why := anchorFlows(r.res.Command, r.res.Package, r.appLabel, m, flows)
+	all, why := anchorFlows(r.res.Command, r.res.Package, r.appLabel, m, flows)
 	for _, w := range why {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: "option anchor: " + w})
+	}
+	var as []anchor
+	r.near = nil
+	for _, a := range all {
+		if a.near {
+			r.near = append(r.near, a)
+		} else {
+			as = append(as, a)
+		}
 	}
 	switch {
 	case len(as) == 0:
@@ -562,4 +581,43 @@ func optionList(options map[string]string, picks map[int]string) string {
 		out = append(out, fmt.Sprintf("step %d = %q", i+1, picks[i]))
 	}
 	return strings.Join(out, ", ")
+}
+
+// offered is the owner's answer to offerNear: a near anchor, or the
+// index in the semantic decision's candidates of the flow chosen.
+type offered struct {
+	near  *anchor
+	index int
+}
+
+// offerNear asks the owner which flow the command means (run.offer)
+// among the near anchors (run.near), which name the flow's own option or
+// switch, then the flows the semantic decision d suggests (when
+// consulted), at most semantic.DefaultSuggest in all, each flow once.
+func (r *run) offerNear(ctx context.Context, d semantic.Decision, consulted bool, flows map[int64]*knowledge.Flow) (offered, bool) {
+	var od semantic.Decision
+	var from []offered
+	seen := map[int64]bool{}
+	add := func(c intent.Candidate, o offered) {
+		if seen[c.FlowID] || len(od.Suggest) >= semantic.DefaultSuggest {
+			return
+		}
+		seen[c.FlowID] = true
+		od.Suggest = append(od.Suggest, len(od.Cands))
+		od.Cands = append(od.Cands, c)
+		from = append(from, o)
+	}
+	for i := range r.near {
+		add(r.near[i].cand, offered{near: &r.near[i]})
+	}
+	if consulted {
+		for _, i := range d.Suggest {
+			add(d.Cands[i], offered{index: i})
+		}
+	}
+	i, ok := r.offer(ctx, "", od, flows)
+	if !ok {
+		return offered{}, false
+	}
+	return from[i], true
 }

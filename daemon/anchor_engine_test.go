@@ -46,8 +46,17 @@ func TestAnchoredReplay(t *testing.T) {
 	if slices.Contains(f.Commands, "font small please") {
 		t.Errorf("flow commands %q keep the anchored command", f.Commands)
 	}
-	if res := r.run(t, "show word count in small font", daemon.Options{NoPlanner: true}); res.Matched {
+	const near = "small font for the word count"
+	if res := r.run(t, near, daemon.Options{NoPlanner: true}); res.Matched {
 		t.Errorf("a command naming another switch of the screen replayed: %+v", res)
+	}
+	// the owner is offered the flow whose option it names, and chooses it
+	owner := &answer{text: "1"}
+	r.eng.SetAsker(owner)
+	defer r.eng.SetAsker(nil)
+	res = r.run(t, near, daemon.Options{NoPlanner: true})
+	if owner.asked() != 1 || !res.Chosen || !res.Anchored || res.FlowID != f.ID || r.phone.State() != "settings_small" {
+		t.Errorf("offered to the owner: asked %d times, %+v on %s", owner.asked(), res, r.phone.State())
 	}
 }
 

@@ -98,12 +98,12 @@ func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int6
 				rest = append(rest, w)
 			}
 		}
-		if other := g.Foreign(withoutWords(rest, appNamed), f); len(other) > 0 {
+		other := g.Foreign(withoutWords(rest, appNamed), f)
+		if len(other) > 0 {
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
-			continue
 		}
 		c := intent.Candidate{FlowID: id, Package: f.Package, Score: float64(len(covered)) / float64(len(mine)), Matched: label, Slots: map[string]string{}}
-		out = append(out, anchor{cand: c, rewritten: intent.SwitchText(f), toggle: true})
+		out = append(out, anchor{cand: c, rewritten: intent.SwitchText(f), toggle: true, near: len(other) > 0})
 	}
 	return out, why
 }

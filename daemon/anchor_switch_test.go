@@ -49,7 +49,8 @@ func TestSwitchAnchors(t *testing.T) {
 		{"a word only the switch has", "photo metadata on please", 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			as, why := switchAnchors(tt.command, "org.example.camera", appWords(tt.command, "Camera"), flows, semantic.NewGrounding(flows))
+			all, why := switchAnchors(tt.command, "org.example.camera", appWords(tt.command, "Camera"), flows, semantic.NewGrounding(flows))
+			as, _ := passing(all)
 			switch {
 			case tt.want == 0 && len(as) > 0:
 				t.Fatalf("anchored flow %d, want none", as[0].cand.FlowID)

@@ -59,27 +59,32 @@ func TestAnchorFlows(t *testing.T) {
 		name, command string
 		want          int64  // 0: no flow
 		slot, value   string // the anchored choice slot
+		near          int64  // a flow to offer the owner, not replay (0: none checked)
 	}{
-		{"a new option and a noun of the flow", "2 columns for the app drawer", 1, "number", "2"},
-		{"a number word", "i want five columns of apps", 1, "number", "five"},
-		{"the value first, no verb", "launcher theme dark red", 2, "color", "dark red"},
-		{"the app's name, not framed", "home screen theme dark red", 2, "color", "dark red"},
-		{"the learned option in other words", "launcher colors: light please", 2, "color", "light"},
-		{"another element of the same screen", "change the background color to dark red", 0, "", ""},
-		{"two requests, one of them another dialog's", "sort apps by title and set 4 columns", 0, "", ""},
-		{"an option two flows offer, a word the flow lacks", "set the snooze to 10 minutes for the kitchen", 0, "", ""},
-		{"an option two flows offer, a typo of the flow's word", "set the snooze tine to 10 minutes", 0, "", ""},
-		{"an option two flows offer, every word the flow's", "set the snooze to 10 minutes", 4, "time", "10 minutes"},
-		{"only the option's number", "set the alarm to 5 minutes", 0, "", ""},
-		{"only a number, no word of the flow", "volume at 5 please", 0, "", ""},
-		{"a negation", "don't use 2 columns", 0, "", ""},
-		{"another verb", "start names with the surname", 0, "", ""},
-		{"a flow that types a value", "text bob that i am late", 0, "", ""},
-		{"no option named", "change the theme to purple", 0, "", ""},
-		{"a value no option holds", "move photo1.jpg to 2 columns", 0, "", ""},
+		{"a new option and a noun of the flow", "2 columns for the app drawer", 1, "number", "2", 0},
+		{"a number word", "i want five columns of apps", 1, "number", "five", 0},
+		{"the value first, no verb", "launcher theme dark red", 2, "color", "dark red", 0},
+		{"the app's name, not framed", "home screen theme dark red", 2, "color", "dark red", 0},
+		{"the learned option in other words", "launcher colors: light please", 2, "color", "light", 0},
+		{"another element of the same screen", "change the background color to dark red", 0, "", "", 2},
+		{"two requests, one of them another dialog's", "sort apps by title and set 4 columns", 0, "", "", 0},
+		{"an option two flows offer, a word the flow lacks", "set the snooze to 10 minutes for the kitchen", 0, "", "", 0},
+		{"an option two flows offer, a typo of the flow's word", "set the snooze tine to 10 minutes", 0, "", "", 0},
+		{"an option two flows offer, every word the flow's", "set the snooze to 10 minutes", 4, "time", "10 minutes", 0},
+		{"only the option's number", "set the alarm to 5 minutes", 0, "", "", 0},
+		{"only a number, no word of the flow", "volume at 5 please", 0, "", "", 0},
+		{"a negation", "don't use 2 columns", 0, "", "", 0},
+		{"another verb", "start names with the surname", 0, "", "", 0},
+		{"a flow that types a value", "text bob that i am late", 0, "", "", 0},
+		{"no option named", "change the theme to purple", 0, "", "", 0},
+		{"a value no option holds", "move photo1.jpg to 2 columns", 0, "", "", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			as, why := anchorFlows(tt.command, "org.example.launcher", "Home Screen", m, flows)
+			all, why := anchorFlows(tt.command, "org.example.launcher", "Home Screen", m, flows)
+			as, near := passing(all)
+			if tt.near != 0 && (len(near) == 0 || near[0].cand.FlowID != tt.near) {
+				t.Errorf("near anchors %+v, want flow %d offered", near, tt.near)
+			}
 			if tt.want == 0 {
 				if len(as) > 0 {
 					t.Fatalf("anchored flow %d (%v), want none", as[0].cand.FlowID, as[0].options)
@@ -164,4 +169,16 @@ func FuzzAnchorsOf(f *testing.F) {
 		}
 		_ = rewritten
 	})
+}
+
+// passing splits anchors into those that replay and those only offered.
+func passing(all []anchor) (pass, near []anchor) {
+	for _, a := range all {
+		if a.near {
+			near = append(near, a)
+		} else {
+			pass = append(pass, a)
+		}
+	}
+	return pass, near
 }

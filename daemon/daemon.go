@@ -331,7 +331,10 @@ type run struct {
 	slots    map[string]string
 	// picks: for an anchored replay (anchor.go), the option taps that are
 	// no slot whose option the command names, by step index → its words
-	picks    map[int]string
+	picks map[int]string
+	// near: the flows an anchor took but for a word that labels another
+	// element (anchor.go); they are offered to the owner, first
+	near     []anchor
 	secrets  []string        // values never to log, stream, store or prompt (daemon/privacy)
 	flow     *knowledge.Flow // the flow being replayed, if any
 	refused  int             // actions the sensitive-action policy refused

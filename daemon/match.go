@@ -163,14 +163,21 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			top, anchoredTo, r.picks, anchorText = a, true, picks, named
 		}
 	}
-	if consulted {
-		best := max(d.Promoted, 0)
-		if !promoted && !anchoredTo {
-			if i, ok := r.offer(ctx, "", d, flows); ok {
-				best, promoted, sm.Chosen = i, true, true
-				r.res.Chosen = true
+	best := max(d.Promoted, 0)
+	if !promoted && !anchoredTo && (consulted || len(r.near) > 0) {
+		// "did you mean …?": the flows an anchor took but for a word
+		// that labels another element first, then those close in meaning
+		if o, ok := r.offerNear(ctx, d, consulted, flows); ok {
+			r.res.Chosen = true
+			if o.near != nil {
+				top, anchoredTo, r.picks, anchorText = o.near.cand, true, o.near.picks, privacy.Redact(o.near.describe(), r.secrets, false)
+			} else {
+				best, promoted = o.index, true
+				sm.Chosen = true
 			}
 		}
+	}
+	if consulted {
 		if !anchoredTo {
 			top = d.Cands[best]
 		}

@@ -5,11 +5,11 @@ import (
 	"maps"
 
 	"fmt"
-	"github.com/wayfinder-agent/wayfinder/daemon/event"
-	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 
@@ -27,7 +27,7 @@ import (
 // such commands low (the template's verb and nouns are missing, the value
 // is another one) and the model scores a new value far from the old.
 //
-// The rule (anchorFlow), precision first, for commands no flow replays
+// The rule (anchorFlows), precision first, for commands no flow replays
 // for otherwise:
 //
 //  1. The command names exactly one option of a choice step of the flow
@@ -52,6 +52,11 @@ import (
 // Grounding on the app's own elements is UICOMPASS's idea (Section 3.2);
 // anchoring on a named value is what slot-filling with a gazetteer does,
 // the gazetteer here being the option lists of the app's own screens.
+//
+// Files by job: anchor.go (the rule and the engine's use of it),
+// anchor_words.go (the words naming an option, the rewritten command),
+// anchor_checks.go (the checks on the command's other words),
+// anchor_switch.go (the same rule for a flow that sets one switch).
 
 // anchor is a flow a command names an option of, scored on the command
 // rewritten to the flow's learned options.
@@ -72,178 +77,6 @@ type anchor struct {
 	// another element of the app (rule 3): it is offered to the owner
 	// ("did you mean …?"), never replayed on its own
 	near bool
-}
-
-// wordSpan is a word of a text and its byte range.
-type wordSpan struct {
-	word       string // lower case
-	start, end int
-}
-
-// wordSpans splits s as choiceWords does, keeping each word's byte range.
-func wordSpans(s string) []wordSpan {
-	var out []wordSpan
-	start := -1
-	for i, r := range s {
-		in := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 0x7f
-		switch {
-		case in && start < 0:
-			start = i
-		case !in && start >= 0:
-			out = append(out, wordSpan{strings.ToLower(s[start:i]), start, i})
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, wordSpan{strings.ToLower(s[start:]), start, len(s)})
-	}
-	return out
-}
-
-// optionWords returns the stems that name labels[i] in its group: its
-// distinguishing words, or of a pair, the words the other lacks.
-func optionWords(labels []string, i int) []string {
-	if len(labels) == 2 {
-		return pairWords(labels, i)
-	}
-	return stems(distinguishing(labels, i))
-}
-
-// ownWords is optionWords as the label writes them (lower case, not
-// stemmed): what a command rewritten to that option says.
-func ownWords(labels []string, i int) []string {
-	want := setOf(optionWords(labels, i))
-	var out []string
-	for _, w := range choiceWords(labels[i]) {
-		if want[optionStem(w)] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// anchorNamed is named for a group of three options or more; of a pair
-// ("Ascending", "Descending"), the one option whose own words (those the
-// other lacks) the command all says while it says none of the other's.
-func anchorNamed(labels []string, words []string) ([]int, bool) {
-	switch len(labels) {
-	case 0, 1:
-		return nil, false
-	case 2:
-		have := setOf(words)
-		var out []int
-		for i := range labels {
-			mine, theirs := pairWords(labels, i), pairWords(labels, 1-i)
-			if len(mine) > 0 && allIn(mine, have) && !slices.ContainsFunc(theirs, func(w string) bool { return have[w] }) {
-				out = append(out, i)
-			}
-		}
-		return out, len(out) > 0
-	}
-	return named(labels, words)
-}
-
-// pairWords returns the stems of labels[i] (one of two) that the other
-// label lacks.
-func pairWords(labels []string, i int) []string {
-	other := setOf(stems(choiceWords(labels[1-i])))
-	var out []string
-	for _, w := range stems(choiceWords(labels[i])) {
-		if !other[w] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// optionSpan returns the first and last index in words (stems, as
-// optionStem gives them) of the distinguishing words of labels[i], and
-// whether they lie together: at most twice as many words as they are.
-func optionSpan(labels []string, i int, words []string) (int, int, bool) {
-	want := setOf(optionWords(labels, i))
-	first, last := -1, -1
-	for k, w := range words {
-		if want[w] {
-			if first < 0 {
-				first = k
-			}
-			last = k
-		}
-	}
-	return first, last, first >= 0 && last-first+1 <= 2*len(want)
-}
-
-// optionGroup returns the option group of step st and whether it is a
-// choice slot's (Choices, with the slot's name) or an option tap's the
-// learning command did not name (Options, name ""); nil when it is
-// neither.
-func optionGroup(st knowledge.Step) (labels []string, slot string) {
-	if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == device.Tap && len(st.Choices) > 0 {
-		return st.Choices, name
-	}
-	if st.Action == device.Tap && len(st.Options) > 0 {
-		return st.Options, ""
-	}
-	return nil, ""
-}
-
-// anchorsOf returns, for flow f, the command rewritten to f's learned
-// options for every option group whose option the command names (rule
-// 1), and the command's words for each: options by choice slot, picks by
-// step index for option taps that are no slot (knowledge.Step.Options);
-// ok is false when the command names no option of f, or names one
-// ambiguously, with its words apart, or only options other flows offer
-// too (shared).
-func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewritten string, options map[string]string, picks map[int]string, common, ok bool) {
-	spans := wordSpans(command)
-	words := make([]string, len(spans))
-	for i, s := range spans {
-		words[i] = optionStem(s.word)
-	}
-	type edit struct {
-		start, end int
-		text       string
-	}
-	var edits []edit
-	for i, st := range f.Steps {
-		labels, name := optionGroup(st)
-		opts, full := anchorNamed(labels, words)
-		if !full || len(opts) != 1 {
-			continue
-		}
-		common = common || shared[strings.ToLower(labels[opts[0]])]
-		first, last, together := optionSpan(labels, opts[0], words)
-		if !together {
-			return "", nil, nil, false, false
-		}
-		said := command[spans[first].start:spans[last].end]
-		if name != "" {
-			if options == nil {
-				options = map[string]string{}
-			}
-			options[name] = said
-		} else {
-			if picks == nil {
-				picks = map[int]string{}
-			}
-			picks[i] = said
-		}
-		if opts[0] != 0 {
-			edits = append(edits, edit{spans[first].start, spans[last].end, strings.Join(ownWords(labels, 0), " ")})
-		}
-	}
-	if options == nil && picks == nil {
-		return "", nil, nil, false, false
-	}
-	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
-	rewritten = command
-	for k, e := range edits {
-		if k > 0 && e.end > edits[k-1].start {
-			return "", nil, nil, false, false // two options named by the same words
-		}
-		rewritten = rewritten[:e.start] + e.text + rewritten[e.end:]
-	}
-	return rewritten, options, picks, common, true
 }
 
 // anchorVetoes are the vetoes an anchored flow may carry on the rewritten
@@ -374,156 +207,6 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 		return 0
 	})
 	return out, why
-}
-
-// semanticActionWord reports whether w names an action of the generic
-// vocabulary, strongly or weakly ("start", "show", "set").
-func semanticActionWord(w string) bool {
-	for _, id := range intent.Concepts(w) {
-		if intent.IsAction(id) {
-			return true
-		}
-	}
-	return false
-}
-
-// otherAction reports whether the command asks for another action than
-// the flow: a word it adds is a strong action word ("delete", "share"),
-// or its verb (leadWord), weak ones too, is an action word it adds while
-// the flow has one the command leaves out ("start contact names with the
-// surname" against "sort contacts by surname"). extra and flowLone are
-// the words the command adds and the flow's words it leaves out.
-func otherAction(command string, extra, flowLone []string) bool {
-	if slices.ContainsFunc(extra, intent.StrongAction) {
-		return true
-	}
-	lead := leadWord(command)
-	return slices.Contains(extra, lead) && semanticActionWord(lead) && slices.ContainsFunc(flowLone, semanticActionWord)
-}
-
-// strayValue returns a value of the command (a quoted text, a number, a
-// time, a date, or a word with digits or a dot inside: a file name) that
-// is not within the words naming an option (options, picks), "" when
-// there is none: an anchored flow types nothing, so such a value would be
-// dropped.
-func strayValue(command string, options map[string]string, picks map[int]string) string {
-	said := slices.Collect(maps.Values(options))
-	said = append(said, slices.Collect(maps.Values(picks))...)
-	within := func(v string) bool {
-		v = strings.ToLower(v)
-		return slices.ContainsFunc(said, func(s string) bool {
-			s = strings.ToLower(s)
-			return strings.Contains(s, v) || strings.Contains(v, s)
-		})
-	}
-	for _, v := range intent.Understand(command).Values {
-		switch v.Kind {
-		case intent.KindQuoted, intent.KindNumber, intent.KindTime, intent.KindDate:
-			if !within(v.Text) {
-				return v.Text
-			}
-		}
-	}
-	for _, f := range strings.Fields(command) {
-		f = strings.Trim(f, ".,;:!?'\"()")
-		if strings.ContainsFunc(f, unicode.IsDigit) || strings.Contains(f, ".") {
-			if !within(f) && !slices.ContainsFunc(choiceWords(f), func(w string) bool { return numberWords[w] != "" }) {
-				return f
-			}
-		}
-	}
-	return ""
-}
-
-// appWords returns the words (lower case) of the command that name the
-// app labelled appLabel (intent.AppNamed: "file manager" of "file manager
-// dark red theme"): they say which app, never which element.
-func appWords(command, appLabel string) map[string]bool {
-	out := map[string]bool{}
-	for _, r := range intent.AppNamed(command, appLabel) {
-		for _, w := range choiceWords(command[r[0]:r[1]]) {
-			out[w] = true
-		}
-	}
-	return out
-}
-
-// withoutWords returns words without those (lower case) in drop.
-func withoutWords(words []string, drop map[string]bool) []string {
-	out := words[:0:0]
-	for _, w := range words {
-		if !drop[strings.ToLower(w)] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// leadWord returns the command's first word that is not a stop word
-// (lower case): its verb, when it has one ("start names with …"), "" for
-// none.
-func leadWord(command string) string {
-	for _, w := range choiceWords(command) {
-		if !intent.IsStopword(w) {
-			return w
-		}
-	}
-	return ""
-}
-
-// beyondOption returns the words of value (what the alignment put in the
-// choice slot name) that are not words of the option labels of that slot's
-// step in f.
-func beyondOption(value string, f *knowledge.Flow, name string) []string {
-	have := map[string]bool{}
-	for _, st := range f.Steps {
-		if n, ok := knowledge.SlotRef(st.Text); ok && n == name {
-			for _, c := range st.Choices {
-				for _, w := range choiceWords(c) {
-					have[optionStem(w)] = true
-				}
-			}
-		}
-	}
-	var out []string
-	for _, w := range choiceWords(value) {
-		if !have[optionStem(w)] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// supported reports whether the command says more of the flow than a
-// number: an option named by a word ("Jazz", "Dark red"), or a content
-// word of the rewritten command other than the option's that the flow
-// matched ("columns" in "2 columns for the app drawer"). "set the snooze
-// time to 5 minutes" names "5 columns" of a grid by its number only.
-func supported(rewritten string, c intent.Candidate, extra []string, options map[string]string, picks map[int]string) bool {
-	said := slices.Collect(maps.Values(options))
-	said = append(said, slices.Collect(maps.Values(picks))...)
-	for _, v := range said {
-		for _, w := range choiceWords(v) {
-			if !strings.ContainsFunc(w, unicode.IsDigit) && !intent.IsStopword(w) && numberWords[w] == "" {
-				return true
-			}
-		}
-	}
-	skip := map[string]bool{}
-	for _, w := range extra {
-		skip[optionStem(w)] = true
-	}
-	for _, v := range c.Slots {
-		for _, w := range choiceWords(v) {
-			skip[optionStem(w)] = true
-		}
-	}
-	for _, w := range choiceWords(rewritten) {
-		if !intent.IsStopword(w) && !skip[optionStem(w)] && !strings.ContainsFunc(w, unicode.IsDigit) {
-			return true
-		}
-	}
-	return false
 }
 
 // anchorMatch returns the flow the command names an option of (anchorFlows),

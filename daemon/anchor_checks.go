@@ -1,0 +1,165 @@
+package daemon
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// The checks of the anchors' rule on the command's other words (anchor.go,
+// rule 2 and 3): its verb, its values, the words naming the app, the
+// words a slot took beyond its option.
+
+// semanticActionWord reports whether w names an action of the generic
+// vocabulary, strongly or weakly ("start", "show", "set").
+func semanticActionWord(w string) bool {
+	for _, id := range intent.Concepts(w) {
+		if intent.IsAction(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherAction reports whether the command asks for another action than
+// the flow: a word it adds is a strong action word ("delete", "share"),
+// or its verb (leadWord), weak ones too, is an action word it adds while
+// the flow has one the command leaves out ("start contact names with the
+// surname" against "sort contacts by surname"). extra and flowLone are
+// the words the command adds and the flow's words it leaves out.
+func otherAction(command string, extra, flowLone []string) bool {
+	if slices.ContainsFunc(extra, intent.StrongAction) {
+		return true
+	}
+	lead := leadWord(command)
+	return slices.Contains(extra, lead) && semanticActionWord(lead) && slices.ContainsFunc(flowLone, semanticActionWord)
+}
+
+// strayValue returns a value of the command (a quoted text, a number, a
+// time, a date, or a word with digits or a dot inside: a file name) that
+// is not within the words naming an option (options, picks), "" when
+// there is none: an anchored flow types nothing, so such a value would be
+// dropped.
+func strayValue(command string, options map[string]string, picks map[int]string) string {
+	said := slices.Collect(maps.Values(options))
+	said = append(said, slices.Collect(maps.Values(picks))...)
+	within := func(v string) bool {
+		v = strings.ToLower(v)
+		return slices.ContainsFunc(said, func(s string) bool {
+			s = strings.ToLower(s)
+			return strings.Contains(s, v) || strings.Contains(v, s)
+		})
+	}
+	for _, v := range intent.Understand(command).Values {
+		switch v.Kind {
+		case intent.KindQuoted, intent.KindNumber, intent.KindTime, intent.KindDate:
+			if !within(v.Text) {
+				return v.Text
+			}
+		}
+	}
+	for _, f := range strings.Fields(command) {
+		f = strings.Trim(f, ".,;:!?'\"()")
+		if strings.ContainsFunc(f, unicode.IsDigit) || strings.Contains(f, ".") {
+			if !within(f) && !slices.ContainsFunc(choiceWords(f), func(w string) bool { return numberWords[w] != "" }) {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// appWords returns the words (lower case) of the command that name the
+// app labelled appLabel (intent.AppNamed: "file manager" of "file manager
+// dark red theme"): they say which app, never which element.
+func appWords(command, appLabel string) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range intent.AppNamed(command, appLabel) {
+		for _, w := range choiceWords(command[r[0]:r[1]]) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// withoutWords returns words without those (lower case) in drop.
+func withoutWords(words []string, drop map[string]bool) []string {
+	out := words[:0:0]
+	for _, w := range words {
+		if !drop[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// leadWord returns the command's first word that is not a stop word
+// (lower case): its verb, when it has one ("start names with …"), "" for
+// none.
+func leadWord(command string) string {
+	for _, w := range choiceWords(command) {
+		if !intent.IsStopword(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// beyondOption returns the words of value (what the alignment put in the
+// choice slot name) that are not words of the option labels of that slot's
+// step in f.
+func beyondOption(value string, f *knowledge.Flow, name string) []string {
+	have := map[string]bool{}
+	for _, st := range f.Steps {
+		if n, ok := knowledge.SlotRef(st.Text); ok && n == name {
+			for _, c := range st.Choices {
+				for _, w := range choiceWords(c) {
+					have[optionStem(w)] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, w := range choiceWords(value) {
+		if !have[optionStem(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// supported reports whether the command says more of the flow than a
+// number: an option named by a word ("Jazz", "Dark red"), or a content
+// word of the rewritten command other than the option's that the flow
+// matched ("columns" in "2 columns for the app drawer"). "set the snooze
+// time to 5 minutes" names "5 columns" of a grid by its number only.
+func supported(rewritten string, c intent.Candidate, extra []string, options map[string]string, picks map[int]string) bool {
+	said := slices.Collect(maps.Values(options))
+	said = append(said, slices.Collect(maps.Values(picks))...)
+	for _, v := range said {
+		for _, w := range choiceWords(v) {
+			if !strings.ContainsFunc(w, unicode.IsDigit) && !intent.IsStopword(w) && numberWords[w] == "" {
+				return true
+			}
+		}
+	}
+	skip := map[string]bool{}
+	for _, w := range extra {
+		skip[optionStem(w)] = true
+	}
+	for _, v := range c.Slots {
+		for _, w := range choiceWords(v) {
+			skip[optionStem(w)] = true
+		}
+	}
+	for _, w := range choiceWords(rewritten) {
+		if !intent.IsStopword(w) && !skip[optionStem(w)] && !strings.ContainsFunc(w, unicode.IsDigit) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,4 +182,21 @@ func passing(all []anchor) (pass, near []anchor) {
 		}
 	}
 	return pass, near
+}
+
+func TestPickedOptions(t *testing.T) {
+	f := anchorApp()[2] // {color} among Light, Dark, Dark red, White, Black & White
+	for _, tt := range []struct {
+		command string
+		slots   map[string]string
+		want    []string
+	}{
+		{"launcher theme dark red", nil, []string{`"Dark red"`}},
+		{"theme it please", map[string]string{"color": "white"}, []string{`"White"`}},
+		{"theme it please", nil, nil}, // names none: the replay would stop, so nothing is shown
+	} {
+		if got := pickedOptions(f, tt.command, tt.slots); !slices.Equal(got, tt.want) {
+			t.Errorf("pickedOptions(%q, %v) = %q, want %q", tt.command, tt.slots, got, tt.want)
+		}
+	}
 }

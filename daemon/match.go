@@ -302,6 +302,11 @@ const AnswerNone = "none of these"
 // type, quoted and comma-separated ("Rename the list — types \"Milk\"").
 const OfferTypes = " — types "
 
+// OfferPicks follows an offered flow's name and what it would type with
+// the options it would pick in its choice slots, quoted and
+// comma-separated ("Set the theme to light — picks \"Dark red\"").
+const OfferPicks = " — picks "
+
 // offer asks the owner which of the flows d suggests the command means
 // ("did you mean …?"), when there are any and somebody can answer, and
 // returns the chosen candidate's index in d.Cands. question is a format
@@ -329,6 +334,10 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		if vs := typedValues(f, d.Cands[i].Slots); len(vs) > 0 {
 			// what it would type, so a wrong value is seen before it is typed
 			name += OfferTypes + strings.Join(vs, ", ")
+		}
+		if ps := pickedOptions(f, r.res.Command, d.Cands[i].Slots); len(ps) > 0 {
+			// and the options it would pick
+			name += OfferPicks + strings.Join(ps, ", ")
 		}
 		options = append(options, privacy.Redact(name, r.secrets, false))
 	}
@@ -368,6 +377,30 @@ func typedValues(f *knowledge.Flow, slots map[string]string) []string {
 	for _, st := range f.Steps {
 		if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == device.Input && name != PasswordSlot && slots[name] != "" {
 			out = append(out, strconv.Quote(slots[name]))
+		}
+	}
+	return out
+}
+
+// pickedOptions lists, quoted, the option each choice slot of flow f
+// would pick for command, whose candidate slots are slots (pickOption
+// without the model: named by the command, else by the slot's value), in
+// step order; a slot that names none is left out (the replay would stop
+// there, never guess).
+func pickedOptions(f *knowledge.Flow, command string, slots map[string]string) []string {
+	slots = splitSlots(f, slots)
+	var out []string
+	for _, st := range f.Steps {
+		name, ok := knowledge.SlotRef(st.Text)
+		if !ok || st.Action != device.Tap || len(st.Choices) == 0 {
+			continue
+		}
+		i := pickByCommand(st.Choices, command)
+		if i < 0 {
+			i = pickChoice(st.Choices, slots[name])
+		}
+		if i >= 0 {
+			out = append(out, strconv.Quote(st.Choices[i]))
 		}
 	}
 	return out

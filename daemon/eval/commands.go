@@ -129,7 +129,7 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	}
 	var own *owner
 	if cfg.Owner {
-		own = &owner{want: "\x00", typed: c.ExpectTyped}
+		own = &owner{want: "\x00", typed: c.ExpectTyped, picked: c.ExpectPicked}
 		if f, err := cfg.Store.Flow(ctx, row.WantFlow); err == nil && row.WantFlow != 0 && !c.ExpectNoMatch && canPick(f, c.ExpectPicked) {
 			own.want = f.Name
 		}
@@ -237,6 +237,7 @@ func canPick(f *knowledge.Flow, picks []string) bool {
 type owner struct {
 	want           string   // name of the command's flow; "\x00" for none
 	typed          []string // what the command types (CommandCase.ExpectTyped)
+	picked         []string // what it picks (CommandCase.ExpectPicked)
 	offered, right bool
 }
 

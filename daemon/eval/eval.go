@@ -455,18 +455,35 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 	}
 	o.offered = true
 	for _, opt := range options {
-		name, typed, _ := strings.Cut(opt, daemon.OfferTypes)
+		rest, picked, _ := strings.Cut(opt, daemon.OfferPicks)
+		name, typed, _ := strings.Cut(rest, daemon.OfferTypes)
 		if name == o.want || strings.HasPrefix(name, o.want+" (#") {
 			o.right = true
-			if typed != "" && !o.typesRight(typed) {
-				// the right flow, but it would type another value: the
-				// owner, who sees it, declines
+			if typed != "" && !o.typesRight(typed) || picked != "" && !o.picksRight(picked) {
+				// the right flow, but it would type or pick another
+				// value: the owner, who sees it, declines
 				return daemon.AnswerNone, nil
 			}
 			return opt, nil
 		}
 	}
 	return daemon.AnswerNone, nil
+}
+
+// picksRight reports whether each option of shown (`"a", "b"`, as an
+// offer lists what a flow would pick) is one the owner's command picks
+// (CommandCase.ExpectPicked); a command that names no pick takes any.
+func (o *owner) picksRight(shown string) bool {
+	if len(o.picked) == 0 {
+		return true
+	}
+	for _, q := range strings.Split(shown, ", ") {
+		v, err := strconv.Unquote(q)
+		if err != nil || !slices.ContainsFunc(o.picked, func(p string) bool { return labelIs(v, p) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // typesRight reports whether each value of shown (`"a", "b"`, as an

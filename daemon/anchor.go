@@ -2,24 +2,21 @@ package daemon
 
 import (
 	"context"
-	"maps"
-
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
-	"github.com/wayfinder-agent/wayfinder/daemon/event"
-	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
-
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
-
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // Option anchors (issue 11, "values picked, not typed"). A command that
-// names one option of a flow's choice step ("2 columns", "Dark red",
+// names one option of a flow's option group ("2 columns", "Dark red",
 // "Jazz") says which flow it means more surely than its other words do:
 // the option is an element of the app that flow's route reaches, and
 // owners name the value first and the setting loosely ("launcher theme
@@ -27,31 +24,45 @@ import (
 // such commands low (the template's verb and nouns are missing, the value
 // is another one) and the model scores a new value far from the old.
 //
-// The rule (anchorFlows), precision first, for commands no flow replays
-// for otherwise:
+// An option group is a choice slot's (knowledge.Step.Choices) or the
+// radio group of an option tap the learning command did not name as a
+// value (knowledge.Step.Options). The rule (anchorFlows), precision
+// first, for commands no flow replays for otherwise, for flows that type
+// nothing:
 //
-//  1. The command names exactly one option of a choice step of the flow
-//     in full (named: every distinguishing word of the option, as stems
-//     or number words), and the words naming it lie together.
+//  1. The command names exactly one option of a group of the flow in full
+//     (anchorNamed: every distinguishing word of the option, as stems,
+//     number words or a period's unit; of a pair, the words the other
+//     lacks), and the words naming it lie together.
 //  2. The option's words in the command are rewritten as the option the
 //     flow learned ("… dark red" → "… light"), and the lexical matcher
 //     scores the rewritten command against the flow: it must fill every
 //     slot and have no veto but an omitted or an added word (never an
-//     opposite, a negation, another action, another value, a literal the
-//     command leaves out).
+//     opposite, a negation, another value, a literal the command leaves
+//     out); the command's verb is no other action (otherAction); no value
+//     of the command is left over (strayValue); and it says more of the
+//     flow than an option's number (supported).
 //  3. No word the command adds labels another element of the app's
 //     recorded screens (semantic.Grounding: "sort apps by title ascending
 //     and set 4 columns" names the sort dialog too; "make the week start
-//     on Sunday" names a switch, not the "Weekly view" option).
-//  4. One flow only: when two flows pass within ambiguityMargin of each
+//     on Sunday" names a switch, not the "Weekly view" option); the words
+//     naming the app are no such words. A flow that fails only this is
+//     offered to the owner ("did you mean …?"), never replayed.
+//  4. An option that other flows of the app offer too (a contact, a
+//     folder, "5 minutes") names a list, not a flow: it anchors a flow
+//     only when every other word of the command is that flow's own, as
+//     written (no word added, none read as a typo).
+//  5. One flow only: when two flows pass within ambiguityMargin of each
 //     other's score on the rewritten command, the command is ambiguous and
 //     the owner is asked (or nothing replays).
 //
-// The choice slot is then the command's own words for the option; the
-// replay taps the option the command names (pickOption), never a guess.
-// Grounding on the app's own elements is UICOMPASS's idea (Section 3.2);
-// anchoring on a named value is what slot-filling with a gazetteer does,
-// the gazetteer here being the option lists of the app's own screens.
+// The choice slot is then the command's own words for the option (an
+// option tap's, run.picks); the replay taps the option the command names
+// (pickOption), never a guess. An anchored replay is not taught to the
+// flow (run.bridged). Grounding on the app's own elements is UICOMPASS's
+// idea (Section 3.2); anchoring on a named value is what slot-filling
+// with a gazetteer does, the gazetteer here being the option lists of the
+// app's own screens.
 //
 // Files by job: anchor.go (the rule and the engine's use of it),
 // anchor_words.go (the words naming an option, the rewritten command),

@@ -106,3 +106,42 @@ func TestAnchoredReplayOfAnOptionTap(t *testing.T) {
 		t.Fatalf("the flow's own command: %+v on %s", res, r.phone.State())
 	}
 }
+
+// TestLexicalReplayPicksTheNamedOption: a flow learned from a command
+// that named no option ("open the font size setting") replays, for a
+// command its words match that also names another option of the group
+// its tap picked, with that option tapped, never the learned one.
+func TestLexicalReplayPicksTheNamedOption(t *testing.T) {
+	ctx := context.Background()
+	r := newRig(t, nil)
+	learn := r.run(t, "set the font size to large", daemon.Options{})
+	if !learn.Saved {
+		t.Fatalf("learn: %+v", learn)
+	}
+	f, err := r.store.Flow(ctx, learn.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := *f
+	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, "change the font size setting", []string{"change the font size setting"}
+	g.Steps = slices.Clone(f.Steps)
+	for i, s := range g.Steps {
+		if len(s.Choices) > 0 {
+			g.Steps[i].Text, g.Steps[i].Options, g.Steps[i].Choices = "", s.Choices, nil
+		}
+	}
+	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.store.SaveFlow(ctx, &g); err != nil {
+		t.Fatal(err)
+	}
+	// a threshold the command's lexical score reaches (0.57: "small" is a
+	// word the flow lacks), so that the lexical match, not an anchor,
+	// replays it
+	r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{ReplayThreshold: 0.5})
+	res := r.run(t, "change the font size setting to small", daemon.Options{NoPlanner: true})
+	if res.Anchored || res.FlowID != g.ID || res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_small" {
+		t.Fatalf("lexical replay (score %.2f): %+v on %s", res.Score, res, r.phone.State())
+	}
+}

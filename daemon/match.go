@@ -223,7 +223,15 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// the lexical match must also mean what the command means
 			// with its typos read as the matcher read them: a model embeds a
 			// misspelt word far from the right one
-			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(cmp.Or(top.Corrected, r.res.Command), r.secrets, false), top, g)
+			said := cmp.Or(top.Corrected, r.res.Command)
+			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(said, r.secrets, false), top, g)
+			if rewritten, _, _, _, named := anchorsOf(said, g, nil); err == nil && !ok && named && rewritten != said {
+				// another option than the flow learned ("daily view" for
+				// a flow that picked "Yearly view") is far from its texts
+				// by the model's measure: compare the command as it reads
+				// with the learned option (anchor.go, rule 2)
+				ok, cos, err = r.sem.Agrees(ctx, privacy.Redact(rewritten, r.secrets, false), top, g)
+			}
 			if err != nil {
 				r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})
 			}
@@ -251,6 +259,14 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command names no option it knows for {%s}", f.Name, name)})
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
+	}
+	if r.picks == nil {
+		// an option tap that is no slot, whose other option the command
+		// names ("daily view" for a flow that picked "Yearly view"): the
+		// replay taps the option named, never the learned one
+		if _, _, picks, _, ok := anchorsOf(r.res.Command, f, nil); ok {
+			r.picks = picks
+		}
 	}
 	fm.Replay, fm.Slots = true, top.Slots
 	r.emit(event.FlowMatched, fm)

@@ -67,7 +67,8 @@ import (
 // Files by job: anchor.go (the rule and the engine's use of it),
 // anchor_words.go (the words naming an option, the rewritten command),
 // anchor_checks.go (the checks on the command's other words),
-// anchor_switch.go (the same rule for a flow that sets one switch).
+// anchor_switch.go (the same rule for a flow that sets one switch),
+// anchor_tap.go (flows named by their last tap: offered, never replayed).
 
 // anchor is a flow a command names an option of, scored on the command
 // rewritten to the flow's learned options.
@@ -81,9 +82,12 @@ type anchor struct {
 	// picks: index of an option tap that is no slot (Step.Options) → the
 	// command's words for the option to tap instead of the learned one
 	picks map[int]string
-	// toggle: a switch anchor (anchor_switch.go); its score is the share
-	// of the switch's label the command says, not a lexical score
+	// toggle: a switch or tap anchor (anchor_switch.go, anchor_tap.go); its
+	// score is the share of the element's label the command says, not a
+	// lexical score
 	toggle bool
+	// tap: a tap anchor (anchor_tap.go), always near
+	tap bool
 	// near: the flow passed every rule but one word of the command labels
 	// another element of the app (rule 3): it is offered to the owner
 	// ("did you mean …?"), never replayed on its own
@@ -203,6 +207,8 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 	}
 	sws, swhy := switchAnchors(command, pkg, named, flows, g)
 	out, why = append(out, sws...), append(why, swhy...)
+	tas, twhy := tapAnchors(command, pkg, named, m, flows, g)
+	out, why = append(out, tas...), append(why, twhy...)
 	slices.SortStableFunc(out, func(a, b anchor) int {
 		switch {
 		case a.near != b.near:
@@ -257,7 +263,10 @@ func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int6
 // describe says what the command named of the anchored flow: its options
 // (optionList) or its switch.
 func (a anchor) describe() string {
-	if a.toggle {
+	switch {
+	case a.tap:
+		return fmt.Sprintf("element %q", a.cand.Matched)
+	case a.toggle:
 		return fmt.Sprintf("switch %q", a.cand.Matched)
 	}
 	return optionList(a.options, a.picks)

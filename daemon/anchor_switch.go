@@ -42,42 +42,23 @@ import (
 func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int64]*knowledge.Flow, g *semantic.Grounding) ([]anchor, []string) {
 	var out []anchor
 	var why []string
-	said := map[string]bool{}
-	var content []string
-	for _, w := range choiceWords(command) {
-		if !intent.IsStopword(w) {
-			said[intent.Stem(w)] = true
-			content = append(content, w)
-		}
-	}
-	labels := g.Labels(pkg)
+	cw := newCommandWords(command, g.Labels(pkg))
 	for _, id := range poolOf(flows, pkg) {
 		f := flows[id]
 		label, on, ok := intent.SwitchOf(f)
 		if !ok || typesText(f) {
 			continue
 		}
-		mine := contentStems(label)
-		var covered []string
-		for _, w := range mine {
-			if said[w] {
-				covered = append(covered, w)
-			}
+		covered, mine, refused := cw.names(label, 1, nil)
+		if refused != "" {
+			why = append(why, fmt.Sprintf("flow %d: %s", id, refused))
 		}
-		if len(covered) < min(2, len(mine)) {
-			continue
-		}
-		if other := neighbourWith(labels, covered, mine); other != "" {
-			why = append(why, fmt.Sprintf("flow %d: %q also labels %q", id, strings.Join(covered, " "), other))
-			continue
-		}
-		if !distinctive(labels, covered, mine) {
-			why = append(why, fmt.Sprintf("flow %d: every word said of %q labels other elements too", id, label))
+		if covered == 0 {
 			continue
 		}
 		state := intent.SwitchState(command, label)
 		if state == 0 {
-			state = namedState(command, label, content)
+			state = namedState(command, label, cw.content)
 		}
 		if state == 0 {
 			why = append(why, fmt.Sprintf("flow %d: the command says no state of %q", id, label))
@@ -91,21 +72,72 @@ func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int6
 			why = append(why, fmt.Sprintf("flow %d: the command's value %q is no setting", id, v))
 			continue
 		}
-		mineSet := setOf(mine)
-		var rest []string
-		for _, w := range content {
-			if !mineSet[intent.Stem(w)] {
-				rest = append(rest, w)
-			}
-		}
-		other := g.Foreign(withoutWords(rest, appNamed), f)
+		other := g.Foreign(withoutWords(cw.rest(mine), appNamed), f)
 		if len(other) > 0 {
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
 		}
-		c := intent.Candidate{FlowID: id, Package: f.Package, Score: float64(len(covered)) / float64(len(mine)), Matched: label, Slots: map[string]string{}}
+		c := intent.Candidate{FlowID: id, Package: f.Package, Score: float64(covered) / float64(len(mine)), Matched: label, Slots: map[string]string{}}
 		out = append(out, anchor{cand: c, rewritten: intent.SwitchText(f), toggle: true, near: len(other) > 0})
 	}
 	return out, why
+}
+
+// commandWords are a command's content words (no stop words) and their
+// stems, with the element labels of the app's recorded screens, for
+// naming an element by its label (names).
+type commandWords struct {
+	content []string
+	said    map[string]bool
+	labels  []string
+}
+
+func newCommandWords(command string, labels []string) *commandWords {
+	cw := &commandWords{said: map[string]bool{}, labels: labels}
+	for _, w := range choiceWords(command) {
+		if !intent.IsStopword(w) {
+			cw.said[intent.Stem(w)] = true
+			cw.content = append(cw.content, w)
+		}
+	}
+	return cw
+}
+
+// names reports how many words of label (stems, no stop words: mine) the
+// command says, those in skip aside, 0 when they do not name it (rule 1
+// of the file comment):
+// fewer than two of them, or than its one word, or fewer than least;
+// none that only this element's label has; or all of them on a
+// neighbour's label too. refused says why, for a label the command
+// shares words with.
+func (cw *commandWords) names(label string, least int, skip map[string]bool) (covered int, mine []string, refused string) {
+	mine = contentStems(label)
+	var said []string
+	for _, w := range mine {
+		if cw.said[w] && !skip[w] {
+			said = append(said, w)
+		}
+	}
+	switch {
+	case len(said) < min(2, len(mine)) || len(said) < least:
+		return 0, mine, ""
+	case neighbourWith(cw.labels, said, mine) != "":
+		return 0, mine, fmt.Sprintf("%q also labels %q", strings.Join(said, " "), neighbourWith(cw.labels, said, mine))
+	case !distinctive(cw.labels, said, mine):
+		return 0, mine, fmt.Sprintf("every word said of %q labels other elements too", label)
+	}
+	return len(said), mine, ""
+}
+
+// rest returns the command's content words that are none of mine.
+func (cw *commandWords) rest(mine []string) []string {
+	set := setOf(mine)
+	var out []string
+	for _, w := range cw.content {
+		if !set[intent.Stem(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // namedState is the state a command with no on or off word asks for the

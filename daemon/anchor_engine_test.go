@@ -60,14 +60,13 @@ func TestAnchoredReplay(t *testing.T) {
 	}
 }
 
-// TestAnchoredReplayOfAnOptionTap: a flow whose option tap is no slot
-// (the learning command did not name it as a value) keeps the option's
-// group (Step.Options); a command naming another option of it replays the
-// flow tapping that option, and the flow's own command still taps the
-// learned one.
-func TestAnchoredReplayOfAnOptionTap(t *testing.T) {
+// optionTapFlow learns "set the font size to large" on the demo phone and
+// saves the same route as a flow learned from intent, a command that
+// named no value: its option tap is no slot and keeps its group
+// (Step.Options).
+func optionTapFlow(t *testing.T, r *rig, intent string) *knowledge.Flow {
+	t.Helper()
 	ctx := context.Background()
-	r := newRig(t, nil)
 	learn := r.run(t, "set the font size to large", daemon.Options{})
 	if !learn.Saved {
 		t.Fatalf("learn: %+v", learn)
@@ -76,9 +75,8 @@ func TestAnchoredReplayOfAnOptionTap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the same route, learned from a command that named no value
 	g := *f
-	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, "set the font size to large", []string{"set the font size to large"}
+	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, intent, []string{intent}
 	g.Steps = slices.Clone(f.Steps)
 	options := 0
 	for i, s := range g.Steps {
@@ -97,6 +95,17 @@ func TestAnchoredReplayOfAnOptionTap(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.eng.InvalidateFlows()
+	return &g
+}
+
+// TestAnchoredReplayOfAnOptionTap: a flow whose option tap is no slot
+// (the learning command did not name it as a value) keeps the option's
+// group (Step.Options); a command naming another option of it replays the
+// flow tapping that option, and the flow's own command still taps the
+// learned one.
+func TestAnchoredReplayOfAnOptionTap(t *testing.T) {
+	r := newRig(t, nil)
+	g := optionTapFlow(t, r, "set the font size to large")
 	res := r.run(t, "font small please", daemon.Options{NoPlanner: true})
 	if !res.Anchored || res.FlowID != g.ID || res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_small" {
 		t.Fatalf("anchored replay: %+v on %s", res, r.phone.State())
@@ -108,34 +117,12 @@ func TestAnchoredReplayOfAnOptionTap(t *testing.T) {
 }
 
 // TestLexicalReplayPicksTheNamedOption: a flow learned from a command
-// that named no option ("open the font size setting") replays, for a
+// that named no option ("change the font size setting") replays, for a
 // command its words match that also names another option of the group
 // its tap picked, with that option tapped, never the learned one.
 func TestLexicalReplayPicksTheNamedOption(t *testing.T) {
-	ctx := context.Background()
 	r := newRig(t, nil)
-	learn := r.run(t, "set the font size to large", daemon.Options{})
-	if !learn.Saved {
-		t.Fatalf("learn: %+v", learn)
-	}
-	f, err := r.store.Flow(ctx, learn.FlowID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := *f
-	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, "change the font size setting", []string{"change the font size setting"}
-	g.Steps = slices.Clone(f.Steps)
-	for i, s := range g.Steps {
-		if len(s.Choices) > 0 {
-			g.Steps[i].Text, g.Steps[i].Options, g.Steps[i].Choices = "", s.Choices, nil
-		}
-	}
-	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.store.SaveFlow(ctx, &g); err != nil {
-		t.Fatal(err)
-	}
+	g := optionTapFlow(t, r, "change the font size setting")
 	// a threshold the command's lexical score reaches (0.57: "small" is a
 	// word the flow lacks), so that the lexical match, not an anchor,
 	// replays it

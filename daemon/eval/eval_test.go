@@ -45,20 +45,8 @@ func FuzzParseCommands(f *testing.F) {
 // recorded apps with the oracle: every task learned, every flow replayed
 // with no LLM call.
 func TestOracleLearnsAndReplaysTwoApps(t *testing.T) {
-	d, err := droidtask.Load(shared.Path(t, "droidtask"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	apps := d.AppNames()[:2]
-	rep, err := Run(context.Background(), Config{Data: d, Apps: apps, Store: st, Name: "oracle",
-		Planner: func(task *droidtask.Task, phone *sim.Phone, _ *knowledge.Store) (daemon.Planner, error) {
-			return NewOracle(task, phone), nil
-		}})
+	d, st := oracleRig(t)
+	rep, err := Run(context.Background(), Config{Data: d, Apps: d.AppNames()[:2], Store: st, Name: "oracle", Planner: oracle})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,15 +61,7 @@ func TestOracleLearnsAndReplaysTwoApps(t *testing.T) {
 // replay it (three failures would have made it unhealthy, and the fourth a
 // miss).
 func TestNewPicksKeepTheFlowHealthy(t *testing.T) {
-	d, err := droidtask.Load(shared.Path(t, "droidtask"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	d, st := oracleRig(t)
 	var task *droidtask.Task
 	for i := range d.Tasks {
 		for _, s := range d.Tasks[i].Steps {
@@ -101,10 +81,7 @@ func TestNewPicksKeepTheFlowHealthy(t *testing.T) {
 	for i := 1; i < len(cmds); i++ {
 		cmds[i].ExpectPicked[0] += "s"
 	}
-	rep, err := Run(context.Background(), Config{Data: d, Apps: []string{task.App}, Store: st, Name: "oracle", Commands: cmds,
-		Planner: func(task *droidtask.Task, phone *sim.Phone, _ *knowledge.Store) (daemon.Planner, error) {
-			return NewOracle(task, phone), nil
-		}})
+	rep, err := Run(context.Background(), Config{Data: d, Apps: []string{task.App}, Store: st, Name: "oracle", Commands: cmds, Planner: oracle})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,4 +90,26 @@ func TestNewPicksKeepTheFlowHealthy(t *testing.T) {
 			t.Errorf("%q: %s, matched flow %d, want %d", r.Command, r.Verdict, r.MatchedFlow, r.WantFlow)
 		}
 	}
+}
+
+// oracleRig loads the recorded apps (skipping the test, saying why, when
+// ../shared is absent) and opens a store in t.TempDir(), closed after
+// the test.
+func oracleRig(t *testing.T) (*droidtask.Dataset, *knowledge.Store) {
+	t.Helper()
+	d, err := droidtask.Load(shared.Path(t, "droidtask"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return d, st
+}
+
+// oracle is the evaluation's planner that follows each task's recording.
+func oracle(task *droidtask.Task, phone *sim.Phone, _ *knowledge.Store) (daemon.Planner, error) {
+	return NewOracle(task, phone), nil
 }

@@ -142,6 +142,10 @@ func printEvent(w io.Writer, ev event.Event) {
 		var d event.FlowMatch
 		decode(ev, &d)
 		switch {
+		case d.Replay && d.Anchor != "":
+			fmt.Fprintf(w, "  flow     replaying %q (the command names %s) slots=%v — no model call\n", d.Name, d.Anchor, d.Slots)
+		case d.Replay && d.Score < d.Threshold:
+			fmt.Fprintf(w, "  flow     replaying %q (score %.2f < %.2f, chosen or promoted) slots=%v — no model call\n", d.Name, d.Score, d.Threshold, d.Slots)
 		case d.Replay:
 			fmt.Fprintf(w, "  flow     replaying %q (score %.2f ≥ %.2f) slots=%v — no model call\n", d.Name, d.Score, d.Threshold, d.Slots)
 		case d.FlowID != 0:

@@ -23,6 +23,7 @@ var demoScript = []struct{ say, why, steps string }{
 	{`add a new note named "Call mom"`, "other words, other value: the saved flow replays with the new slot value", ""},
 	{"make the text large", "pasted steps from a web tutorial, partly outdated (this phone says Settings and Font size): followed step by step, then learned as a flow named by the goal",
 		"How to get bigger text:\n1. Open the Notebook app\n2. Tap More options\n3. Tap Preferences\n4. Tap Text size\n5. Pick Large"},
+	{"font small please", "another option of the same list, said loosely: the command names one option of the flow's list and nothing else of the app, so the flow replays offline and picks Small", ""},
 	{"add a new note named mom", `"mom" is in the owner's context library (Mary Smith): resolved on the phone, then the saved note flow replays with her name`, ""},
 }
 

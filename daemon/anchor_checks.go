@@ -14,9 +14,9 @@ import (
 // rule 2 and 3): its verb, its values, the words naming the app, the
 // words a slot took beyond its option.
 
-// semanticActionWord reports whether w names an action of the generic
+// isActionWord reports whether w names an action of the generic
 // vocabulary, strongly or weakly ("start", "show", "set").
-func semanticActionWord(w string) bool {
+func isActionWord(w string) bool {
 	for _, id := range intent.Concepts(w) {
 		if intent.IsAction(id) {
 			return true
@@ -36,7 +36,7 @@ func otherAction(command string, extra, flowLone []string) bool {
 		return true
 	}
 	lead := leadWord(command)
-	return slices.Contains(extra, lead) && semanticActionWord(lead) && slices.ContainsFunc(flowLone, semanticActionWord)
+	return slices.Contains(extra, lead) && isActionWord(lead) && slices.ContainsFunc(flowLone, isActionWord)
 }
 
 // strayValue returns a value of the command (a quoted text, a number, a

@@ -48,10 +48,10 @@ func strayValue(command string, options map[string]string, picks map[int]string)
 	said := slices.Collect(maps.Values(options))
 	said = append(said, slices.Collect(maps.Values(picks))...)
 	within := func(v string) bool {
-		v = strings.ToLower(v)
+		vw := setOf(choiceWords(v))
 		return slices.ContainsFunc(said, func(s string) bool {
-			s = strings.ToLower(s)
-			return strings.Contains(s, v) || strings.Contains(v, s)
+			sw := setOf(choiceWords(s))
+			return allIn(slices.Collect(maps.Keys(vw)), sw) || allIn(slices.Collect(maps.Keys(sw)), vw)
 		})
 	}
 	for _, v := range intent.Understand(command).Values {

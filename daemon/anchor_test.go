@@ -200,3 +200,19 @@ func TestPickedOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestStrayValue(t *testing.T) {
+	for _, tt := range []struct {
+		command, said, want string
+	}{
+		{"notes text size 200%", "200", ""},
+		{"set 5 columns and 50% quality", "5", "50%"},
+		{"move video1.mp4 to the sd card", "sd card", "video1.mp4"},
+		{"i want five columns", "five", ""},
+		{"rename it to 'holiday'", "five", "holiday"},
+	} {
+		if got := strayValue(tt.command, map[string]string{"v": tt.said}, nil); got != tt.want {
+			t.Errorf("strayValue(%q, %q) = %q, want %q", tt.command, tt.said, got, tt.want)
+		}
+	}
+}

@@ -27,10 +27,6 @@ var (
 // such a frame is no mention: "jotter light theme" may be about jotters.
 // Quoted text is never one. Nil when label is empty or not mentioned.
 func appMentions(text, label string) [][2]int {
-	want := strings.Join(labelWords(label), "")
-	if want == "" {
-		return nil
-	}
 	toks := Tokenize(text)
 	word := func(i int) string {
 		if i < 0 || i >= len(toks) || toks[i].Kind != KindWord {
@@ -39,16 +35,9 @@ func appMentions(text, label string) [][2]int {
 		return toks[i].Text
 	}
 	var out [][2]int
-	for i := 0; i < len(toks); i++ {
-		n := labelAt(toks, i, want)
-		if n == 0 {
-			continue
-		}
-		a, b := i, i+n
-		if appNouns[word(b)] {
-			b++
-		}
-		framed := b > i+n // "… app"
+	for _, run := range labelRuns(toks, label) {
+		a, b := run.start, run.end
+		framed := run.app // "… app"
 		if mentionDets[word(a-1)] {
 			a--
 		}
@@ -59,7 +48,37 @@ func appMentions(text, label string) [][2]int {
 		if framed {
 			out = append(out, [2]int{toks[a].Start, toks[b-1].End})
 		}
-		i = b - 1
+	}
+	return out
+}
+
+// labelRun is a run of word tokens [start, end) that spell an app's label,
+// with the "app" that follows it (app) when there is one.
+type labelRun struct {
+	start, end int
+	app        bool
+}
+
+// labelRuns returns the runs of toks that spell label (its words, or their
+// concatenation, case folded), each with a following "app", left to right
+// and not overlapping; nil when label has no words.
+func labelRuns(toks []Token, label string) []labelRun {
+	want := strings.Join(labelWords(label), "")
+	if want == "" {
+		return nil
+	}
+	var out []labelRun
+	for i := 0; i < len(toks); i++ {
+		n := labelAt(toks, i, want)
+		if n == 0 {
+			continue
+		}
+		r := labelRun{start: i, end: i + n}
+		if r.end < len(toks) && toks[r.end].Kind == KindWord && appNouns[toks[r.end].Text] {
+			r.end, r.app = r.end+1, true
+		}
+		out = append(out, r)
+		i = r.end - 1
 	}
 	return out
 }
@@ -118,23 +137,10 @@ func labelWords(label string) []string {
 // of the app a command asks for (the engine's option anchors) does not.
 // Quoted text is never a mention. Nil when label is empty.
 func AppNamed(text, label string) [][2]int {
-	want := strings.Join(labelWords(label), "")
-	if want == "" {
-		return nil
-	}
 	toks := Tokenize(text)
 	var out [][2]int
-	for i := 0; i < len(toks); i++ {
-		n := labelAt(toks, i, want)
-		if n == 0 {
-			continue
-		}
-		b := i + n
-		if b < len(toks) && toks[b].Kind == KindWord && appNouns[toks[b].Text] {
-			b++
-		}
-		out = append(out, [2]int{toks[i].Start, toks[b-1].End})
-		i = b - 1
+	for _, r := range labelRuns(toks, label) {
+		out = append(out, [2]int{toks[r.start].Start, toks[r.end-1].End})
 	}
 	return out
 }

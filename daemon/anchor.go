@@ -165,6 +165,7 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 		for name := range options {
 			extra = append(extra, beyondOption(c.Slots[name], f, name)...)
 		}
+		stray := strayValue(command, options, picks)
 		switch {
 		case len(c.Missing) > 0:
 			why = append(why, fmt.Sprintf("flow %d: no value for {%s}", id, strings.Join(c.Missing, "}, {")))
@@ -183,9 +184,9 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 		case otherAction(command, extra, c.FlowUnmatched):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))
 			continue
-		case strayValue(command, options, picks) != "":
+		case stray != "":
 			// "move video1.mp4 to the sd card": a value no option holds
-			why = append(why, fmt.Sprintf("flow %d: the command's value %q is no option", id, strayValue(command, options, picks)))
+			why = append(why, fmt.Sprintf("flow %d: the command's value %q is no option", id, stray))
 			continue
 		case !supported(rewritten, c, extra, options, picks):
 			why = append(why, fmt.Sprintf("flow %d: only the option's number is the flow's", id))

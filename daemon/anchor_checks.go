@@ -14,17 +14,6 @@ import (
 // rule 2 and 3): its verb, its values, the words naming the app, the
 // words a slot took beyond its option.
 
-// isActionWord reports whether w names an action of the generic
-// vocabulary, strongly or weakly ("start", "show", "set").
-func isActionWord(w string) bool {
-	for _, id := range intent.Concepts(w) {
-		if intent.IsAction(id) {
-			return true
-		}
-	}
-	return false
-}
-
 // otherAction reports whether the command asks for another action than
 // the flow: a word it adds is a strong action word ("delete", "share"),
 // or its verb (leadWord), weak ones too, is an action word it adds while
@@ -36,7 +25,7 @@ func otherAction(command string, extra, flowLone []string) bool {
 		return true
 	}
 	lead := leadWord(command)
-	return slices.Contains(extra, lead) && isActionWord(lead) && slices.ContainsFunc(flowLone, isActionWord)
+	return slices.Contains(extra, lead) && intent.ActionWord(lead) && slices.ContainsFunc(flowLone, intent.ActionWord)
 }
 
 // strayValue returns a value of the command (a quoted text, a number, a
@@ -45,13 +34,12 @@ func otherAction(command string, extra, flowLone []string) bool {
 // there is none: an anchored flow types nothing, so such a value would be
 // dropped.
 func strayValue(command string, options map[string]string, picks map[int]string) string {
-	said := slices.Collect(maps.Values(options))
-	said = append(said, slices.Collect(maps.Values(picks))...)
+	said := namedWords(options, picks)
 	within := func(v string) bool {
-		vw := setOf(choiceWords(v))
+		vw := choiceWords(v)
 		return slices.ContainsFunc(said, func(s string) bool {
-			sw := setOf(choiceWords(s))
-			return allIn(slices.Collect(maps.Keys(vw)), sw) || allIn(slices.Collect(maps.Keys(sw)), vw)
+			sw := choiceWords(s)
+			return allIn(vw, setOf(sw)) || allIn(sw, setOf(vw))
 		})
 	}
 	for _, v := range intent.Understand(command).Values {
@@ -71,6 +59,12 @@ func strayValue(command string, options map[string]string, picks map[int]string)
 		}
 	}
 	return ""
+}
+
+// namedWords lists the command's words for the options it names: those
+// of choice slots (options) and of option taps (picks).
+func namedWords(options map[string]string, picks map[int]string) []string {
+	return append(slices.Collect(maps.Values(options)), slices.Collect(maps.Values(picks))...)
 }
 
 // appWords returns the words (lower case) of the command that name the
@@ -138,9 +132,7 @@ func beyondOption(value string, f *knowledge.Flow, name string) []string {
 // matched ("columns" in "2 columns for the app drawer"). "set the snooze
 // time to 5 minutes" names "5 columns" of a grid by its number only.
 func supported(rewritten string, c intent.Candidate, extra []string, options map[string]string, picks map[int]string) bool {
-	said := slices.Collect(maps.Values(options))
-	said = append(said, slices.Collect(maps.Values(picks))...)
-	for _, v := range said {
+	for _, v := range namedWords(options, picks) {
 		for _, w := range choiceWords(v) {
 			if !strings.ContainsFunc(w, unicode.IsDigit) && !intent.IsStopword(w) && numberWords[w] == "" {
 				return true

@@ -43,6 +43,7 @@ func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int6
 	var out []anchor
 	var why []string
 	cw := newCommandWords(command, g.Labels(pkg))
+	stray := strayValue(command, nil, nil)
 	for _, id := range poolOf(flows, pkg) {
 		f := flows[id]
 		label, on, ok := intent.SwitchOf(f)
@@ -68,8 +69,8 @@ func switchAnchors(command, pkg string, appNamed map[string]bool, flows map[int6
 			why = append(why, fmt.Sprintf("flow %d: the command asks for the other state of %q", id, label))
 			continue
 		}
-		if v := strayValue(command, nil, nil); v != "" {
-			why = append(why, fmt.Sprintf("flow %d: the command's value %q is no setting", id, v))
+		if stray != "" {
+			why = append(why, fmt.Sprintf("flow %d: the command's value %q is no setting", id, stray))
 			continue
 		}
 		other := g.Foreign(withoutWords(cw.rest(mine), appNamed), f)

@@ -67,6 +67,7 @@ func tapAnchors(command, pkg string, appNamed map[string]bool, m *intent.Matcher
 	var out []anchor
 	var why []string
 	cw := newCommandWords(command, g.Labels(pkg))
+	stray := strayValue(command, nil, nil)
 	for _, id := range poolOf(flows, pkg) {
 		f := flows[id]
 		label, ok := keyTap(f)
@@ -93,8 +94,8 @@ func tapAnchors(command, pkg string, appNamed map[string]bool, m *intent.Matcher
 		case otherAction(command, c.Unmatched, c.FlowUnmatched):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))
 			continue
-		case strayValue(command, nil, nil) != "":
-			why = append(why, fmt.Sprintf("flow %d: the command's value %q is not the flow's", id, strayValue(command, nil, nil)))
+		case stray != "":
+			why = append(why, fmt.Sprintf("flow %d: the command's value %q is not the flow's", id, stray))
 			continue
 		}
 		if other := g.Foreign(withoutWords(cw.rest(mine), appNamed), f); len(other) > 0 {

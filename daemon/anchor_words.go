@@ -23,7 +23,7 @@ func wordSpans(s string) []wordSpan {
 	var out []wordSpan
 	start := -1
 	for i, r := range s {
-		in := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 0x7f
+		in := wordRune(r)
 		switch {
 		case in && start < 0:
 			start = i

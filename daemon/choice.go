@@ -149,9 +149,13 @@ func grandparent(s *screen.Snapshot, n *screen.Node) int {
 
 // choiceWords splits a label into lower-case words.
 func choiceWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f)
-	})
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !wordRune(r) })
+}
+
+// wordRune reports whether r belongs to a word of choiceWords and
+// wordSpans: an ASCII letter or digit, or any rune beyond ASCII.
+func wordRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 0x7f
 }
 
 // distinguishing returns the words of labels[i] that fewer than half of

@@ -335,6 +335,12 @@ func Concepts(text string) []string {
 	return out
 }
 
+// ActionWord reports whether word is a member, strong or weak, of an
+// action concept of the vocabulary ("delete", "start", "show", "set").
+func ActionWord(word string) bool {
+	return slices.ContainsFunc(analyze(word), func(t ptok) bool { return t.hasAction() })
+}
+
 // StrongAction reports whether word is a strong (unambiguous) member of an
 // action concept of the vocabulary ("delete", "sort"; not "set", "show" or
 // "text", which have other common senses).

@@ -16,11 +16,11 @@ import (
 )
 
 // Option anchors (issue 11, "values picked, not typed"). A command that
-// names one option of a flow's option group ("2 columns", "Dark red",
-// "Jazz") says which flow it means more surely than its other words do:
+// names one option of a flow's option group ("4 tiles", "Deep blue",
+// "Sepia") says which flow it means more surely than its other words do:
 // the option is an element of the app that flow's route reaches, and
-// owners name the value first and the setting loosely ("launcher theme
-// dark red", "i want six columns of apps"). The lexical matcher scores
+// owners name the value first and the setting loosely ("reader palette
+// deep blue", "i want six tiles per row"). The lexical matcher scores
 // such commands low (the template's verb and nouns are missing, the value
 // is another one) and the model scores a new value far from the old.
 //
@@ -35,7 +35,7 @@ import (
 //     number words or a period's unit; of a pair, the words the other
 //     lacks), and the words naming it lie together.
 //  2. The option's words in the command are rewritten as the option the
-//     flow learned ("… dark red" → "… light"), and the lexical matcher
+//     flow learned ("… deep blue" → "… paper"), and the lexical matcher
 //     scores the rewritten command against the flow: it must fill every
 //     slot and have no veto but an omitted or an added word (never an
 //     opposite, a negation, another value, a literal the command leaves
@@ -43,9 +43,9 @@ import (
 //     of the command is left over (strayValue); and it says more of the
 //     flow than an option's number (supported).
 //  3. No word the command adds labels another element of the app's
-//     recorded screens (semantic.Grounding: "sort apps by title ascending
-//     and set 4 columns" names the sort dialog too; "make the week start
-//     on Sunday" names a switch, not the "Weekly view" option); the words
+//     recorded screens (semantic.Grounding: "sort books by author ascending
+//     and set 4 tiles" names the sort dialog too; "make the week start
+//     on Monday" names a switch, not the "Weekly planner" option); the words
 //     naming the app are no such words. A flow that fails only this is
 //     offered to the owner ("did you mean …?"), never replayed.
 //  4. An option that other flows of the app offer too (a contact, a
@@ -115,7 +115,7 @@ func typesText(f *knowledge.Flow) bool {
 
 // sharedOptions returns the options (lower case) of the choice steps of
 // the healthy flows of pkg that more than one flow offers: "5 minutes"
-// among the snooze times and the timer lengths, a contact among the rows
+// among the reminder delays and the countdown lengths, a contact among the rows
 // of every contact list. Such an option names a list, not a flow.
 func sharedOptions(flows map[int64]*knowledge.Flow, pkg string) map[string]bool {
 	by := map[string]int64{}
@@ -177,15 +177,15 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 			// an option other flows offer too (a contact, a folder, "5
 			// minutes") names a list, not a flow: every other word of
 			// the command must be the flow's, as written, not read as a
-			// typo of one ("add a 5 minute timer" is not "set the snooze
-			// time to 5 minutes")
+			// typo of one ("start a 5 minute countdown" is not "set the
+			// reminder delay to 5 minutes")
 			why = append(why, fmt.Sprintf("flow %d: an option other flows offer, and words the flow does not have", id))
 			continue
 		case otherAction(command, extra, c.FlowUnmatched):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))
 			continue
 		case stray != "":
-			// "move video1.mp4 to the sd card": a value no option holds
+			// "copy clip7.mp4 to the memory card": a value no option holds
 			why = append(why, fmt.Sprintf("flow %d: the command's value %q is no option", id, stray))
 			continue
 		case !supported(rewritten, c, extra, options, picks):

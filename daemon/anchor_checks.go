@@ -17,8 +17,8 @@ import (
 // otherAction reports whether the command asks for another action than
 // the flow: a word it adds is a strong action word ("delete", "share"),
 // or its verb (leadWord), weak ones too, is an action word it adds while
-// the flow has one the command leaves out ("start contact names with the
-// surname" against "sort contacts by surname"). extra and flowLone are
+// the flow has one the command leaves out ("start lists with the oldest"
+// against "sort lists by oldest"). extra and flowLone are
 // the words the command adds and the flow's words it leaves out.
 func otherAction(command string, extra, flowLone []string) bool {
 	if slices.ContainsFunc(extra, intent.StrongAction) {
@@ -68,8 +68,8 @@ func namedWords(options map[string]string, picks map[int]string) []string {
 }
 
 // appWords returns the words (lower case) of the command that name the
-// app labelled appLabel (intent.AppNamed: "file manager" of "file manager
-// dark red theme"): they say which app, never which element.
+// app labelled appLabel (intent.AppNamed: "book shelf" of "book shelf
+// deep blue palette"): they say which app, never which element.
 func appWords(command, appLabel string) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range intent.AppNamed(command, appLabel) {
@@ -127,10 +127,10 @@ func beyondOption(value string, f *knowledge.Flow, name string) []string {
 }
 
 // supported reports whether the command says more of the flow than a
-// number: an option named by a word ("Jazz", "Dark red"), or a content
+// number: an option named by a word ("Sepia", "Deep blue"), or a content
 // word of the rewritten command other than the option's that the flow
-// matched ("columns" in "2 columns for the app drawer"). "set the snooze
-// time to 5 minutes" names "5 columns" of a grid by its number only.
+// matched ("tiles" in "2 tiles for the front page"). "set the reminder
+// delay to 5 minutes" names "5 tiles" of a grid by its number only.
 func supported(rewritten string, c intent.Candidate, extra []string, options map[string]string, picks map[int]string) bool {
 	for _, v := range namedWords(options, picks) {
 		for _, w := range choiceWords(v) {

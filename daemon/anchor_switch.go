@@ -11,9 +11,9 @@ import (
 
 // Switch anchors: the option anchors' rule (anchor.go) for a flow that
 // sets one switch (intent.SwitchOf). Owners name a setting by the words
-// of its switch and say the state loosely ("display the word count" for
-// the switch "Show word count"; "let me use the volume keys as shutter"
-// for "Use volume buttons as shutter"); the lexical matcher reads the
+// of its switch and say the state loosely ("display the page count" for
+// the switch "Show page count"; "let me use the side keys to turn pages"
+// for "Use side buttons to turn pages"); the lexical matcher reads the
 // missing "turn on" as a polarity veto, and the model cannot tell the two
 // states apart. The rule, precision first:
 //
@@ -25,9 +25,9 @@ import (
 //  2. The state the command asks for (intent.SwitchState: its on and off
 //     words read with the label's own, a negation flipping them) is the
 //     state the flow sets. A command with no on or off word asks for the
-//     state namedState reads: on for the setting named alone ("volume keys
-//     as shutter please"), off when negated or stopped ("don't close the
-//     launcher after launching an app"); one with a verb of its own
+//     state namedState reads: on for the setting named alone ("side keys
+//     turn pages please"), off when negated or stopped ("don't close the
+//     reader when opening another app"); one with a verb of its own
 //     ("mute …") says none and is left to the other rules.
 //  3. No value of the command is left over (strayValue), and no other word
 //     labels another element of the app (semantic.Grounding).
@@ -142,13 +142,13 @@ func (cw *commandWords) rest(mine []string) []string {
 }
 
 // namedState is the state a command with no on or off word asks for the
-// switch it names (label): on when it only names the setting ("volume
-// keys as shutter please"); off when it negates it or says to stop it
-// ("don't close the launcher after launching an app" for "Close this app
-// at launching another", "no gradual volume increase", "stop starting the
-// week on Sunday"), the other way round for a label that says "hide",
+// switch it names (label): on when it only names the setting ("side
+// keys turn pages please"); off when it negates it or says to stop it
+// ("don't close the reader when opening another app" for "Close the
+// reader on opening another app", "no gradual brightness change", "stop
+// starting the week on Monday"), the other way round for a label that says "hide",
 // "prevent" (intent.Polarity of the label); 0 when it has a verb of its
-// own, the setting's label aside ("mute the shutter sound", "delete …"):
+// own, the setting's label aside ("mute the page-turn sound", "delete …"):
 // that says no state. content are the command's words, no stop words.
 func namedState(command, label string, content []string) int {
 	mine := setOf(contentStems(label))

@@ -12,8 +12,8 @@ import (
 )
 
 // Tap anchors: a flow whose work is one tap on an element — its last tap
-// on an element that confirms or cancels nothing ("Mark as unread",
-// "Remember last video playback position") — is offered to the owner
+// on an element that confirms or cancels nothing ("Flag as urgent",
+// "Keep the last reading position") — is offered to the owner
 // ("did you mean …?") when the command names that element under rule 1
 // of the switch anchors (two words of its label, none of them the app's
 // package name; one that only this element has), asks for no state and no

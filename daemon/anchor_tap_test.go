@@ -10,16 +10,16 @@ import (
 )
 
 func TestTapAnchors(t *testing.T) {
-	const pkg = "org.example.chat"
-	menu := &knowledge.Goal{Labels: []string{"Mark as unread", "Mark as read", "Archive", "Delete", "Pin to top"}}
+	const pkg = "org.example.mail"
+	menu := &knowledge.Goal{Labels: []string{"Flag as urgent", "Flag as done", "Archive", "Delete", "Pin to top"}}
 	tap := func(label string, where *knowledge.Goal) knowledge.Step {
 		return knowledge.Step{Action: device.Tap, Target: descriptorOf(label), Where: where}
 	}
 	flows := map[int64]*knowledge.Flow{
-		1: {ID: 1, Package: pkg, Intent: "mark the chat with Bob as unread",
-			Steps: []knowledge.Step{tap("Bob · Hi · 12:00", nil), tap("More options", nil), tap("Mark as unread", menu)}},
-		2: {ID: 2, Package: pkg, Intent: "delete the chat with Bob",
-			Steps: []knowledge.Step{tap("Bob · Hi · 12:00", nil), tap("Delete", menu), tap("Yes", nil)}},
+		1: {ID: 1, Package: pkg, Intent: "flag the thread with Ben as urgent",
+			Steps: []knowledge.Step{tap("Ben · Hi · 12:00", nil), tap("More options", nil), tap("Flag as urgent", menu)}},
+		2: {ID: 2, Package: pkg, Intent: "delete the thread with Ben",
+			Steps: []knowledge.Step{tap("Ben · Hi · 12:00", nil), tap("Delete", menu), tap("Yes", nil)}},
 	}
 	for _, f := range flows {
 		f.Name, f.Commands = f.Intent, []string{f.Intent}
@@ -29,12 +29,12 @@ func TestTapAnchors(t *testing.T) {
 		name, command string
 		want          int64
 	}{
-		{"the key tap named", "mark bob's chat unread", 1},
-		{"a state asked", "bob's chat mark unread on", 0},
-		{"a word of another element", "mark bob's chat unread at the top", 0},
-		{"another action", "delete and mark bob unread", 0},
-		{"another value", "mark alice's chat unread", 0},
-		{"a one-word key tap is never named", "delete bob's chat", 0},
+		{"the key tap named", "flag ben's thread urgent", 1},
+		{"a state asked", "ben's thread flag urgent on", 0},
+		{"a word of another element", "flag ben's thread urgent at the top", 0},
+		{"another action", "delete and flag ben urgent", 0},
+		{"another value", "flag ann's thread urgent", 0},
+		{"a one-word key tap is never named", "delete ben's thread", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			as, why := tapAnchors(tt.command, pkg, nil, m, flows, semantic.NewGrounding(flows))

@@ -11,13 +11,13 @@ import (
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-// anchorApp is a made-up launcher with a column-count dialog, a theme
-// dialog, a sort dialog, a contact list and two flows that pick from the
-// same list of lengths.
+// anchorApp is a made-up e-reader with a tile-count dialog, a palette
+// dialog, a sort dialog, a list-sort dialog, a contact list and two flows
+// that pick from the same list of lengths.
 func anchorApp() map[int64]*knowledge.Flow {
-	const pkg = "org.example.launcher"
-	menu := &knowledge.Goal{Labels: []string{"Sort by", "Column count", "Settings", "Home screen widgets"}}
-	colors := &knowledge.Goal{Labels: []string{"Theme", "Text color", "Background color", "Primary color"}}
+	const pkg = "org.example.reader"
+	menu := &knowledge.Goal{Labels: []string{"Sort by", "Tile count", "Settings", "Book shelf widgets"}}
+	colors := &knowledge.Goal{Labels: []string{"Palette", "Text color", "Background color", "Accent color"}}
 	lengths := []string{"5 minutes", "1 minute", "10 minutes", "30 minutes", "1 hour", "Custom"}
 	tap := func(label string, where *knowledge.Goal) knowledge.Step {
 		return knowledge.Step{Action: device.Tap, Target: descriptorOf(label), Where: where}
@@ -26,20 +26,20 @@ func anchorApp() map[int64]*knowledge.Flow {
 		return knowledge.Step{Action: device.Tap, Target: descriptorOf(options[0]), Text: "{" + slot + "}", Choices: options, Where: where}
 	}
 	flows := []*knowledge.Flow{
-		{ID: 1, Intent: "change column count to {number}", Slots: []knowledge.Slot{{Name: "number", Example: "3"}},
-			Steps: []knowledge.Step{tap("More options", nil), tap("Column count", menu), choice("number", nil, "3 columns", "1 column", "2 columns", "4 columns", "5 columns")}},
-		{ID: 2, Intent: "change theme color to {color}", Slots: []knowledge.Slot{{Name: "color", Example: "light"}},
-			Steps: []knowledge.Step{tap("Settings", menu), tap("Customize colors", nil), tap("Theme", colors), choice("color", nil, "Light", "Dark", "Dark red", "White", "Black & White")}},
-		{ID: 3, Intent: "sort apps by title in descending order",
-			Steps: []knowledge.Step{tap("Sort by", menu), tap("Title", &knowledge.Goal{Labels: []string{"Title", "Ascending", "Descending"}}), tap("Descending", nil), tap("OK", nil)}},
-		{ID: 4, Intent: "set the snooze time to {time}", Slots: []knowledge.Slot{{Name: "time", Example: "5 minutes"}},
-			Steps: []knowledge.Step{tap("Snooze time", nil), choice("time", nil, lengths...)}},
-		{ID: 5, Intent: "change the timer length to {length}", Slots: []knowledge.Slot{{Name: "length", Example: "5 minutes"}},
-			Steps: []knowledge.Step{tap("Timer length", nil), choice("length", nil, lengths...)}},
-		{ID: 6, Intent: "sort contacts by {key}", Slots: []knowledge.Slot{{Name: "key", Example: "first name"}},
-			Steps: []knowledge.Step{tap("Sort by", &knowledge.Goal{Labels: []string{"Start name with surname"}}), choice("key", nil, "First name", "Middle name", "Surname", "Full name")}},
-		{ID: 7, Intent: "text {contact} that {message}", Slots: []knowledge.Slot{{Name: "contact", Example: "Alice"}, {Name: "message", Example: "hi"}},
-			Steps: []knowledge.Step{choice("contact", nil, "Alice", "Bob", "Jack"), {Action: device.Input, Text: "{message}", Target: descriptorOf("Message")}}},
+		{ID: 1, Intent: "change the tile count to {number}", Slots: []knowledge.Slot{{Name: "number", Example: "3"}},
+			Steps: []knowledge.Step{tap("More options", nil), tap("Tile count", menu), choice("number", nil, "3 tiles", "1 tile", "2 tiles", "4 tiles", "5 tiles")}},
+		{ID: 2, Intent: "change the palette to {color}", Slots: []knowledge.Slot{{Name: "color", Example: "paper"}},
+			Steps: []knowledge.Step{tap("Settings", menu), tap("Customize colors", nil), tap("Palette", colors), choice("color", nil, "Paper", "Blue", "Deep blue", "Sepia", "Night & Day")}},
+		{ID: 3, Intent: "sort books by author in descending order",
+			Steps: []knowledge.Step{tap("Sort by", menu), tap("Author", &knowledge.Goal{Labels: []string{"Author", "Ascending", "Descending"}}), tap("Descending", nil), tap("OK", nil)}},
+		{ID: 4, Intent: "set the reminder delay to {time}", Slots: []knowledge.Slot{{Name: "time", Example: "5 minutes"}},
+			Steps: []knowledge.Step{tap("Reminder delay", nil), choice("time", nil, lengths...)}},
+		{ID: 5, Intent: "change the countdown length to {length}", Slots: []knowledge.Slot{{Name: "length", Example: "5 minutes"}},
+			Steps: []knowledge.Step{tap("Countdown length", nil), choice("length", nil, lengths...)}},
+		{ID: 6, Intent: "sort lists by {key}", Slots: []knowledge.Slot{{Name: "key", Example: "newest"}},
+			Steps: []knowledge.Step{tap("Sort by", &knowledge.Goal{Labels: []string{"Start lists with the newest"}}), choice("key", nil, "Newest", "Oldest", "Biggest", "Smallest")}},
+		{ID: 7, Intent: "message {contact} that {message}", Slots: []knowledge.Slot{{Name: "contact", Example: "Ann"}, {Name: "message", Example: "hi"}},
+			Steps: []knowledge.Step{choice("contact", nil, "Ann", "Ben", "Cleo"), {Action: device.Input, Text: "{message}", Target: descriptorOf("Message")}}},
 	}
 	out := map[int64]*knowledge.Flow{}
 	for _, f := range flows {
@@ -55,33 +55,33 @@ func TestAnchorFlows(t *testing.T) {
 	for _, f := range flows {
 		list = append(list, *f)
 	}
-	m := intent.NewMatcherFor(list, map[string]string{"org.example.launcher": "Home Screen"})
+	m := intent.NewMatcherFor(list, map[string]string{"org.example.reader": "Book Shelf"})
 	for _, tt := range []struct {
 		name, command string
 		want          int64  // 0: no flow
 		slot, value   string // the anchored choice slot
 		near          int64  // a flow to offer the owner, not replay (0: none checked)
 	}{
-		{"a new option and a noun of the flow", "2 columns for the app drawer", 1, "number", "2", 0},
-		{"a number word", "i want five columns of apps", 1, "number", "five", 0},
-		{"the value first, no verb", "launcher theme dark red", 2, "color", "dark red", 0},
-		{"the app's name, not framed", "home screen theme dark red", 2, "color", "dark red", 0},
-		{"the learned option in other words", "launcher colors: light please", 2, "color", "light", 0},
-		{"another element of the same screen", "change the background color to dark red", 0, "", "", 2},
-		{"two requests, one of them another dialog's", "sort apps by title and set 4 columns", 0, "", "", 0},
-		{"an option two flows offer, a word the flow lacks", "set the snooze to 10 minutes for the kitchen", 0, "", "", 0},
-		{"an option two flows offer, a typo of the flow's word", "set the snooze tine to 10 minutes", 0, "", "", 0},
-		{"an option two flows offer, every word the flow's", "set the snooze to 10 minutes", 4, "time", "10 minutes", 0},
+		{"a new option and a noun of the flow", "2 tiles for the front page", 1, "number", "2", 0},
+		{"a number word", "i want five tiles per row", 1, "number", "five", 0},
+		{"the value first, no verb", "reader palette deep blue", 2, "color", "deep blue", 0},
+		{"the app's name, not framed", "book shelf palette deep blue", 2, "color", "deep blue", 0},
+		{"the learned option in other words", "reader colors: paper please", 2, "color", "paper", 0},
+		{"another element of the same screen", "change the background color to deep blue", 0, "", "", 2},
+		{"two requests, one of them another dialog's", "sort books by author and set 4 tiles", 0, "", "", 0},
+		{"an option two flows offer, a word the flow lacks", "set the reminder to 10 minutes for the kitchen", 0, "", "", 0},
+		{"an option two flows offer, a typo of the flow's word", "set the reminder delya to 10 minutes", 0, "", "", 0},
+		{"an option two flows offer, every word the flow's", "set the reminder to 10 minutes", 4, "time", "10 minutes", 0},
 		{"only the option's number", "set the alarm to 5 minutes", 0, "", "", 0},
 		{"only a number, no word of the flow", "volume at 5 please", 0, "", "", 0},
-		{"a negation", "don't use 2 columns", 0, "", "", 0},
-		{"another verb", "start names with the surname", 0, "", "", 0},
-		{"a flow that types a value", "text bob that i am late", 0, "", "", 0},
-		{"no option named", "change the theme to purple", 0, "", "", 0},
-		{"a value no option holds", "move photo1.jpg to 2 columns", 0, "", "", 0},
+		{"a negation", "don't use 2 tiles", 0, "", "", 0},
+		{"another verb", "start lists with the oldest", 0, "", "", 0},
+		{"a flow that types a value", "message ben that i am late", 0, "", "", 0},
+		{"no option named", "change the palette to purple", 0, "", "", 0},
+		{"a value no option holds", "move photo1.jpg to 2 tiles", 0, "", "", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			all, why := anchorFlows(tt.command, "org.example.launcher", "Home Screen", m, flows)
+			all, why := anchorFlows(tt.command, "org.example.reader", "Book Shelf", m, flows)
 			as, near := passing(all)
 			if tt.near != 0 && (len(near) == 0 || near[0].cand.FlowID != tt.near) {
 				t.Errorf("near anchors %+v, want flow %d offered", near, tt.near)
@@ -104,14 +104,14 @@ func TestAnchorFlows(t *testing.T) {
 
 func TestAnchorsOfRewritesToTheLearnedOption(t *testing.T) {
 	f := anchorApp()[2]
-	rewritten, options, _, _, ok := anchorsOf("Launcher theme Dark red, please", f, nil)
-	if !ok || rewritten != "Launcher theme light, please" || options["color"] != "Dark red" {
+	rewritten, options, _, _, ok := anchorsOf("Reader palette Deep blue, please", f, nil)
+	if !ok || rewritten != "Reader palette paper, please" || options["color"] != "Deep blue" {
 		t.Fatalf("anchorsOf = %q %v %v", rewritten, options, ok)
 	}
-	if _, _, _, _, ok := anchorsOf("dark theme, not white", f, nil); ok {
+	if _, _, _, _, ok := anchorsOf("blue palette, not sepia", f, nil); ok {
 		t.Error("two options named: no anchor")
 	}
-	if _, _, _, common, ok := anchorsOf("dark theme", f, map[string]bool{"dark": true}); !ok || !common {
+	if _, _, _, common, ok := anchorsOf("sepia palette", f, map[string]bool{"sepia": true}); !ok || !common {
 		t.Error("an option other flows offer too is not said to be common")
 	}
 }
@@ -126,11 +126,11 @@ func TestOtherAction(t *testing.T) {
 		extra, flowLone []string
 		want            bool
 	}{
-		{"start names with the surname", []string{"start", "names"}, []string{"sort"}, true},
-		{"notes text size 200%", []string{"notes", "text"}, []string{"adjust"}, false}, // "text" is a noun here
-		{"delete the 2 columns", []string{"delete"}, nil, true},                        // a strong action word
-		{"launcher theme dark red", []string{"launcher"}, []string{"change"}, false},
-		{"show 5 columns", []string{"show"}, nil, false}, // the flow leaves out no verb
+		{"start lists with the oldest", []string{"start", "lists"}, []string{"sort"}, true},
+		{"reader text size 120%", []string{"reader", "text"}, []string{"adjust"}, false}, // "text" is a noun here
+		{"delete the 2 tiles", []string{"delete"}, nil, true},                            // a strong action word
+		{"reader palette deep blue", []string{"reader"}, []string{"change"}, false},
+		{"show 5 tiles", []string{"show"}, nil, false}, // the flow leaves out no verb
 	} {
 		if got := otherAction(tt.command, tt.extra, tt.flowLone); got != tt.want {
 			t.Errorf("otherAction(%q) = %v, want %v", tt.command, got, tt.want)
@@ -141,8 +141,8 @@ func TestOtherAction(t *testing.T) {
 // FuzzAnchorsOf: any command against any option group is rewritten
 // without a panic, and what it says of an option is its own words.
 func FuzzAnchorsOf(f *testing.F) {
-	f.Add("launcher theme Dark red, please", "Light|Dark|Dark red|White")
-	f.Add("i want six columns", "3 columns|1 column|6 columns")
+	f.Add("reader palette Deep blue, please", "Paper|Blue|Deep blue|Sepia")
+	f.Add("i want six tiles", "3 tiles|1 tile|6 tiles")
 	f.Add("sort a–z ascending", "Ascending|Descending")
 	f.Add("ümlaut ÄÖÜ 'quoted' 5%", "Größe|Ä|5%")
 	f.Fuzz(func(t *testing.T, command, labels string) {
@@ -185,15 +185,15 @@ func passing(all []anchor) (pass, near []anchor) {
 }
 
 func TestPickedOptions(t *testing.T) {
-	f := anchorApp()[2] // {color} among Light, Dark, Dark red, White, Black & White
+	f := anchorApp()[2] // {color} among Paper, Blue, Deep blue, Sepia, Night & Day
 	for _, tt := range []struct {
 		command string
 		slots   map[string]string
 		want    []string
 	}{
-		{"launcher theme dark red", nil, []string{`"Dark red"`}},
-		{"theme it please", map[string]string{"color": "white"}, []string{`"White"`}},
-		{"theme it please", nil, nil}, // names none: the replay would stop, so nothing is shown
+		{"reader palette deep blue", nil, []string{`"Deep blue"`}},
+		{"palette it please", map[string]string{"color": "sepia"}, []string{`"Sepia"`}},
+		{"palette it please", nil, nil}, // names none: the replay would stop, so nothing is shown
 	} {
 		if got := pickedOptions(f, tt.command, tt.slots); !slices.Equal(got, tt.want) {
 			t.Errorf("pickedOptions(%q, %v) = %q, want %q", tt.command, tt.slots, got, tt.want)
@@ -205,10 +205,10 @@ func TestStrayValue(t *testing.T) {
 	for _, tt := range []struct {
 		command, said, want string
 	}{
-		{"notes text size 200%", "200", ""},
-		{"set 5 columns and 50% quality", "5", "50%"},
-		{"move video1.mp4 to the sd card", "sd card", "video1.mp4"},
-		{"i want five columns", "five", ""},
+		{"reader text size 120%", "120", ""},
+		{"set 5 tiles and 50% quality", "5", "50%"},
+		{"copy clip7.mp4 to the memory card", "memory card", "clip7.mp4"},
+		{"i want five tiles", "five", ""},
 		{"rename it to 'holiday'", "five", "holiday"},
 	} {
 		if got := strayValue(tt.command, map[string]string{"v": tt.said}, nil); got != tt.want {

@@ -200,7 +200,7 @@ func optionStem(w string) string {
 }
 
 // periodWords are the adjectives of a period an option may carry while
-// the command says the period itself ("week view" names "Weekly view",
+// the command says the period itself ("week planner" names "Weekly planner",
 // "every day" names "Daily"); the matcher keeps them apart (intent.Stem:
 // a recurrence is not its unit), an option's name does not need to.
 var periodWords = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}

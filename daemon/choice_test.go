@@ -70,8 +70,8 @@ func TestChoiceNamedByStemsAndNumbers(t *testing.T) {
 		{"all the words of one of two", "delay it 1 hour", delay, "", 4},
 		{"the longer of two full matches", "make the theme dark blue", theme, "", 3},
 		{"a word of another option too: no value", "from light to dark", []string{"Light", "Dark", "System default"}, "", -1},
-		{"a period's adjective named by its unit", "show the calendar by week", []string{"Yearly view", "Monthly view", "Weekly view", "Daily view"}, "", 2},
-		{"every day names Daily", "repeat it every day", []string{"No repetition", "Daily", "Weekly", "Monthly"}, "", 1},
+		{"a period's adjective named by its unit", "show the planner by week", []string{"Yearly planner", "Monthly planner", "Weekly planner", "Daily planner"}, "", 2},
+		{"every day names Daily", "repeat it every day", []string{"Never", "Daily", "Weekly", "Monthly"}, "", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := choiceValue(tt.command, tt.labels); got != tt.value {

@@ -226,8 +226,8 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			said := cmp.Or(top.Corrected, r.res.Command)
 			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(said, r.secrets, false), top, g)
 			if rewritten, _, _, _, named := anchorsOf(said, g, nil); err == nil && !ok && named && rewritten != said {
-				// another option than the flow learned ("daily view" for
-				// a flow that picked "Yearly view") is far from its texts
+				// another option than the flow learned ("daily planner"
+				// for a flow that picked "Yearly planner") is far from its texts
 				// by the model's measure: compare the command as it reads
 				// with the learned option (anchor.go, rule 2)
 				ok, cos, err = r.sem.Agrees(ctx, privacy.Redact(rewritten, r.secrets, false), top, g)
@@ -262,7 +262,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	if r.picks == nil {
 		// an option tap that is no slot, whose other option the command
-		// names ("daily view" for a flow that picked "Yearly view"): the
+		// names ("daily planner" for a flow that picked "Yearly planner"): the
 		// replay taps the option named, never the learned one
 		if _, _, picks, _, ok := anchorsOf(r.res.Command, f, nil); ok {
 			r.picks = picks
@@ -320,7 +320,7 @@ const OfferTypes = " — types "
 
 // OfferPicks follows an offered flow's name and what it would type with
 // the options it would pick in its choice slots, quoted and
-// comma-separated ("Set the theme to light — picks \"Dark red\"").
+// comma-separated ("Set the palette to paper — picks \"Deep blue\"").
 const OfferPicks = " — picks "
 
 // offer asks the owner which of the flows d suggests the command means

@@ -41,7 +41,7 @@ func TestFlowRoundTrip(t *testing.T) {
 	f.Uses, f.Successes = 3, 2
 	f.Steps[1].Index = 99 // indexes are positions
 	f.Steps[0].Choices = []string{"Large", "Small", "Medium"}
-	f.Steps[1].Options = []string{"Weekly view", "Daily view", "Yearly view"}
+	f.Steps[1].Options = []string{"Weekly planner", "Daily planner", "Yearly planner"}
 	before := time.Now().Add(-time.Second)
 	isKind(t, s.SaveFlow(ctx, &f), nil)
 	if f.ID == 0 || f.AppID == 0 || f.Source != SourceLearned || f.Created.Before(before) || !f.Updated.Equal(f.Created) {

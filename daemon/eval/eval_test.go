@@ -3,12 +3,14 @@ package eval
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/shared"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -59,27 +61,14 @@ func TestOracleLearnsAndReplaysTwoApps(t *testing.T) {
 // recording never visited stops where the simulated phone's recording
 // ends; that says nothing of the flow, so four such commands in a row all
 // replay it (three failures would have made it unhealthy, and the fourth a
-// miss).
+// miss). The task is any recorded one whose instruction names an option
+// by its number ("… to 3" for a tap on "3 items"); its commands name the
+// group's other numbered options.
 func TestNewPicksKeepTheFlowHealthy(t *testing.T) {
 	d, st := oracleRig(t)
-	var task *droidtask.Task
-	for i := range d.Tasks {
-		for _, s := range d.Tasks[i].Steps {
-			if s.Action.Target != nil && strings.HasSuffix(s.Action.Target.Label(), " columns") && task == nil {
-				task = &d.Tasks[i]
-			}
-		}
-	}
+	task, cmds := numberedOptionCommands(t, d)
 	if task == nil {
-		t.Skip("no recorded task picks a column count")
-	}
-	var cmds []CommandCase
-	for _, n := range []string{"1", "2", "7", "8"} {
-		cmds = append(cmds, CommandCase{TaskID: task.ID, App: task.App, Command: "change column count to " + n, ExpectPicked: []string{n + " column"}})
-	}
-	cmds[0].ExpectPicked = []string{"1 column"}
-	for i := 1; i < len(cmds); i++ {
-		cmds[i].ExpectPicked[0] += "s"
+		t.Skip("no recorded task names an option by its number")
 	}
 	rep, err := Run(context.Background(), Config{Data: d, Apps: []string{task.App}, Store: st, Name: "oracle", Commands: cmds, Planner: oracle})
 	if err != nil {
@@ -90,6 +79,50 @@ func TestNewPicksKeepTheFlowHealthy(t *testing.T) {
 			t.Errorf("%q: %s, matched flow %d, want %d", r.Command, r.Verdict, r.MatchedFlow, r.WantFlow)
 		}
 	}
+}
+
+// numberedOption is an option label made of a number and a word.
+var numberedOption = regexp.MustCompile(`^(\d+) \S+$`)
+
+// numberedOptionCommands finds a task whose instruction names, by its
+// number, the option it taps ("N things"), and returns it with four
+// commands: the instruction naming four other numbered options of that
+// screen instead, each expecting its option picked; nil when none.
+func numberedOptionCommands(t *testing.T, d *droidtask.Dataset) (*droidtask.Task, []CommandCase) {
+	t.Helper()
+	for i := range d.Tasks {
+		task := &d.Tasks[i]
+		for _, s := range task.Steps {
+			if s.Action.Target == nil {
+				continue
+			}
+			m := numberedOption.FindStringSubmatch(s.Action.Target.Label())
+			if m == nil {
+				continue
+			}
+			word := regexp.MustCompile(`\b` + m[1] + `\b`)
+			if !word.MatchString(task.Instruction) {
+				continue
+			}
+			snap, err := d.State(task.App, s.State)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cmds []CommandCase
+			for _, el := range screen.Elements(snap) {
+				o := numberedOption.FindStringSubmatch(el.Label)
+				if o == nil || o[1] == m[1] || len(cmds) == 4 {
+					continue
+				}
+				cmds = append(cmds, CommandCase{TaskID: task.ID, App: task.App, ExpectPicked: []string{el.Label},
+					Command: word.ReplaceAllString(task.Instruction, o[1])})
+			}
+			if len(cmds) == 4 {
+				return task, cmds
+			}
+		}
+	}
+	return nil, nil
 }
 
 // oracleRig loads the recorded apps (skipping the test, saying why, when

@@ -105,17 +105,17 @@ func TestOwnerSeesWhatIsTyped(t *testing.T) {
 }
 
 func TestOwnerSeesWhatIsPicked(t *testing.T) {
-	o := &owner{want: "Set the theme to light", picked: []string{"Dark red"}}
-	opts := []string{`Set the theme to light — picks "Dark"`, daemon.AnswerNone}
+	o := &owner{want: "Set the palette to paper", picked: []string{"Deep blue"}}
+	opts := []string{`Set the palette to paper — picks "Blue"`, daemon.AnswerNone}
 	if ans, _ := o.Ask(context.Background(), "?", opts); ans != daemon.AnswerNone {
 		t.Errorf("a wrong option picked was taken: %q", ans)
 	}
-	opts[0] = `Set the theme to light — picks "Dark red"`
+	opts[0] = `Set the palette to paper — picks "Deep blue"`
 	if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[0] {
 		t.Errorf("the right option was declined: %q", ans)
 	}
-	o = &owner{want: "Rename the theme", typed: []string{"Dusk"}, picked: []string{"Dark"}}
-	opts[0] = `Rename the theme — types "Dusk" — picks "Dark"`
+	o = &owner{want: "Rename the palette", typed: []string{"Dusk"}, picked: []string{"Blue"}}
+	opts[0] = `Rename the palette — types "Dusk" — picks "Blue"`
 	if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[0] {
 		t.Errorf("a typed value and a pick, both right, were declined: %q", ans)
 	}

@@ -69,8 +69,8 @@ type FlowMatch struct {
 	Semantic *SemanticMatch `json:"semantic,omitempty"`
 	// Anchor is what the command named that made the flow replay below
 	// the threshold (daemon's anchors): an option of one of its option
-	// groups (`{theme} = "dark red"`, `step 2 = "weekly"`) or the switch it
-	// sets (`switch "Show word count"`); "" otherwise.
+	// groups (`{palette} = "deep blue"`, `step 2 = "weekly"`) or the switch it
+	// sets (`switch "Show page count"`); "" otherwise.
 	Anchor string `json:"anchor,omitempty"`
 }
 

@@ -130,8 +130,8 @@ func labelWords(label string) []string {
 
 // AppNamed returns the byte ranges of text whose words spell the app
 // label (its words, or their concatenation, case folded), with an "app"
-// after them, framed by a preposition or not: "file manager dark red
-// theme" names the app labelled "Filemanager". The matcher needs the
+// after them, framed by a preposition or not: "book shelf deep blue
+// palette" names the app labelled "Bookshelf". The matcher needs the
 // frame (a label alone may be a word of the command: "jotter light
 // theme" may be about jotters); a rule that already knows which element
 // of the app a command asks for (the engine's option anchors) does not.

@@ -82,10 +82,10 @@ func TestAppNamed(t *testing.T) {
 		text, label string
 		want        []string
 	}{
-		{"file manager dark red theme", "Filemanager", []string{"file manager"}},
+		{"book shelf deep blue palette", "Bookshelf", []string{"book shelf"}},
 		{"dark theme in the Doc Box app", "Doc Box", []string{"Doc Box app"}},
 		{"docbox light theme", "Doc Box", []string{"docbox"}},
-		{"a file named manager", "Filemanager", nil},
+		{"a book named shelf", "Bookshelf", nil},
 		{"dark theme", "", nil},
 	} {
 		var got []string

@@ -30,8 +30,8 @@ class DaemonEventTest {
             ev("app_chosen", """{"package":"com.example.clock","label":"Clock","score":0.9}""") to "app: Clock",
             ev("flow_matched", """{"flow_id":3,"name":"Alarm","score":0.95,"threshold":0.8,"replay":true}""") to "replaying saved flow \"Alarm\"",
             ev("flow_matched", """{"score":0.2,"threshold":0.8,"replay":false}""") to null,
-            ev("flow_matched", """{"flow_id":4,"name":"Theme","score":0.2,"threshold":0.8,"replay":true,"anchor":"{theme} = \"dark red\""}""") to
-                "replaying saved flow \"Theme\" (you named {theme} = \"dark red\")",
+            ev("flow_matched", """{"flow_id":4,"name":"Palette","score":0.2,"threshold":0.8,"replay":true,"anchor":"{palette} = \"deep blue\""}""") to
+                "replaying saved flow \"Palette\" (you named {palette} = \"deep blue\")",
             ev("snapshot", """{"step":1,"fingerprint":"ab","width":1,"height":1,"elements":[],"capture_ms":3}""") to null,
             ev("prompt", """{"step":1,"kind":"next_action","text":"..."}""") to null,
             ev("llm_reply", """{"step":1,"text":"{}","prompt_tokens":900,"completion_tokens":40,"ms":1200}""") to "model replied (940 tokens, 1200 ms)",

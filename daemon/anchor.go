@@ -233,6 +233,8 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, string, bool) {
 	all, why := anchorFlows(r.res.Command, r.res.Package, r.appLabel, m, flows)
 	for _, w := range why {
+		// a reason may quote the command's words: emit redacts the run's
+		// secrets and personal data from every event
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: "option anchor: " + w})
 	}
 	var as []anchor
@@ -257,8 +259,9 @@ func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int6
 		return intent.Candidate{}, nil, "", false
 	}
 	a := as[0]
-	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("anchor: flow %d, the command names %s, read as %q (score %.3f)", a.cand.FlowID, privacy.Redact(a.describe(), r.secrets, false), privacy.Redact(a.rewritten, r.secrets, false), a.cand.Score)})
-	return a.cand, a.picks, privacy.Redact(a.describe(), r.secrets, false), true
+	named := privacy.Redact(a.describe(), r.secrets, false)
+	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("anchor: flow %d, the command names %s, read as %q (score %.3f)", a.cand.FlowID, named, privacy.Redact(a.rewritten, r.secrets, false), a.cand.Score)})
+	return a.cand, a.picks, named, true
 }
 
 // describe says what the command named of the anchored flow: its options

@@ -1,0 +1,146 @@
+package semantic_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestDecideSuggests: with SuggestMinCosine, when nothing is promoted the
+// candidates to offer are listed closest first, at most Suggest, leaving
+// out those the command contradicts, gives another value or no value,
+// and those below the cosine.
+func TestDecideSuggests(t *testing.T) {
+	flows := flowsOf("near a", "close b", "same c", "same d", "far e", "same f")
+	cands := []intent.Candidate{
+		cand(1, 0.2, intent.VetoAction),                     // near: offered third
+		cand(2, 0.2, intent.VetoPolarity),                   // close: offered second
+		cand(3, 0.2, intent.VetoOpposite),                   // same, but contradicted
+		cand(4, 0.2, intent.VetoValue),                      // same, but another value
+		cand(5, 0.2),                                        // far: below the cosine
+		{FlowID: 6, Score: 0.2, Missing: []string{"title"}}, // same, but a slot unfilled
+	}
+	var calls atomic.Int32
+	cfg := semantic.MiniLM
+	cfg.SuggestMinCosine, cfg.Suggest = 0.5, 2
+	d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", semantic.Input{Cands: cands, Flows: flows, Threshold: th})
+	var got []int64
+	for _, i := range d.Suggest {
+		got = append(got, d.Cands[i].FlowID)
+	}
+	if d.Promoted != -1 || !slices.Equal(got, []int64{2, 1}) {
+		t.Errorf("promoted %d, suggested flows %v; want none promoted, [2 1]", d.Promoted, got)
+	}
+	cfg.SuggestMinCosine = 0
+	if d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", semantic.Input{Cands: cands, Flows: flows, Threshold: th}); d.Suggest != nil {
+		t.Errorf("suggestions off: %v", d.Suggest)
+	}
+}
+
+// TestOfferFilled: a flow that takes values is offered by its template
+// filled with the command's own values when that text reaches
+// OfferFilled, though its texts with their own example are far; never
+// promoted by it, and not offered with OfferFilled 0 or below it.
+func TestOfferFilled(t *testing.T) {
+	flows := map[int64]*knowledge.Flow{1: {ID: 1, Intent: "{word} x", Package: "p", Slots: []knowledge.Slot{{Name: "word", Example: "far"}}}}
+	for _, tt := range []struct {
+		name    string
+		filled  float64
+		value   string
+		offered bool
+	}{
+		{"the filled template is close", 0.70, "same", true},
+		{"off", 0, "same", false},
+		{"the filled template below the bar", 0.90, "near", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			cfg := semantic.MiniLM
+			cfg.OfferFilled = tt.filled
+			cands := []intent.Candidate{{FlowID: 1, Score: th - 0.05, Slots: map[string]string{"word": tt.value}}}
+			d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", semantic.Input{Cands: cands, Flows: flows, Threshold: th})
+			if d.Promoted != -1 || (len(d.Suggest) == 1) != tt.offered {
+				t.Errorf("promoted %d, suggested %v; want none promoted, offered %v", d.Promoted, d.Suggest, tt.offered)
+			}
+			if d.Cosine[0] > 0.5 {
+				t.Errorf("the decision's cosine is %.3f: the filled template must count for the offer only", d.Cosine[0])
+			}
+		})
+	}
+}
+
+// TestAgrees: a lexical match must also be close in meaning: the command
+// against the flow's template filled with the candidate's values, or its
+// other texts; MinAgree 0 and a failing embedder leave it standing.
+func TestAgrees(t *testing.T) {
+	f := &knowledge.Flow{ID: 1, Intent: "{word} x", Package: "p", Slots: []knowledge.Slot{{Name: "word", Example: "far"}}}
+	down := semantic.Func{Model: "down", Fn: func(context.Context, []string) ([][]float32, error) { return nil, errors.New("down") }}
+	tests := []struct {
+		name    string
+		emb     semantic.Embedder
+		min     float64
+		slots   map[string]string
+		agree   bool
+		wantErr bool
+	}{
+		{"the filled template is the command's meaning", nil, 0.9, map[string]string{"word": "same"}, true, false},
+		{"the example value is far", nil, 0.9, nil, false, false},
+		{"a looser MinAgree accepts near", nil, 0.3, map[string]string{"word": "far"}, true, false},
+		{"off: the lexical decision stands", nil, 0, nil, true, false},
+		{"embedder down: the lexical decision stands", down, 0.9, nil, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			emb := tt.emb
+			if emb == nil {
+				emb = unit(&calls, vecs)
+			}
+			cfg := semantic.MiniLM
+			cfg.MinAgree = tt.min
+			ok, cos, err := semantic.New(emb, nil, cfg).Agrees(context.Background(), "cmd please", intent.Candidate{FlowID: 1, Slots: tt.slots}, f)
+			if ok != tt.agree || (err != nil) != tt.wantErr {
+				t.Errorf("agrees %v (cosine %.3f, err %v); want %v, err %v", ok, cos, err, tt.agree, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestAgreesWithItsOwnText: a command that is one of the flow's texts
+// agrees (cosine 1) whatever the flow's other texts, with no embedding.
+func TestAgreesWithItsOwnText(t *testing.T) {
+	f := &knowledge.Flow{ID: 1, Intent: "cmd please", Commands: []string{"far away"}, Package: "p"}
+	var calls atomic.Int32
+	cfg := semantic.MiniLM
+	cfg.MinAgree = 0.9
+	ok, cos, err := semantic.New(unit(&calls, vecs), nil, cfg).Agrees(context.Background(), "cmd  please", intent.Candidate{FlowID: 1}, f)
+	if !ok || cos != 1 || err != nil || calls.Load() != 0 {
+		t.Errorf("agrees %v, cosine %.3f, err %v, %d embedding calls; want true, 1, nil, 0", ok, cos, err, calls.Load())
+	}
+}
+
+// TestOtherValue: a flow's value the command leaves out is offered; one
+// the command replaces, or a slot it leaves empty, is not.
+func TestOtherValue(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    intent.Candidate
+		want bool
+	}{
+		{"no veto", intent.Candidate{}, false},
+		{"the flow's value left out", intent.Candidate{Vetoes: []string{intent.VetoLiteral}}, false},
+		{"the flow's value replaced by a word", intent.Candidate{Vetoes: []string{intent.VetoLiteral}, Unmatched: []string{"track9"}}, true},
+		{"another value", intent.Candidate{Vetoes: []string{intent.VetoValue, intent.VetoLiteral}}, true},
+		{"a slot left empty", intent.Candidate{Vetoes: []string{intent.VetoUnfilled}}, true},
+	} {
+		if got := semantic.OtherValue(tt.c); got != tt.want {
+			t.Errorf("%s: otherValue = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package semantic
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// eligible: candidate c may be promoted under the grey-zone rule; minor:
+// its extra requirement does not change the command's meaning
+// (Config.MinorExtra), so that veto is bridged.
+func (r *Rescorer) eligible(c intent.Candidate, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64, minor bool) bool {
+	f := flows[c.FlowID]
+	return f != nil && !contradicted(c) && c.Score >= floor && c.Score < threshold && len(c.Missing) == 0 &&
+		(!c.Substituted || slices.Contains(r.cfg.Bridge, Substitution) || r.cfg.GroundSubstitution && !sw.namesOther(c, f)) && (r.bridgeable(c.Vetoes) || minor && onlyExtra(c)) &&
+		!namesChoice(c.FlowUnmatched, f) && !stretched(c.Slots, f)
+}
+
+// onlyExtra reports whether c's one veto is an extra requirement, and
+// c fills no slot: a word left over next to a value is most often part of
+// it ("5 minutes before" taken as "5"), which no cosine can tell.
+func onlyExtra(c intent.Candidate) bool {
+	return len(c.Vetoes) == 1 && c.Vetoes[0] == intent.VetoExtra && len(c.Unmatched) > 0 && len(c.Slots) == 0
+}
+
+// minorExtras returns, per candidate of cands, whether its extra
+// requirement does not change what the command means: the command
+// without the words behind it (intent.Candidate.Unmatched) keeps a cosine
+// of at least Config.MinorExtra with the whole command. Nil when
+// MinorExtra is off or no candidate has only that veto; an embedding
+// failure leaves them all false.
+func (r *Rescorer) minorExtras(ctx context.Context, command string, cmdVec []float32, cands []intent.Candidate, d *Decision) []bool {
+	if r.cfg.MinorExtra <= 0 || !slices.ContainsFunc(cands, onlyExtra) {
+		return nil
+	}
+	whole := normalize(command)
+	cos := r.cosinesWith(ctx, cmdVec, len(cands), func(i int) string {
+		if !onlyExtra(cands[i]) {
+			return ""
+		}
+		if t := withoutWords(command, cands[i].Unmatched); t != whole {
+			return t
+		}
+		return ""
+	}, d)
+	out := make([]bool, len(cands))
+	for i, c := range cos {
+		out[i] = c >= r.cfg.MinorExtra
+	}
+	return out
+}
+
+// cosinesWith returns, for i in [0, n), the cosine of cmdVec with the
+// vector of text(i), embedded in one request (texts repeated once); -1
+// where text(i) is "" or the embedder failed (the failure is in d's
+// counts, as every embedding here).
+func (r *Rescorer) cosinesWith(ctx context.Context, cmdVec []float32, n int, text func(int) string, d *Decision) []float64 {
+	out := make([]float64, n)
+	at := make([]int, n)
+	var texts []string
+	for i := range n {
+		out[i], at[i] = -1, -1
+		t := text(i)
+		if t == "" {
+			continue
+		}
+		if k := slices.Index(texts, t); k >= 0 {
+			at[i] = k
+			continue
+		}
+		at[i] = len(texts)
+		texts = append(texts, t)
+	}
+	if len(texts) == 0 {
+		return out
+	}
+	vecs, err := r.embed(ctx, texts, d)
+	if err != nil {
+		return out
+	}
+	for i, k := range at {
+		if k >= 0 {
+			out[i] = Cosine(cmdVec, vecs[k])
+		}
+	}
+	return out
+}
+
+// withoutWords returns text without the first occurrence of each of words
+// (lower case, as intent tokens are), spaces collapsed.
+func withoutWords(text string, words []string) string {
+	left := slices.Clone(words)
+	var out []string
+	for _, w := range strings.Fields(text) {
+		k := slices.Index(left, strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })))
+		if k >= 0 {
+			left = slices.Delete(left, k, k+1)
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// stretched reports whether a slot value taken from the command has more
+// than twice the words of the slot's example (and more than 2): the
+// lexical alignment let the slot swallow words it could not place
+// ("uninstall the clock" as the app name of "open {app} via search"), so
+// the command is about something else than the flow and embeddings must
+// not bridge it. A slot the flow has no example for is not checked.
+func stretched(slots map[string]string, f *knowledge.Flow) bool {
+	for _, sl := range f.Slots {
+		v, ok := slots[sl.Name]
+		if !ok || sl.Example == "" {
+			continue
+		}
+		if n := len(strings.Fields(v)); n > 2 && n > 2*len(strings.Fields(sl.Example)) {
+			return true
+		}
+	}
+	return false
+}
+
+// rule picks the candidate to promote among d.Cands, whose cosines are
+// computed (package doc, items 2 and 3).
+func (r *Rescorer) rule(d *Decision, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64) {
+	bi := -1
+	for i, c := range d.Cands {
+		if r.eligible(c, flows, sw, floor, threshold, i < len(d.Minor) && d.Minor[i]) && (bi < 0 || d.Cosine[i] > d.Cosine[bi]) {
+			bi = i
+		}
+	}
+	if bi < 0 {
+		d.Reason = fmt.Sprintf("no candidate in the grey zone [%.2f, %.2f) without a veto, a substituted word or another choice", floor, threshold)
+		return
+	}
+	runner := -1.0
+	for i := range d.Cands {
+		if i != bi {
+			runner = math.Max(runner, d.Cosine[i])
+		}
+	}
+	c := d.Cands[bi]
+	switch {
+	case d.Cosine[bi] < r.cfg.MinCosine:
+		d.Reason = fmt.Sprintf("flow %d: cosine %.3f below %.2f", c.FlowID, d.Cosine[bi], r.cfg.MinCosine)
+	case runner >= 0 && d.Cosine[bi]-runner < r.cfg.MinMargin:
+		d.Reason = fmt.Sprintf("flow %d: cosine %.3f, another candidate %.3f: ambiguous", c.FlowID, d.Cosine[bi], runner)
+	default:
+		d.Promoted = bi
+		d.Reason = fmt.Sprintf("flow %d promoted: lexical %.3f in the grey zone, no veto, cosine %.3f", c.FlowID, c.Score, d.Cosine[bi])
+	}
+}
+
+// contradicted: the command conflicts with the candidate outright
+// (opposite concepts, a negation on one side, swapped roles); such a flow
+// is never meant, so it neither is promoted nor makes a command ambiguous.
+func contradicted(c intent.Candidate) bool {
+	for _, v := range c.Vetoes {
+		switch v {
+		case intent.VetoOpposite, intent.VetoNegation, intent.VetoRoles:
+			return true
+		}
+	}
+	return false
+}
+
+// bridgeable: every veto is one Config.Bridge lets embeddings overrule.
+func (r *Rescorer) bridgeable(vetoes []string) bool {
+	for _, v := range vetoes {
+		if !slices.Contains(r.cfg.Bridge, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesChoice reports whether one of the flow's unmatched words, not an
+// action word, is a word of the label of an element the flow taps: the
+// command left out (or replaced) a choice the flow makes — "sort by
+// middle name" against a flow that taps "First name" — and replaying
+// would pick the old one.
+func namesChoice(unmatched []string, f *knowledge.Flow) bool {
+	if len(unmatched) == 0 {
+		return false
+	}
+	words := map[string]bool{}
+	for _, s := range f.Steps {
+		if s.Action != device.Tap && s.Action != device.LongPress {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s.Target.Label()), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}) {
+			words[w] = true
+		}
+	}
+	for _, w := range unmatched {
+		if words[strings.ToLower(w)] && !actionWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// actionWord: every concept of w is an action ("change", "add", "open"):
+// a word of a button's label that says what it does, not which option it
+// is ("Change view", "Add account").
+func actionWord(w string) bool {
+	ids := intent.Concepts(w)
+	for _, id := range ids {
+		if !intent.IsAction(id) {
+			return false
+		}
+	}
+	return len(ids) > 0
+}

@@ -10,6 +10,12 @@
 // learning). It talks to the phone only through device.Device, to the store
 // only through *knowledge.Store, to models only through a Planner; it must
 // not know about transports (CLI, websocket, gomobile).
+//
+// Files by job, among others: daemon.go (the Engine, its settings and the
+// run loop), result.go (a run's Result, how it ends and what it redacts,
+// its error kinds), foreground.go (identifying the target app, bringing it
+// to the foreground, observing the screen), match.go (flow matching),
+// replay.go, plan.go, learn.go, anchor*.go, choice.go, policy.go.
 package daemon
 
 import (
@@ -17,7 +23,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -211,60 +216,6 @@ func (e *Engine) Store() *knowledge.Store { return e.store }
 // Device returns the engine's device.
 func (e *Engine) Device() device.Device { return e.dev }
 
-// Result is the outcome of one command.
-type Result struct {
-	RunID   string `json:"run_id"`
-	Command string `json:"command"`
-	Package string `json:"package"`
-	Outcome string `json:"outcome"` // knowledge.Outcome*
-	Error   string `json:"error,omitempty"`
-	// Strategy is how the engine went about it: replay | plan | replay+plan.
-	Strategy string `json:"strategy"`
-	// Promoted: the flow was replayed because embeddings promoted it from
-	// just below the threshold (Score is still the lexical score).
-	Promoted bool `json:"promoted,omitempty"`
-	// Anchored: the flow was replayed because the command names an option
-	// of its choice step and nothing else of the app (anchor.go); Score
-	// is the lexical score of the command rewritten to the learned option.
-	Anchored bool `json:"anchored,omitempty"`
-	// Chosen: the owner chose the replayed flow among those offered
-	// ("did you mean …?", or which of two flows that fit about equally);
-	// Promoted is set too when embeddings made the offer.
-	Chosen bool `json:"chosen,omitempty"`
-	// Semantic is what the embedding check of flow matching compared and
-	// decided, when it ran.
-	Semantic *event.SemanticMatch `json:"semantic,omitempty"`
-	// Mode is who decided most steps: replay | graph | llm | oracle | none.
-	Mode     string  `json:"mode"`
-	FlowID   int64   `json:"flow_id,omitempty"`
-	FlowName string  `json:"flow_name,omitempty"`
-	Matched  bool    `json:"matched"` // a saved flow was chosen for replay
-	Score    float64 `json:"score"`
-	// FailedStep is the step (1-based) of the replayed flow that could not
-	// be carried out, 0 when none failed.
-	FailedStep int               `json:"failed_step,omitempty"`
-	Slots      map[string]string `json:"slots,omitempty"`
-	Saved      bool              `json:"saved"`
-	Repaired   bool              `json:"repaired"`
-	Steps      []StepRecord      `json:"steps"`
-	Typed      []string          `json:"typed,omitempty"`
-	LLMCalls   int               `json:"llm_calls"`
-	Tokens     int               `json:"tokens"`
-	CacheHits  int               `json:"cache_hits"`
-	MS         int64             `json:"ms"`
-}
-
-// Err returns the run's error, nil on success.
-func (r *Result) Err() error {
-	if r.Outcome == knowledge.OutcomeSuccess {
-		return nil
-	}
-	if r.Error == "" {
-		return errors.New(r.Outcome)
-	}
-	return errors.New(r.Error)
-}
-
 // Options of one run.
 type Options struct {
 	// Package forces the target app (skips identification).
@@ -434,138 +385,6 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	return r.finish(ctx, err)
 }
 
-// finish records the outcome in the run log and publishes it.
-func (r *run) finish(ctx context.Context, err error) (*Result, error) {
-	res := r.res
-	res.Steps = r.steps
-	res.LLMCalls, res.Tokens = r.llmCalls, r.tokens
-	res.MS = time.Since(r.start).Milliseconds()
-	var fatal error
-	switch {
-	case err == nil:
-	case errors.Is(err, context.Canceled):
-		res.Outcome, res.Error = knowledge.OutcomeCancelled, "cancelled"
-	case isMachineErr(err):
-		res.Outcome, res.Error = knowledge.OutcomeError, err.Error()
-		fatal = err
-	default:
-		if res.Outcome == knowledge.OutcomeSuccess {
-			res.Outcome = knowledge.OutcomeFailure
-		}
-		if res.Outcome != knowledge.OutcomeFailure {
-			res.Outcome = knowledge.OutcomeError
-		}
-		var pe *PlannerError
-		if errors.As(err, &pe) {
-			res.Outcome = knowledge.OutcomeError
-		}
-		res.Error = err.Error()
-	}
-	// the owner's words come back to the caller, a secret in them does not
-	res.Command, res.Error = privacy.Redact(res.Command, r.secrets, false), privacy.Redact(res.Error, r.secrets, false)
-	res.Mode = majorityMode(r.steps)
-	for _, s := range r.steps {
-		if s.Mode == "replay" || s.Mode == "graph" {
-			res.CacheHits++ // served from a saved flow or a known route
-		}
-	}
-	r.redactResult()
-	lctx := context.WithoutCancel(ctx)
-	if r.e.store != nil {
-		if _, lerr := r.e.store.LogRun(lctx, knowledge.Run{Command: r.private(res.Command), Package: res.Package, Mode: res.Mode,
-			Outcome: res.Outcome, Error: r.private(res.Error), FlowID: res.FlowID, Steps: len(r.steps), LLMCalls: r.llmCalls,
-			Tokens: r.tokens, DurationMS: res.MS, Started: r.start}); lerr != nil {
-			// a command whose record could not be written did not succeed
-			// as far as the owner can tell (a full disk, a damaged store)
-			res.Outcome, res.Error = knowledge.OutcomeError, "the run log could not be written: "+lerr.Error()
-			if fatal == nil {
-				fatal = lerr
-			}
-		}
-	}
-	r.emit(event.RunFinished, event.RunResult{Outcome: res.Outcome, Error: res.Error, Mode: res.Mode, Steps: len(r.steps),
-		LLMCalls: r.llmCalls, Tokens: r.tokens, MS: res.MS, CacheHits: res.CacheHits, FlowID: res.FlowID})
-	return res, fatal
-}
-
-// redactResult replaces the run's private values in what the Result and
-// the run log keep.
-func (r *run) redactResult() {
-	p, res := r.owner, r.res
-	if res.Semantic != nil {
-		// the command's words as the matcher split them: secrets and the
-		// owner's private values go, as from the command itself
-		sm := *res.Semantic
-		sm.Candidates = slices.Clone(sm.Candidates)
-		red := func(s string) string { return privacy.Redact(p.Redact(s), r.secrets, false) }
-		for i := range sm.Candidates {
-			c := &sm.Candidates[i]
-			c.Unmatched = mapStrings(c.Unmatched, red)
-			slots := make(map[string]string, len(c.Slots))
-			for k, v := range c.Slots {
-				slots[k] = red(v)
-			}
-			c.Slots = slots
-		}
-		res.Semantic = &sm
-	}
-	if p.Empty() {
-		return
-	}
-	res.Command, res.Error = p.Redact(res.Command), p.Redact(res.Error)
-	for i := range res.Typed {
-		res.Typed[i] = p.Redact(res.Typed[i])
-	}
-	for k, v := range res.Slots {
-		res.Slots[k] = p.Redact(v)
-	}
-	steps := make([]StepRecord, len(res.Steps))
-	copy(steps, res.Steps)
-	for i := range steps {
-		steps[i].Text, steps[i].Reason = p.Redact(steps[i].Text), p.Redact(steps[i].Reason)
-	}
-	res.Steps = steps
-}
-
-// majorityMode names who decided most steps (ties: the earlier mode);
-// recovery and undo steps do not count. "none" when no step was taken.
-func majorityMode(steps []StepRecord) string {
-	count := map[string]int{}
-	best, n := "none", 0
-	for _, s := range steps {
-		if s.Mode == "recovery" || s.Mode == "backtrack" {
-			continue
-		}
-		count[s.Mode]++
-		if count[s.Mode] > n {
-			best, n = s.Mode, count[s.Mode]
-		}
-	}
-	return best
-}
-
-// machineErr marks failures of the device or the store, which end the run
-// as errors rather than as a failed command.
-type machineErr struct{ err error }
-
-func (m machineErr) Error() string { return m.err.Error() }
-func (m machineErr) Unwrap() error { return m.err }
-
-func isMachineErr(err error) bool {
-	var m machineErr
-	return errors.As(err, &m)
-}
-
-// PlannerError is a planner that could not decide (an LLM timeout, a
-// reply that was not valid JSON or named an element that does not exist).
-type PlannerError struct {
-	Planner string
-	Err     error
-}
-
-func (p *PlannerError) Error() string { return fmt.Sprintf("planner %s: %v", p.Planner, p.Err) }
-func (p *PlannerError) Unwrap() error { return p.Err }
-
 func (r *run) do(ctx context.Context, opt Options) error {
 	e := r.e
 	pkg, err := r.identifyApp(ctx, opt)
@@ -642,150 +461,4 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		return nil
 	}
 	return r.learn(ctx)
-}
-
-// identifyApp picks the target app: the forced package, else the best
-// scored installed app (seed "virtual assistant", identify-app step), else
-// the foreground app.
-func (r *run) identifyApp(ctx context.Context, opt Options) (string, error) {
-	if opt.Package != "" {
-		if apps, err := r.e.dev.InstalledApps(ctx); err == nil {
-			for _, a := range apps {
-				if a.Package == opt.Package {
-					r.appLabel = a.Label
-				}
-			}
-		}
-		r.emit(event.AppChosen, event.AppInfo{Package: opt.Package, Score: 1, Reason: "given"})
-		return opt.Package, nil
-	}
-	if opt.FlowID != 0 {
-		f, err := r.e.store.Flow(ctx, opt.FlowID)
-		if err != nil {
-			return "", err
-		}
-		r.emit(event.AppChosen, event.AppInfo{Package: f.Package, Score: 1, Reason: "flow " + f.Name})
-		return f.Package, nil
-	}
-	apps, err := r.e.dev.InstalledApps(ctx)
-	if err != nil {
-		return "", machineErr{fmt.Errorf("installed apps: %w", err)}
-	}
-	fg, _ := r.e.dev.ForegroundApp(ctx)
-	if len(apps) == 0 {
-		if fg == "" {
-			return "", errors.New("no app installed and none in the foreground")
-		}
-		return fg, nil
-	}
-	cands := make([]intent.AppCandidate, 0, len(apps))
-	for _, a := range apps {
-		c := intent.AppCandidate{Package: a.Package, Label: a.Label}
-		c.Keywords = r.e.appKeywords(ctx, a.Package)
-		cands = append(cands, c)
-	}
-	r.appSimilarity(ctx, cands)
-	scores := intent.IdentifyApp(r.res.Command, cands)
-	best := event.AppInfo{Package: fg, Reason: "foreground app"}
-	if len(scores) > 0 && (scores[0].Score > 0 || fg == "") {
-		best = event.AppInfo{Package: scores[0].Package, Score: scores[0].Score, Reason: scores[0].Reason}
-	}
-	if best.Package == "" {
-		best.Package = apps[0].Package
-	}
-	for _, a := range apps {
-		if a.Package == best.Package {
-			best.Label = a.Label
-			r.appLabel = a.Label
-		}
-	}
-	r.emit(event.AppChosen, best)
-	return best.Package, nil
-}
-
-// ensureForeground launches pkg unless it is already in the foreground.
-func (r *run) ensureForeground(ctx context.Context, pkg string) error {
-	fg, err := r.e.dev.ForegroundApp(ctx)
-	if err != nil {
-		return machineErr{fmt.Errorf("foreground app: %w", err)}
-	}
-	if fg == pkg {
-		return nil
-	}
-	res, err := r.e.dev.Perform(ctx, device.Action{Type: device.Launch, Node: -1, Package: pkg})
-	if err != nil {
-		return machineErr{fmt.Errorf("launch %s: %w", pkg, err)}
-	}
-	if !res.OK {
-		return fmt.Errorf("could not launch %s: %s", pkg, res.Message)
-	}
-	return nil
-}
-
-// observe captures the settled screen: it polls until two consecutive
-// snapshots have the same fingerprint or SettleTimeout passes.
-func (r *run) observe(ctx context.Context, step int) (*screen.Snapshot, string, error) {
-	start := time.Now()
-	s, err := r.e.dev.Snapshot(ctx)
-	if err != nil {
-		return nil, "", machineErr{fmt.Errorf("snapshot: %w", err)}
-	}
-	fp := screen.Fingerprint(s)
-	for delay := 50 * time.Millisecond; time.Since(start) < r.cfg.SettleTimeout; delay *= 2 {
-		s2, err := r.e.dev.Snapshot(ctx)
-		if err != nil {
-			return nil, "", machineErr{fmt.Errorf("snapshot: %w", err)}
-		}
-		fp2 := screen.Fingerprint(s2)
-		if s2 == s || fp2 == fp {
-			s, fp = s2, fp2
-			break
-		}
-		s, fp = s2, fp2
-		select {
-		case <-ctx.Done():
-			return nil, "", ctx.Err()
-		case <-time.After(delay):
-		}
-	}
-	r.e.mu.Lock()
-	r.e.last = s
-	r.e.mu.Unlock()
-	elems := screen.Elements(s)
-	info := event.ScreenInfo{Step: step + 1, Fingerprint: fp, Activity: s.Activity, Package: s.ForegroundPackage(),
-		Width: s.Width, Height: s.Height, CaptureMS: time.Since(start).Milliseconds(), Elements: make([]event.ScreenElement, len(elems))}
-	for i, el := range elems {
-		info.Elements[i] = event.ScreenElement{Index: i, Kind: el.Kind, Label: el.Label, Bounds: el.Bounds}
-	}
-	r.emit(event.Snapshot, info)
-	return s, fp, nil
-}
-
-// appKeywords returns words describing an app from its known flows, for
-// app identification.
-func (e *Engine) appKeywords(ctx context.Context, pkg string) []string {
-	flows, err := e.store.Flows(ctx, knowledge.FlowFilter{Package: pkg})
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, f := range flows {
-		out = append(out, strings.Fields(f.Intent)...)
-		for _, c := range f.Commands {
-			out = append(out, strings.Fields(c)...)
-		}
-	}
-	return out
-}
-
-// mapStrings returns f of every string of in (nil for nil).
-func mapStrings(in []string, f func(string) string) []string {
-	if in == nil {
-		return nil
-	}
-	out := make([]string, len(in))
-	for i, v := range in {
-		out[i] = f(v)
-	}
-	return out
 }

@@ -59,4 +59,12 @@
 // Built with -tags wayfinder_release (the release AAR), New returns
 // ErrNotBuilt and the page is not embedded; the exported API is the same so
 // callers compile unchanged.
+//
+// # Files
+//
+// server.go (the HTTP server, its host, token and origin checks, the page,
+// assets and request/response API), socket.go (the websocket clients:
+// hello, event stream, commands), history.go (the events of recent runs a
+// new client is sent), api.go (wire types), release.go (the stub built
+// with the wayfinder_release tag: no inspector in a release build).
 package inspect

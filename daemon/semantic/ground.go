@@ -33,6 +33,8 @@ type screenWords struct {
 	// labels: package → the element labels of the app's recorded screens
 	// (at most maxNameWords words each), without repeats
 	labels map[string][]string
+	// command: the command a decision is about ("" for a Grounding)
+	command string
 }
 
 func newScreenWords(flows map[int64]*knowledge.Flow) *screenWords {

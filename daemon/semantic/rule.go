@@ -20,7 +20,7 @@ func (r *Rescorer) eligible(c intent.Candidate, flows map[int64]*knowledge.Flow,
 	f := flows[c.FlowID]
 	return f != nil && !contradicted(c) && c.Score >= floor && c.Score < threshold && len(c.Missing) == 0 &&
 		(!c.Substituted || slices.Contains(r.cfg.Bridge, Substitution) || r.cfg.GroundSubstitution && !sw.namesOther(c, f)) && (r.bridgeable(c.Vetoes) || minor && onlyExtra(c)) &&
-		!namesChoice(c.FlowUnmatched, f) && !stretched(c.Slots, f)
+		!namesChoice(c, sw.command, f) && !stretched(c.Slots, f)
 }
 
 // onlyExtra reports whether c's one veto is an extra requirement, and
@@ -182,28 +182,69 @@ func (r *Rescorer) bridgeable(vetoes []string) bool {
 	return true
 }
 
-// namesChoice reports whether one of the flow's unmatched words, not an
-// action word, is a word of the label of an element the flow taps: the
-// command left out (or replaced) a choice the flow makes — "sort by
-// middle name" against a flow that taps "First name" — and replaying
-// would pick the old one.
-func namesChoice(unmatched []string, f *knowledge.Flow) bool {
-	if len(unmatched) == 0 {
+// namesChoice reports whether the command leaves out a choice the flow
+// makes, so that replaying would make the old one: one of the flow's
+// unmatched words (c.FlowUnmatched), not an action word, is a word of the
+// label of an element the flow taps, and that element is an option (a
+// step with an option group or choices, or a checkable element: "sort by
+// middle name" against a flow that taps "First name"), or the command
+// says the label with that word swapped for another in place
+// (swappedIn: "wrap short lines" against a flow that taps "Wrap long
+// lines", "always show the clock" against "Briefly show the clock": a
+// sibling setting). A word of a setting's or a button's label the command
+// merely leaves out ("wrap lines that are too wide" for "Wrap long lines")
+// is a rewording.
+func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
+	if len(c.FlowUnmatched) == 0 {
 		return false
 	}
-	words := map[string]bool{}
+	left := map[string]bool{}
+	for _, w := range c.FlowUnmatched {
+		if !actionWord(w) {
+			left[strings.ToLower(w)] = true
+		}
+	}
+	var cmd []string // the command's words, computed once when needed
 	for _, s := range f.Steps {
 		if s.Action != device.Tap && s.Action != device.LongPress {
 			continue
 		}
-		for _, w := range strings.FieldsFunc(strings.ToLower(s.Target.Label()), func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-		}) {
-			words[w] = true
+		option := len(s.Options) > 0 || len(s.Choices) > 0 || s.Target.Checkable
+		lw := labelWords(s.Target.Label())
+		for i, w := range lw {
+			if !left[w] {
+				continue
+			}
+			if option {
+				return true
+			}
+			if cmd == nil {
+				cmd = labelWords(command)
+			}
+			if swappedIn(lw, i, cmd, c.Unmatched) {
+				return true
+			}
 		}
 	}
-	for _, w := range unmatched {
-		if words[strings.ToLower(w)] && !actionWord(w) {
+	return false
+}
+
+// swappedIn reports whether the command (words cmd) says, in place of
+// label word lw[i], one of its own unmatched words: that word stands next
+// to a neighbour of lw[i] on the same side (stems compared).
+func swappedIn(lw []string, i int, cmd []string, unmatched []string) bool {
+	um := map[string]bool{}
+	for _, u := range unmatched {
+		um[strings.ToLower(u)] = true
+	}
+	for j, u := range cmd {
+		if !um[u] {
+			continue
+		}
+		if i > 0 && j > 0 && intent.Stem(lw[i-1]) == intent.Stem(cmd[j-1]) {
+			return true
+		}
+		if i+1 < len(lw) && j+1 < len(cmd) && intent.Stem(lw[i+1]) == intent.Stem(cmd[j+1]) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package semantic_test
 
 import (
+	"cmp"
 	"context"
 	"sync/atomic"
 	"testing"
@@ -18,10 +19,18 @@ import (
 // vetoes Config.Bridge lets embeddings overrule.
 func TestDecideGuards(t *testing.T) {
 	grey := th - 0.05
+	// choice: a flow whose last tap picks an option of a group
 	choice := func(id int64, intent, label string) *knowledge.Flow {
 		return &knowledge.Flow{ID: id, Intent: intent, Package: "p", Steps: []knowledge.Step{
 			{Action: "tap", Target: screen.Descriptor{Text: "Sort by"}},
-			{Action: "tap", Target: screen.Descriptor{Text: label}},
+			{Action: "tap", Target: screen.Descriptor{Text: label}, Options: []string{label, "Other"}},
+		}}
+	}
+	// plain: a flow whose last tap is a setting's row or a button, no option
+	plain := func(id int64, intent, label string, checkable bool) *knowledge.Flow {
+		return &knowledge.Flow{ID: id, Intent: intent, Package: "p", Steps: []knowledge.Step{
+			{Action: "tap", Target: screen.Descriptor{Text: "Settings"}},
+			{Action: "tap", Target: screen.Descriptor{Text: label, Checkable: checkable}},
 		}}
 	}
 	tests := []struct {
@@ -30,42 +39,58 @@ func TestDecideGuards(t *testing.T) {
 		flows    []*knowledge.Flow
 		cands    []intent.Candidate
 		promoted int
+		command  string // "" for "cmd please"; the fake embeds a text by its first word
 	}{
 		{"an unmatched flow word is a tapped choice", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "same sort by first name", "First name")},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"middle"}, FlowUnmatched: []string{"first"}}}, -1},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"middle"}, FlowUnmatched: []string{"first"}}}, -1, ""},
+		{"an unmatched flow word is the label of a checkable element", semantic.MiniLM,
+			[]*knowledge.Flow{plain(1, "same sort by first name", "First name", true)},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"middle"}, FlowUnmatched: []string{"first"}}}, -1, ""},
+		{"a word of a setting's label left out is a rewording", semantic.MiniLM,
+			[]*knowledge.Flow{plain(1, "same wrap long lines", "Wrap long lines", false)},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"wide"}, FlowUnmatched: []string{"long"}}}, 0,
+			"cmd wrap lines that are too wide"},
+		{"a word of a setting's label swapped in place names a sibling setting", semantic.MiniLM,
+			[]*knowledge.Flow{plain(1, "same wrap long lines", "Wrap long lines", false)},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"short"}, FlowUnmatched: []string{"long"}}}, -1,
+			"cmd wrap short lines"},
+		{"a word swapped in place at the label's start", semantic.MiniLM,
+			[]*knowledge.Flow{plain(1, "same briefly show clock", "Briefly show clock", false)},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"always"}, FlowUnmatched: []string{"briefly"}}}, -1,
+			"cmd always show clock"},
 		{"an unmatched flow word that is no tapped label, a bridged veto", semantic.Config{Bridge: []string{intent.VetoAction}},
 			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"disable"}, FlowUnmatched: []string{"close"}, Vetoes: []string{intent.VetoAction}}}, 0},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"disable"}, FlowUnmatched: []string{"close"}, Vetoes: []string{intent.VetoAction}}}, 0, ""},
 		{"MiniLM bridges no veto", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"disable"}, FlowUnmatched: []string{"close"}, Vetoes: []string{intent.VetoAction}}}, -1},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"disable"}, FlowUnmatched: []string{"close"}, Vetoes: []string{intent.VetoAction}}}, -1, ""},
 		{"the action veto is not bridged by default", semantic.Config{},
 			[]*knowledge.Flow{choice(1, "same close the shutter sound", "Shutter sound")},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Vetoes: []string{intent.VetoAction}}}, -1},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Vetoes: []string{intent.VetoAction}}}, -1, ""},
 		{"a substituted object word is not bridged with Bridge empty and no grounding", semantic.Config{Bridge: []string{}},
 			[]*knowledge.Flow{choice(1, "same open the clock page", "Clock")},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Substituted: true}}, -1},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Substituted: true}}, -1, ""},
 		{"a substituted object word is bridged by default", semantic.Config{},
 			[]*knowledge.Flow{choice(1, "same open the clock page", "Clock")},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Substituted: true}}, 0},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Substituted: true}}, 0, ""},
 		{"a closer flow vetoed for its value makes it ambiguous", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "close timer 5 minutes", "5 minutes"), choice(2, "same alarm 1 minute", "1 minute")},
-			[]intent.Candidate{cand(1, grey), cand(2, 0.2, intent.VetoValue, intent.VetoLiteral)}, -1},
+			[]intent.Candidate{cand(1, grey), cand(2, 0.2, intent.VetoValue, intent.VetoLiteral)}, -1, ""},
 		{"a closer flow the command contradicts does not", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "close turn on x", "X"), choice(2, "same turn off x", "X")},
-			[]intent.Candidate{cand(1, grey), cand(2, 0.2, intent.VetoOpposite)}, 0},
+			[]intent.Candidate{cand(1, grey), cand(2, 0.2, intent.VetoOpposite)}, 0, ""},
 		{"an unmatched action word of a tapped button is not a choice", semantic.MiniLM,
 			[]*knowledge.Flow{choice(1, "same change view", "Change view")},
-			[]intent.Candidate{{FlowID: 1, Score: grey, FlowUnmatched: []string{"change"}}}, 0},
+			[]intent.Candidate{{FlowID: 1, Score: grey, FlowUnmatched: []string{"change"}}}, 0, ""},
 		{"a slot stretched over words the alignment could not place", semantic.MiniLM,
 			[]*knowledge.Flow{{ID: 1, Intent: "same open {app} via search", Package: "p", Slots: []knowledge.Slot{{Name: "app", Example: "Gallery"}}}},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Slots: map[string]string{"app": "uninstall the clock"}}}, -1},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Slots: map[string]string{"app": "uninstall the clock"}}}, -1, ""},
 		{"a slot value as long as the example is not stretched", semantic.MiniLM,
 			[]*knowledge.Flow{{ID: 1, Intent: "same send {message}", Package: "p", Slots: []knowledge.Slot{{Name: "message", Example: "see you at noon"}}}},
-			[]intent.Candidate{{FlowID: 1, Score: grey, Slots: map[string]string{"message": "running late, sorry"}}}, 0},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Slots: map[string]string{"message": "running late, sorry"}}}, 0, ""},
 		{"MiniLM's grey zone reaches lexical 0.10", semantic.MiniLM,
-			[]*knowledge.Flow{choice(1, "same x", "X")}, []intent.Candidate{cand(1, 0.11)}, 0},
+			[]*knowledge.Flow{choice(1, "same x", "X")}, []intent.Candidate{cand(1, 0.11)}, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +99,7 @@ func TestDecideGuards(t *testing.T) {
 			for _, f := range tt.flows {
 				flows[f.ID] = f
 			}
-			d := semantic.New(unit(&calls, vecs), nil, tt.cfg).Decide(context.Background(), "cmd please", tt.cands, flows, th)
+			d := semantic.New(unit(&calls, vecs), nil, tt.cfg).Decide(context.Background(), cmp.Or(tt.command, "cmd please"), tt.cands, flows, th)
 			if d.Promoted != tt.promoted || d.Err != nil {
 				t.Errorf("promoted %d err %v (%s); want %d", d.Promoted, d.Err, d.Reason, tt.promoted)
 			}

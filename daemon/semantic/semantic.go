@@ -37,9 +37,11 @@
 //     (intent.Candidate.Substituted) that names another element of the
 //     app (Config.GroundSubstitution: "open the dnd settings" against
 //     "open the sound settings", when the app showed "Do not disturb"); nor
-//     ever a word of the flow that names an element the flow taps (a
-//     choice: "sort by middle name" against "sort by first name", which
-//     taps "First name").
+//     ever a word of the flow that names an option the flow taps ("sort
+//     by middle name" against "sort by first name", which taps "First
+//     name"), or a word of another element's label the command swapped in
+//     place for one of its own (a sibling setting: "wrap short lines"
+//     against a flow that taps "Wrap long lines").
 //     Nor a candidate whose slot value stretches over words the
 //     alignment could not place (more than twice its example's words).
 //     An extra requirement (intent.VetoExtra), the only veto of a
@@ -232,6 +234,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	}
 	floor := threshold - r.cfg.GreyZone
 	sw := newScreenWords(flows)
+	sw.command = command
 	if !retrieve && !slices.ContainsFunc(cands, func(c intent.Candidate) bool {
 		return r.eligible(c, flows, sw, floor, threshold, r.cfg.MinorExtra > 0 && onlyExtra(c))
 	}) {

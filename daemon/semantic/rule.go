@@ -19,7 +19,7 @@ import (
 func (r *Rescorer) eligible(c intent.Candidate, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64, minor bool) bool {
 	f := flows[c.FlowID]
 	return f != nil && !contradicted(c) && c.Score >= floor && c.Score < threshold && len(c.Missing) == 0 &&
-		(!c.Substituted || slices.Contains(r.cfg.Bridge, Substitution) || r.cfg.GroundSubstitution && !sw.namesOther(c, f)) && (r.bridgeable(c.Vetoes) || minor && onlyExtra(c)) &&
+		(!c.Substituted || slices.Contains(r.cfg.Bridge, Substitution) || r.cfg.GroundSubstitution && !sw.namesOther(c, f)) && (r.bridgeable(c) || minor && onlyExtra(c)) &&
 		!namesChoice(c, sw.command, f) && !stretched(c.Slots, f)
 }
 
@@ -172,12 +172,19 @@ func contradicted(c intent.Candidate) bool {
 	return false
 }
 
-// bridgeable: every veto is one Config.Bridge lets embeddings overrule.
-func (r *Rescorer) bridgeable(vetoes []string) bool {
-	for _, v := range vetoes {
-		if !slices.Contains(r.cfg.Bridge, v) {
-			return false
+// bridgeable: every veto of c is one Config.Bridge lets embeddings
+// overrule; an omitted requirement (intent.VetoOmitted) also under
+// OmittedObject, when no word of the flow the command leaves out is an
+// action word.
+func (r *Rescorer) bridgeable(c intent.Candidate) bool {
+	for _, v := range c.Vetoes {
+		if slices.Contains(r.cfg.Bridge, v) {
+			continue
 		}
+		if v == intent.VetoOmitted && slices.Contains(r.cfg.Bridge, OmittedObject) && !slices.ContainsFunc(c.FlowUnmatched, intent.ActionWord) {
+			continue
+		}
+		return false
 	}
 	return true
 }

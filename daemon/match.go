@@ -135,7 +135,14 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	if r.sem != nil {
 		k = semanticCandidates
 	}
-	cands := r.knownChoices(ctx, m.Rank(r.res.Command, r.res.Package, k), flows)
+	// the command as matched: an acronym of a flow's words read as them
+	// (acronym.go)
+	said := r.res.Command
+	if x, ok := expandAcronyms(said, flowTextsOf(flows, r.res.Package)); ok {
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
+		said = x
+	}
+	cands := r.knownChoices(ctx, m.Rank(said, r.res.Package, k), flows)
 	var top intent.Candidate
 	if len(cands) > 0 {
 		top = cands[0]
@@ -147,7 +154,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
 		// a secret the command carries is never embedded: the model may be
 		// an endpoint, and vectors are cached in the store with their text
-		d = r.sem.DecideIn(ctx, privacy.Redact(r.res.Command, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
+		d = r.sem.DecideIn(ctx, privacy.Redact(said, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
 		if d.Err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
 		}
@@ -223,7 +230,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// the lexical match must also mean what the command means
 			// with its typos read as the matcher read them: a model embeds a
 			// misspelt word far from the right one
-			said := cmp.Or(top.Corrected, r.res.Command)
+			said := cmp.Or(top.Corrected, said)
 			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(said, r.secrets, false), top, g)
 			if rewritten, _, _, _, named := anchorsOf(said, g, nil); err == nil && !ok && named && rewritten != said {
 				// another option than the flow learned ("daily planner"

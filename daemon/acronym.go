@@ -1,0 +1,126 @@
+package daemon
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Acronyms: the owner may say the initials of words a flow says in full
+// ("the ftp server" for a flow "connect to the file transfer protocol
+// server"; "gps off" for "turn off global positioning system"). The
+// lexical matcher aligns a word with a word, so such a command shares
+// nothing with its flow. Before matching, a word of the command that is
+// the initials of a run of words of one of the app's flows (its intent or
+// a past command), and of no other run, is read as those words. The idea
+// is the one the grounding of substituted words uses for screen labels
+// (semantic.screenWords, acronyms of labels); here it reads the flows' own
+// words, never a vocabulary.
+
+// minAcronym and maxAcronym bound the letters of a word read as an
+// acronym: two letters are too often a word ("ok", "on"), more than five
+// rarely an acronym.
+const (
+	minAcronym = 3
+	maxAcronym = 5
+)
+
+// expandAcronyms returns command with each word that spells the initials
+// of exactly one run of words of the texts replaced by that run, and
+// whether it replaced any. A word is never read as an acronym when some
+// text has it as a word (it is the flows' own word) or when it is a stop
+// word; one holding a digit ("cal2024", a name) spells no initials. A run
+// holds no stop word ("the alarms by" is no phrase anyone abbreviates, and
+// "tab" is a word); slot placeholders ("{title}") are no words of a run.
+func expandAcronyms(command string, texts []string) (string, bool) {
+	words := strings.Fields(command)
+	changed := false
+	var known map[string]bool // words of the texts, computed when needed
+	for i, w := range words {
+		core := strings.TrimFunc(w, unicode.IsPunct)
+		lw := strings.ToLower(core)
+		if n := len([]rune(lw)); n < minAcronym || n > maxAcronym || intent.IsStopword(lw) {
+			continue
+		}
+		if known == nil {
+			known = map[string]bool{}
+			for _, t := range texts {
+				for _, tw := range acronymWords(t) {
+					known[strings.ToLower(tw)] = true
+				}
+			}
+		}
+		if known[lw] {
+			continue
+		}
+		run := ""
+		for _, t := range texts {
+			tw := acronymWords(t)
+			for k := 0; k+len(lw) <= len(tw); k++ {
+				if initialsOf(tw[k:k+len(lw)]) != lw || slices.ContainsFunc(tw[k:k+len(lw)], intent.IsStopword) {
+					continue
+				}
+				r := strings.ToLower(strings.Join(tw[k:k+len(lw)], " "))
+				if run != "" && run != r {
+					run = "\x00" // two different runs: no reading
+				} else if run == "" {
+					run = r
+				}
+			}
+		}
+		if run == "" || run == "\x00" {
+			continue
+		}
+		lead, _, _ := strings.Cut(w, core)
+		_, tail, _ := strings.Cut(w, core)
+		words[i] = lead + run + tail
+		changed = true
+	}
+	if !changed {
+		return command, false
+	}
+	return strings.Join(words, " "), true
+}
+
+// acronymWords splits a flow text into words of letters, slot
+// placeholders and everything else dropped; a placeholder breaks a run.
+func acronymWords(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == '\'' || r == '"' || r == ',' || r == '.' }) {
+		if strings.HasPrefix(f, "{") || !strings.ContainsFunc(f, unicode.IsLetter) {
+			out = append(out, "") // breaks a run: no initial
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// initialsOf returns the lower-case first letters of words, "" when one
+// of them is empty or does not begin with a letter.
+func initialsOf(words []string) string {
+	b := make([]rune, 0, len(words))
+	for _, w := range words {
+		r := []rune(w)
+		if len(r) == 0 || !unicode.IsLetter(r[0]) {
+			return ""
+		}
+		b = append(b, unicode.ToLower(r[0]))
+	}
+	return string(b)
+}
+
+// flowTextsOf returns the intents and past commands of pkg's healthy flows
+// in flows, in flow order (ids ascending).
+func flowTextsOf(flows map[int64]*knowledge.Flow, pkg string) []string {
+	var out []string
+	for _, id := range poolOf(flows, pkg) {
+		f := flows[id]
+		out = append(out, f.Intent)
+		out = append(out, f.Commands...)
+	}
+	return slices.Clip(out)
+}

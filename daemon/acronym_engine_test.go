@@ -18,14 +18,7 @@ import (
 func TestAcronymReplay(t *testing.T) {
 	r := newRig(t, nil)
 	ctx := context.Background()
-	learn := r.run(t, "set the font size to large", daemon.Options{})
-	if !learn.Saved {
-		t.Fatalf("learn: %+v", learn)
-	}
-	f, err := r.store.Flow(ctx, learn.FlowID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := learnFontSize(t, r)
 	g := *f
 	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, "large font size", []string{"large font size"}
 	g.Steps = slices.Clone(f.Steps)

@@ -18,14 +18,7 @@ import (
 // of the same screen is not replayed.
 func TestAnchoredReplay(t *testing.T) {
 	r := newRig(t, nil)
-	learn := r.run(t, "set the font size to large", daemon.Options{})
-	if !learn.Saved {
-		t.Fatalf("learn: %+v", learn)
-	}
-	f, err := r.store.Flow(context.Background(), learn.FlowID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := learnFontSize(t, r)
 	if !slices.ContainsFunc(f.Steps, func(s knowledge.Step) bool { return len(s.Choices) >= 3 }) {
 		t.Fatalf("the learned flow has no choice step: %+v", f.Steps)
 	}
@@ -39,7 +32,7 @@ func TestAnchoredReplay(t *testing.T) {
 	if got := r.phone.State(); got != "settings_small" {
 		t.Errorf("screen after the replay = %q, want settings_small", got)
 	}
-	f, err = r.store.Flow(context.Background(), f.ID)
+	f, err := r.store.Flow(context.Background(), f.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +60,7 @@ func TestAnchoredReplay(t *testing.T) {
 func optionTapFlow(t *testing.T, r *rig, intent string) *knowledge.Flow {
 	t.Helper()
 	ctx := context.Background()
-	learn := r.run(t, "set the font size to large", daemon.Options{})
-	if !learn.Saved {
-		t.Fatalf("learn: %+v", learn)
-	}
-	f, err := r.store.Flow(ctx, learn.FlowID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := learnFontSize(t, r)
 	g := *f
 	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, intent, []string{intent}
 	g.Steps = slices.Clone(f.Steps)
@@ -131,4 +117,19 @@ func TestLexicalReplayPicksTheNamedOption(t *testing.T) {
 	if res.Anchored || res.FlowID != g.ID || res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_small" {
 		t.Fatalf("lexical replay (score %.2f): %+v on %s", res.Score, res, r.phone.State())
 	}
+}
+
+// learnFontSize learns "set the font size to large" on the demo phone and
+// returns the saved flow (its option tap a choice slot).
+func learnFontSize(t *testing.T, r *rig) *knowledge.Flow {
+	t.Helper()
+	learn := r.run(t, "set the font size to large", daemon.Options{})
+	if !learn.Saved {
+		t.Fatalf("learn: %+v", learn)
+	}
+	f, err := r.store.Flow(context.Background(), learn.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -6,3 +6,5 @@ import "time"
 func SetClock(r *Rescorer, now func() time.Time) { r.now = now }
 
 var OtherValue = otherValue
+
+var PickedTemplate = pickedTemplate

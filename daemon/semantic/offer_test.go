@@ -144,3 +144,54 @@ func TestOtherValue(t *testing.T) {
 		}
 	}
 }
+
+// TestPickedTemplate: a flow that picks an option reads, for the cosine,
+// with the option the command names in place of its example; a value that
+// names no option, a flow with no choice step, or a choice slot the
+// command leaves empty give no such text.
+func TestPickedTemplate(t *testing.T) {
+	sizes := []string{"Small", "Medium", "Large", "Extra large"}
+	pick := &knowledge.Flow{Intent: "set the reader font to {size}", Slots: []knowledge.Slot{{Name: "size", Example: "medium"}},
+		Steps: []knowledge.Step{{Action: "tap", Text: "Settings"}, {Action: "tap", Text: "{size}", Choices: sizes}}}
+	typed := &knowledge.Flow{Intent: "rename the list to {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}},
+		Steps: []knowledge.Step{{Action: "input", Text: "{title}"}}}
+	for _, tt := range []struct {
+		name  string
+		f     *knowledge.Flow
+		slots map[string]string
+		want  string
+	}{
+		{"an option the command names", pick, map[string]string{"size": "large"}, "set the reader font to large"},
+		{"an option of two words", pick, map[string]string{"size": "extra large"}, "set the reader font to extra large"},
+		{"a value no option holds", pick, map[string]string{"size": "huge"}, ""},
+		{"no value for the choice slot", pick, nil, ""},
+		{"a typed slot", typed, map[string]string{"title": "groceries"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := semantic.PickedTemplate(tt.f, tt.slots); got != tt.want {
+				t.Errorf("PickedTemplate = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDecideReadsThePickedOption: a candidate whose slot names another
+// option than its example is compared as the flow reads for that option
+// ("large reader font", not "medium reader font"), and promoted when that
+// reading is close.
+func TestDecideReadsThePickedOption(t *testing.T) {
+	v := map[string][]float32{"cmd": vecs["cmd"], "large": vecs["same"], "medium": vecs["far"]}
+	f := &knowledge.Flow{ID: 1, Intent: "{size} reader font", Package: "p", Slots: []knowledge.Slot{{Name: "size", Example: "medium"}},
+		Steps: []knowledge.Step{{Action: "tap", Text: "{size}", Choices: []string{"Small", "Medium", "Large"}}}}
+	c := intent.Candidate{FlowID: 1, Score: th - 0.05, Slots: map[string]string{"size": "large"}}
+	var calls atomic.Int32
+	d := semantic.New(unit(&calls, v), nil, semantic.MiniLM).Decide(context.Background(), "cmd large font", []intent.Candidate{c}, map[int64]*knowledge.Flow{1: f}, th)
+	if d.Promoted != 0 {
+		t.Errorf("promoted %d (%s); want the flow read for the option picked", d.Promoted, d.Reason)
+	}
+	c.Slots = map[string]string{"size": "huge"} // names no option: the example's reading stands
+	d = semantic.New(unit(&calls, v), nil, semantic.MiniLM).Decide(context.Background(), "cmd huge font", []intent.Candidate{c}, map[int64]*knowledge.Flow{1: f}, th)
+	if d.Promoted >= 0 {
+		t.Errorf("a value no option holds was promoted (%s)", d.Reason)
+	}
+}

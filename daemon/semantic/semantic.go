@@ -63,6 +63,7 @@
 package semantic
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -296,10 +297,59 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 			}
 		}
 	}
+	// a flow that picks an option reads closer to the command as it
+	// would for the option the command names than with its example
+	picked := r.cosinesWith(ctx, vecs[0], len(d.Cands), func(i int) string {
+		return pickedTemplate(flows[d.Cands[i].FlowID], d.Cands[i].Slots)
+	}, &d)
+	for i, p := range picked {
+		if p > d.Cosine[i] && !contradicted(d.Cands[i]) {
+			d.Cosine[i] = p
+		}
+	}
 	d.Minor = r.minorExtras(ctx, command, vecs[0], d.Cands, &d)
 	r.rule(&d, flows, sw, floor, threshold)
 	if d.Promoted < 0 && r.cfg.SuggestMinCosine > 0 {
 		d.Suggest = r.suggest(d, r.offerCosines(ctx, vecs[0], flows, &d), flows)
 	}
 	return d
+}
+
+// pickedTemplate returns f's intent template filled with the values of
+// slots where each names an option of the slot's choice step (its words
+// all in one option's label), "" when f has no choice slot or a value of
+// slots names none: the flow as it reads for the option the command
+// picks ("adjust font size to large" rather than its example "medium").
+func pickedTemplate(f *knowledge.Flow, slots map[string]string) string {
+	if f == nil || len(slots) == 0 {
+		return ""
+	}
+	any := false
+	for _, st := range f.Steps {
+		name, ok := knowledge.SlotRef(st.Text)
+		if !ok || len(st.Choices) == 0 {
+			continue
+		}
+		v, ok := slots[name]
+		if !ok {
+			return ""
+		}
+		vw := labelWords(v)
+		if len(vw) == 0 || !slices.ContainsFunc(st.Choices, func(l string) bool {
+			lw := labelWords(l)
+			return !slices.ContainsFunc(vw, func(w string) bool { return !slices.Contains(lw, w) })
+		}) {
+			return ""
+		}
+		any = true
+	}
+	if !any {
+		return ""
+	}
+	return fillTemplate(f, func(sl knowledge.Slot) string {
+		if v, ok := slots[sl.Name]; ok {
+			return v
+		}
+		return cmp.Or(sl.Example, sl.Name)
+	})
 }

@@ -319,7 +319,8 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 // slots where each names an option of the slot's choice step (its words
 // all in one option's label), "" when f has no choice slot or a value of
 // slots names none: the flow as it reads for the option the command
-// picks ("adjust font size to large" rather than its example "medium").
+// picks ("set the reader font to large" rather than its example
+// "medium").
 func pickedTemplate(f *knowledge.Flow, slots map[string]string) string {
 	if f == nil || len(slots) == 0 {
 		return ""

@@ -33,8 +33,8 @@ const (
 // whether it replaced any. A word is never read as an acronym when some
 // text has it as a word (it is the flows' own word) or when it is a stop
 // word; one holding a digit ("cal2024", a name) spells no initials. A run
-// holds no stop word ("the alarms by" is no phrase anyone abbreviates, and
-// "tab" is a word); slot placeholders ("{title}") are no words of a run.
+// holds no stop word ("the archive tab" is no phrase anyone abbreviates
+// as "tat"); slot placeholders ("{title}") are no words of a run.
 func expandAcronyms(command string, texts []string) (string, bool) {
 	words := strings.Fields(command)
 	changed := false
@@ -42,7 +42,8 @@ func expandAcronyms(command string, texts []string) (string, bool) {
 	for i, w := range words {
 		core := strings.TrimFunc(w, unicode.IsPunct)
 		lw := strings.ToLower(core)
-		if n := len([]rune(lw)); n < minAcronym || n > maxAcronym || intent.IsStopword(lw) {
+		n := len([]rune(lw))
+		if n < minAcronym || n > maxAcronym || intent.IsStopword(lw) {
 			continue
 		}
 		if known == nil {
@@ -59,11 +60,11 @@ func expandAcronyms(command string, texts []string) (string, bool) {
 		run := ""
 		for _, t := range texts {
 			tw := acronymWords(t)
-			for k := 0; k+len(lw) <= len(tw); k++ {
-				if initialsOf(tw[k:k+len(lw)]) != lw || slices.ContainsFunc(tw[k:k+len(lw)], intent.IsStopword) {
+			for k := 0; k+n <= len(tw); k++ {
+				if initialsOf(tw[k:k+n]) != lw || slices.ContainsFunc(tw[k:k+n], intent.IsStopword) {
 					continue
 				}
-				r := strings.ToLower(strings.Join(tw[k:k+len(lw)], " "))
+				r := strings.ToLower(strings.Join(tw[k:k+n], " "))
 				if run != "" && run != r {
 					run = "\x00" // two different runs: no reading
 				} else if run == "" {
@@ -74,9 +75,8 @@ func expandAcronyms(command string, texts []string) (string, bool) {
 		if run == "" || run == "\x00" {
 			continue
 		}
-		lead, _, _ := strings.Cut(w, core)
-		_, tail, _ := strings.Cut(w, core)
-		words[i] = lead + run + tail
+		at := strings.Index(w, core) // punctuation around the word stays
+		words[i] = w[:at] + run + w[at+len(core):]
 		changed = true
 	}
 	if !changed {

@@ -12,6 +12,7 @@ func TestExpandAcronyms(t *testing.T) {
 		"rename the {title} list",
 		"open the archive tab",
 		"trim audio buffer",
+		"émissions télévisées étrangères",
 		"sort the archive by name",
 	}
 	for _, tt := range []struct {
@@ -19,6 +20,7 @@ func TestExpandAcronyms(t *testing.T) {
 	}{
 		{"an acronym of a flow's words", "the ftp server please", "the file transfer protocol server please"},
 		{"in capitals, with punctuation", "GPS, off", "global positioning system, off"},
+		{"letters beyond ASCII", "l'été ÉTÉ", "l'été émissions télévisées étrangères"},
 		{"a word the flows say is no acronym", "open the tab", ""},      // not "trim audio buffer"
 		{"a run with a stop word is no expansion", "the tat thing", ""}, // "the archive tab"
 		{"letters and digits are a name", "export as ftp2024", ""},
@@ -51,6 +53,7 @@ func FuzzExpandAcronyms(f *testing.F) {
 	f.Add("the ftp server please", "connect to the file transfer protocol server")
 	f.Add("GPS, off", "turn off global positioning system")
 	f.Add("ÉTÉ", "été très étrange")
+	f.Add("(gps)!", "global positioning system")
 	f.Fuzz(func(t *testing.T, command, text string) {
 		got, ok := expandAcronyms(command, []string{text})
 		if !ok && got != command {

@@ -28,7 +28,7 @@ func TestContextCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "555") || !strings.Contains(out, "mom, my mother") || !strings.Contains(out, "allowed in prompts") || strings.Count(out, "#") != 1 {
+	if strings.Contains(out, "555 0100") || !strings.Contains(out, "mom, my mother") || !strings.Contains(out, "allowed in prompts") || strings.Count(out, "#") != 1 {
 		t.Errorf("list:\n%s", out)
 	}
 	if out, _ := run("list", "--show-private"); !strings.Contains(out, "+1 555 0100") {

@@ -31,15 +31,15 @@ func TestContextMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := a.CallJSON(context.Background(), []byte(`{"method":"context.list"}`))
-	if err != nil || strings.Contains(string(out), "555") || !strings.Contains(string(out), `"mom"`) {
+	if err != nil || strings.Contains(string(out), "555 0100") || !strings.Contains(string(out), `"mom"`) {
 		t.Fatalf("list hides private values: %s %v", out, err)
 	}
 	exp, err := a.CallJSON(context.Background(), []byte(`{"method":"context.export"}`))
-	if err != nil || !strings.Contains(string(exp), "555") {
+	if err != nil || !strings.Contains(string(exp), "555 0100") {
 		t.Fatalf("export: %s %v", exp, err)
 	}
 	res, err := call(t, a, `{"method":"context.resolve","params":{"command":"text mom I'm late"}}`)
-	if err != nil || strings.Contains(res["command"].(string), "555") || !strings.Contains(res["command"].(string), "Mary Smith") {
+	if err != nil || strings.Contains(res["command"].(string), "555 0100") || !strings.Contains(res["command"].(string), "Mary Smith") {
 		t.Fatalf("resolve: %v %v", res, err)
 	}
 	if _, err := call(t, a, `{"method":"context.import","params":`+string(exp)+`}`); err != nil {

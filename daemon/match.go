@@ -226,6 +226,11 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// would do half of what was asked, so the owner decides
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value %q for {%s} runs on over a date, time or number its example never had", g.Name, privacy.Redact(v, r.secrets, false), name)})
 			askTop()
+		} else if name, ok := unnamedValue(g, r.res.Command, top.Slots); ok {
+			// which words are the name is a guess ("make the notes text 90
+			// percent" against "create a text note named {title}")
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the command gives {%s} without naming it as the flow did", g.Name, name)})
+			askTop()
 		} else if r.sem != nil {
 			// the lexical match must also mean what the command means
 			// with its typos read as the matcher read them: a model embeds a
@@ -544,4 +549,42 @@ func (r *run) bridged() bool {
 	}
 	sm := r.res.Semantic
 	return sm != nil && sm.Promoted && !sm.Chosen && !r.res.Chosen
+}
+
+// nameWords introduce a value as a name ("a note called ideas").
+var nameWords = map[string]bool{"called": true, "named": true, "titled": true, "name": true, "title": true, "saying": true}
+
+// unnamedValue returns a slot of f whose template introduces it with a
+// naming word ("create a note named {title}") while the command fills it
+// with words that no naming word, quote or colon sets apart ("make the
+// notes text 90 percent"): the value is then a guess at which words are a
+// name, and the replay is offered, not made.
+func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
+	lower := strings.ToLower(command)
+	for _, sl := range f.Slots {
+		v, ok := slots[sl.Name]
+		if !ok || v == "" {
+			continue
+		}
+		ref := "{" + sl.Name + "}"
+		at := strings.Index(f.Intent, ref)
+		if at < 0 {
+			continue
+		}
+		before := strings.Fields(strings.ToLower(f.Intent[:at]))
+		if len(before) == 0 || !nameWords[strings.Trim(before[len(before)-1], ",:")] {
+			continue
+		}
+		vat := strings.Index(lower, strings.ToLower(v))
+		if vat < 0 {
+			continue
+		}
+		prefix := strings.TrimSpace(command[:vat])
+		words := strings.Fields(strings.ToLower(prefix))
+		if strings.HasSuffix(prefix, ":") || strings.HasSuffix(prefix, "'") || strings.HasSuffix(prefix, "\"") || len(words) > 0 && nameWords[words[len(words)-1]] {
+			continue
+		}
+		return sl.Name, true
+	}
+	return "", false
 }

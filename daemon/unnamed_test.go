@@ -1,0 +1,36 @@
+package daemon
+
+import (
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestUnnamedValue: a value of a slot the flow introduces with a naming
+// word ("a list named {title}") must be set apart in the command too — by
+// a naming word, a colon or quotes — or which words are the name is a
+// guess, and the replay is offered instead.
+func TestUnnamedValue(t *testing.T) {
+	named := &knowledge.Flow{Intent: "create a list named {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}}}
+	plain := &knowledge.Flow{Intent: "rename the list to {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}}}
+	for _, tt := range []struct {
+		name, command string
+		f             *knowledge.Flow
+		value         string
+		want          bool
+	}{
+		{"no naming word before the value", "make the lists text 90 percent", named, "90 percent", true},
+		{"a naming word", "make a list called groceries", named, "groceries", false},
+		{"a colon", "new list: groceries", named, "groceries", false},
+		{"quotes", "create a list 'groceries'", named, "groceries", false},
+		{"a slot the flow does not name", "rename the list groceries", plain, "groceries", false},
+		{"no value", "make a list", named, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got := unnamedValue(tt.f, tt.command, map[string]string{"title": tt.value})
+			if got != tt.want {
+				t.Errorf("unnamedValue(%q) = %v, want %v", tt.command, got, tt.want)
+			}
+		})
+	}
+}

@@ -49,6 +49,8 @@ func TestExpandAcronyms(t *testing.T) {
 	}
 }
 
+// FuzzExpandAcronyms: any command against any flow text is read without
+// a panic, and a command left as it is comes back unchanged.
 func FuzzExpandAcronyms(f *testing.F) {
 	f.Add("the ftp server please", "connect to the file transfer protocol server")
 	f.Add("GPS, off", "turn off global positioning system")

@@ -38,7 +38,8 @@ const (
 func expandAcronyms(command string, texts []string) (string, bool) {
 	words := strings.Fields(command)
 	changed := false
-	var known map[string]bool // words of the texts, computed when needed
+	var split [][]string      // the texts' words (acronymWords), computed when needed
+	var known map[string]bool // the same words, lower case
 	for i, w := range words {
 		core := strings.TrimFunc(w, unicode.IsPunct)
 		lw := strings.ToLower(core)
@@ -49,8 +50,10 @@ func expandAcronyms(command string, texts []string) (string, bool) {
 		if known == nil {
 			known = map[string]bool{}
 			for _, t := range texts {
-				for _, tw := range acronymWords(t) {
-					known[strings.ToLower(tw)] = true
+				tw := acronymWords(t)
+				split = append(split, tw)
+				for _, w := range tw {
+					known[strings.ToLower(w)] = true
 				}
 			}
 		}
@@ -58,8 +61,7 @@ func expandAcronyms(command string, texts []string) (string, bool) {
 			continue
 		}
 		run := ""
-		for _, t := range texts {
-			tw := acronymWords(t)
+		for _, tw := range split {
 			for k := 0; k+n <= len(tw); k++ {
 				if initialsOf(tw[k:k+n]) != lw || slices.ContainsFunc(tw[k:k+n], intent.IsStopword) {
 					continue

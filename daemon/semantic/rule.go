@@ -211,7 +211,8 @@ func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
 			left[strings.ToLower(w)] = true
 		}
 	}
-	var cmd []string // the command's words, computed once when needed
+	var cmd []string              // the command's words, computed once when needed
+	var unmatched map[string]bool // c.Unmatched, lower case, likewise
 	for _, s := range f.Steps {
 		if s.Action != device.Tap && s.Action != device.LongPress {
 			continue
@@ -227,8 +228,12 @@ func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
 			}
 			if cmd == nil {
 				cmd = labelWords(command)
+				unmatched = map[string]bool{}
+				for _, u := range c.Unmatched {
+					unmatched[strings.ToLower(u)] = true
+				}
 			}
-			if swappedIn(lw, i, cmd, c.Unmatched) {
+			if swappedIn(lw, i, cmd, unmatched) {
 				return true
 			}
 		}
@@ -237,15 +242,12 @@ func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
 }
 
 // swappedIn reports whether the command (words cmd) says, in place of
-// label word lw[i], one of its own unmatched words: that word stands next
-// to a neighbour of lw[i] on the same side (stems compared).
-func swappedIn(lw []string, i int, cmd []string, unmatched []string) bool {
-	um := map[string]bool{}
-	for _, u := range unmatched {
-		um[strings.ToLower(u)] = true
-	}
+// label word lw[i], one of its own unmatched words (lower case): that
+// word stands next to a neighbour of lw[i] on the same side (stems
+// compared).
+func swappedIn(lw []string, i int, cmd []string, unmatched map[string]bool) bool {
 	for j, u := range cmd {
-		if !um[u] {
+		if !unmatched[u] {
 			continue
 		}
 		if i > 0 && j > 0 && intent.Stem(lw[i-1]) == intent.Stem(cmd[j-1]) {

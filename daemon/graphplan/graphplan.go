@@ -47,6 +47,11 @@
 //     declare it (unknownAction). After MaxStale steps in a row that did
 //     nothing the command asks, it gives up too: wandering taps are not
 //     free on a person's phone.
+//     A command that turns something on or off in so many words ("enable",
+//     "turn off") is not done until a step set a switch or a check box
+//     changed state (switchSet, flippedToggle): reaching the screen that
+//     names the setting is not setting it, and the planner gives up
+//     rather than report it done.
 //  6. Screens the graph records but no known path reaches are taken to be
 //     one scroll down a reachable screen of the same activity (not
 //     dialogs), at a discount: exploration rarely records every scroll
@@ -75,6 +80,8 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -191,7 +198,8 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if c, ok := rs.openResult(st); ok {
 		return decision(c, 0.8), nil
 	}
-	if pending == 0 && rs.inView(st, weights) {
+	unset := rs.switches && !rs.flipped && !rs.switchSet(st) // a switch to set is still to find
+	if pending == 0 && !unset && rs.inView(st, weights) {
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: 0.8,
 			Reason: "the screen the command asked to see is shown: the rest of its words are on it"}, nil
 	}
@@ -272,7 +280,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if best == nil {
 		unknown = rs.unknownAction(weights)
 	}
-	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && unknown == "" {
+	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && unknown == "" && !unset {
 		// changes made on a form with a save button are kept only once saved
 		if !rs.committed && actedHere(st) && !daemon.IsDialog(st.Screen) {
 			if c, ok := saveButton(st); ok {
@@ -304,6 +312,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
 				Reason: fmt.Sprintf("nothing in the app matches %q: the steps taken cannot have done it", unknown)}, nil
 		}
+		if unset && rs.coveredAny() {
+			return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
+				Reason: "the command turns something on or off, and no switch or checkbox for it was found"}, nil
+		}
 		if rs.coveredAny() && pending == 0 {
 			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
 				Reason: "no further element matches; the matched part of the command is done"}, nil
@@ -316,6 +328,34 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		conf = math.Max(0, math.Min(1, (best.score-cands[1].score)/best.score+0.3))
 	}
 	return decision(*best, conf), nil
+}
+
+// switchSet reports whether a step of the run may have set what a command
+// that turns something on or off asks: it acted on a toggle
+// (runState.toggled: checkable, or "toggle" in its name) or set a switch
+// (daemon.ActEnsureOn / ActEnsureOff, recorded even when it was already
+// so; a tap on a row holding one, StepRecord.Toggle), or tapped the text
+// of a switch still on screen or an element whose label turns something
+// on or off itself ("Enable reports", "Show hidden files").
+func (rs *runState) switchSet(st *daemon.PlanState) bool {
+	if rs.toggled {
+		return true
+	}
+	switches := map[string]bool{} // labels of the switches on screen now
+	for _, e := range st.Elements {
+		if e.Kind == screen.KindCheckbox && e.Label != "" {
+			switches[e.Label] = true
+		}
+	}
+	for _, h := range st.History {
+		if h.Action == device.Tap && switches[h.Label] {
+			return true // the text of a switch's row, tapped
+		}
+		if h.Action == daemon.ActEnsureOn || h.Action == daemon.ActEnsureOff || h.Toggle != "" || h.Label != "" && intent.Polarity(h.Label) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func decision(c candidate, conf float64) daemon.Decision {
@@ -333,7 +373,28 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 	if !last.OK {
 		return daemon.Verdict{Correct: false, Penalty: 5, Reason: "the action had no effect: " + last.Message}, nil
 	}
+	if flippedToggle(st.Before, st.Elements) {
+		p.state(st).flipped = true
+	}
 	return daemon.Verdict{Correct: true}, nil
+}
+
+// flippedToggle reports whether an element of before (same kind, label
+// and resource-id) shows the other checked state in after: the step set
+// a setting, whatever element it tapped (a row whose switch is a sibling,
+// or merged into it).
+func flippedToggle(before, after []screen.Element) bool {
+	type key struct{ kind, label, res string }
+	was := map[key]bool{}
+	for _, e := range before {
+		was[key{e.Kind, e.Label, e.Resource}] = e.Checked
+	}
+	for _, e := range after {
+		if c, ok := was[key{e.Kind, e.Label, e.Resource}]; ok && c != e.Checked {
+			return true
+		}
+	}
+	return false
 }
 
 // Observe implements daemon.Learner: a new screen makes the cached graph

@@ -83,3 +83,32 @@ func TestGraphPlanner(t *testing.T) {
 		})
 	}
 }
+
+// TestOnOffNeedsASwitch: a command that turns something on or off is not
+// done on a screen that merely shows what it names; with no switch or
+// checkbox for it (nor an element whose label turns it on or off), the
+// planner gives up rather than report a success it did not reach.
+func TestOnOffNeedsASwitch(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want string
+	}{
+		{"turn off the settings", knowledge.OutcomeFailure},
+		{"open the settings", knowledge.OutcomeSuccess},
+		{"turn off dark mode", knowledge.OutcomeSuccess},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			phone, eng := setup(t, true)
+			if err := phone.Reset("home"); err != nil {
+				t.Fatal(err)
+			}
+			res, err := eng.Run(context.Background(), tc.cmd, daemon.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != tc.want {
+				t.Fatalf("outcome %s (%s), want %s; steps %+v", res.Outcome, res.Error, tc.want, res.Steps)
+			}
+		})
+	}
+}

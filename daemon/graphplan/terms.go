@@ -56,16 +56,20 @@ type value struct {
 
 // runState is what the planner keeps during one command.
 type runState struct {
-	cmd       string
-	terms     []cmdTerm
-	phrases   []string // normalised multi-word chunks of the command
-	values    []value
-	covered   map[term]bool
-	polarity  int
-	typed     int
-	committed bool
-	scrolls   int
-	lastPrint string
+	cmd      string
+	terms    []cmdTerm
+	phrases  []string // normalised multi-word chunks of the command
+	values   []value
+	covered  map[term]bool
+	polarity int
+	// switches: the command turns something on or off in so many words
+	// (switchesSomething): it is done only once a step set a switch
+	// (toggled) or a switch changed state after a step (flipped, Check)
+	switches, flipped bool
+	typed             int
+	committed         bool
+	scrolls           int
+	lastPrint         string
 	// confirmedDialog: the positive button of a final dialog was tapped
 	confirmedDialog bool
 	reopened        int     // history length at the last reopenInDialog
@@ -114,7 +118,7 @@ func (p *Planner) state(st *daemon.PlanState) *runState {
 }
 
 func newRunState(cmd, appLabel string) *runState {
-	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd)}
+	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd)}
 	u := intent.Understand(cmd)
 	for _, c := range u.Verbs {
 		rs.search = rs.search || c == "search"

@@ -102,6 +102,24 @@ func splitField(s string) string {
 // neither (intent.Polarity).
 func polarity(cmd string) int { return intent.Polarity(cmd) }
 
+// onOffWords are the words and phrases that turn something on or off and
+// mean nothing else (the vocabulary's strong members of "on" and "off":
+// "enable", "turn off"; not "show" or "hide", which also mean to open or
+// leave a view).
+var onOffWords = append(intent.StrongSurfaces("on"), intent.StrongSurfaces("off")...)
+
+// switchesSomething reports whether cmd says in so many words that it turns
+// something on or off (onOffWords, whole words).
+func switchesSomething(cmd string) bool {
+	words := " " + strings.Join(strings.FieldsFunc(strings.ToLower(cmd), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ") + " "
+	for _, w := range onOffWords {
+		if strings.Contains(words, " "+w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
 // switchPolarity is the state a command asks the switch labelled label to
 // be in (intent.SwitchState).
 func switchPolarity(cmd, label string) int { return intent.SwitchState(cmd, label) }

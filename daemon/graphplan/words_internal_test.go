@@ -15,3 +15,25 @@ func TestTermsOfActionPhrase(t *testing.T) {
 		t.Errorf("termsOf = %v, want @delete and no \"rid\"", ts)
 	}
 }
+
+// TestSwitchesSomething: only words that turn something on or off and mean
+// nothing else make a command one that must set a switch.
+func TestSwitchesSomething(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"turn off dark mode", true},
+		{"Enable delivery reports", true},
+		{"please disable autosave", true},
+		{"switch on the flashlight", true},
+		{"show the clock", false},
+		{"hide the keyboard", false},
+		{"turnover report", false},
+		{"open the enabled list", false},
+	} {
+		if got := switchesSomething(tt.cmd); got != tt.want {
+			t.Errorf("switchesSomething(%q) = %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}

@@ -288,6 +288,16 @@ func ConceptIDs() []string {
 // or nil for an unknown id.
 func Surfaces(id string) []string { return slices.Clone(surfaceByID[id]) }
 
+// StrongSurfaces returns the strong words and phrases of concept id, those
+// that name it without another common sense ("enable" and "turn on" for
+// "on", not "show"), or nil for an unknown id.
+func StrongSurfaces(id string) []string {
+	if d := conceptIndex[id]; d != nil {
+		return slices.Clone(d.strong)
+	}
+	return nil
+}
+
 // Synonyms returns the words and phrases that share a concept with word
 // (a word, a phrase such as "turn on", or a symbol such as "⋮"), itself
 // included first, lower-cased; nil when the word belongs to no concept.

@@ -15,6 +15,7 @@
 // run loop), result.go (a run's Result, how it ends and what it redacts,
 // its error kinds), foreground.go (identifying the target app, bringing it
 // to the foreground, observing the screen), match.go (flow matching),
+// slotvalues.go (slot values asked about rather than typed),
 // replay.go, plan.go, learn.go, anchor*.go, choice.go, policy.go.
 package daemon
 

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
@@ -498,73 +497,6 @@ func guideFromFlow(f *knowledge.Flow, from int) string {
 	return b.String()
 }
 
-// runOnValue reports a slot of f whose value in slots runs on over more
-// of the command than the slot ever held: more than twice the words of
-// its example (and more than 2), and either a date, time or number in it
-// where the example had none, or, for a name (an example with none of
-// them), the command does not set it apart (setApart). Such a value has most often swallowed another requirement
-// of the command (a reminder, a date, "repeating every day", "type called
-// …") that the flow does not fulfil, or words that only said where ("in
-// my calendar"). A slot without an example is not checked. It returns the
-// slot's name and value.
-func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (string, string, bool) {
-	for _, sl := range f.Slots {
-		v, ok := slots[sl.Name]
-		if !ok || sl.Example == "" {
-			continue
-		}
-		n := len(strings.Fields(v))
-		if n <= 2 || n <= 2*len(strings.Fields(sl.Example)) {
-			continue
-		}
-		had := valueKinds(sl.Example)
-		if len(had) == 0 && !setApart(command, v) {
-			return sl.Name, v, true
-		}
-		for k := range valueKinds(v) {
-			if !had[k] {
-				return sl.Name, v, true
-			}
-		}
-	}
-	return "", "", false
-}
-
-// setApart reports whether the command marks where value begins and
-// ends: the value is quoted, or it follows a naming word ("called",
-// "named", nameWords) or a colon and runs to the command's end. Without
-// such marks, which words are the value is the matcher's guess.
-func setApart(command, value string) bool {
-	for _, t := range intent.Tokenize(command) {
-		if t.Kind == intent.KindQuoted && strings.EqualFold(strings.TrimSpace(t.Text), strings.TrimSpace(value)) {
-			return true
-		}
-	}
-	lower, v := strings.ToLower(command), strings.ToLower(strings.TrimSpace(value))
-	at := strings.LastIndex(lower, v)
-	if at < 0 || v == "" {
-		return false
-	}
-	if strings.TrimFunc(lower[at+len(v):], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) != "" {
-		return false
-	}
-	prefix := strings.TrimSpace(lower[:at])
-	words := strings.Fields(prefix)
-	return strings.HasSuffix(prefix, ":") || len(words) > 0 && nameWords[words[len(words)-1]]
-}
-
-// valueKinds returns the kinds of the dates, times and numbers in s.
-func valueKinds(s string) map[intent.Kind]bool {
-	out := map[intent.Kind]bool{}
-	for _, v := range intent.Understand(s).Values {
-		switch v.Kind {
-		case intent.KindDate, intent.KindTime, intent.KindNumber:
-			out[v.Kind] = true
-		}
-	}
-	return out
-}
-
 // bridged reports whether the flow replays on the model's word alone: the
 // lexical matcher left the command below the threshold, embeddings promoted
 // it (daemon/semantic) and the owner was not asked. Such a command is not
@@ -578,42 +510,4 @@ func (r *run) bridged() bool {
 	}
 	sm := r.res.Semantic
 	return sm != nil && sm.Promoted && !sm.Chosen && !r.res.Chosen
-}
-
-// nameWords introduce a value as a name ("a note called ideas").
-var nameWords = map[string]bool{"called": true, "named": true, "titled": true, "name": true, "title": true, "saying": true}
-
-// unnamedValue returns a slot of f whose template introduces it with a
-// naming word ("create a note named {title}") while the command fills it
-// with words that no naming word, quote or colon sets apart ("make the
-// notes text 90 percent"): the value is then a guess at which words are a
-// name, and the replay is offered, not made.
-func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
-	lower := strings.ToLower(command)
-	for _, sl := range f.Slots {
-		v, ok := slots[sl.Name]
-		if !ok || v == "" {
-			continue
-		}
-		ref := "{" + sl.Name + "}"
-		at := strings.Index(f.Intent, ref)
-		if at < 0 {
-			continue
-		}
-		before := strings.Fields(strings.ToLower(f.Intent[:at]))
-		if len(before) == 0 || !nameWords[strings.Trim(before[len(before)-1], ",:")] {
-			continue
-		}
-		vat := strings.Index(lower, strings.ToLower(v))
-		if vat < 0 {
-			continue
-		}
-		prefix := strings.TrimSpace(command[:vat])
-		words := strings.Fields(strings.ToLower(prefix))
-		if strings.HasSuffix(prefix, ":") || strings.HasSuffix(prefix, "'") || strings.HasSuffix(prefix, "\"") || len(words) > 0 && nameWords[words[len(words)-1]] {
-			continue
-		}
-		return sl.Name, true
-	}
-	return "", false
 }

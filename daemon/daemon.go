@@ -291,6 +291,7 @@ type run struct {
 	flow     *knowledge.Flow // the flow being replayed, if any
 	refused  int             // actions the sensitive-action policy refused
 	steered  bool            // a model chose one of them: the run is not learned
+	unsure   bool            // the planner was not sure it was done, and nobody confirmed it: not learned
 	steps    []StepRecord
 	penalty  map[string]float64
 	guides   []string

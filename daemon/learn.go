@@ -126,6 +126,9 @@ func (r *run) learn(ctx context.Context) error {
 		r.emit(event.Log, event.LogInfo{Level: "warn", Text: "not learned: the model tried an action the safety policy refused"})
 		return nil
 	}
+	if r.unsure {
+		return nil // confirmDone said why
+	}
 	path := shortestPath(r.steps)
 	if len(path) == 0 {
 		return nil // already there: nothing worth remembering

@@ -68,6 +68,11 @@ func (r *run) plan(ctx context.Context) error {
 		d.Text = r.owner.Restore(d.Text) // a model typed a placeholder
 		switch d.Action {
 		case ActDone:
+			if d.Unsure {
+				if err := r.confirmDone(ctx, d); err != nil {
+					return err
+				}
+			}
 			return r.accept(s, fp, prog, "the "+r.planner.Name()+" planner")
 		case ActFail:
 			return fmt.Errorf("the %s planner gave up: %s", r.planner.Name(), d.Reason)
@@ -344,6 +349,39 @@ func (r *run) backtrack(ctx context.Context, rec StepRecord, v Verdict) error {
 }
 
 // ask puts a question to the user through the Asker.
+// Answers to the question confirmDone asks.
+const (
+	AnswerDone    = "yes, it is done"
+	AnswerNotDone = "no, it is not"
+)
+
+// confirmDone asks the owner whether the screen a planner stopped on
+// without being sure (Decision.Unsure) is the command's end. A "no" ends
+// the run as not done (an error); a "yes" makes the end owner-verified,
+// and the run is learned as usual. When nobody can answer, the run ends
+// as the planner said, but no flow is learned from it (run.unsure): a
+// route to an end nobody verified is not the owner's to keep.
+func (r *run) confirmDone(ctx context.Context, d Decision) error {
+	r.e.mu.Lock()
+	asker := r.e.asker
+	r.e.mu.Unlock()
+	if asker != nil {
+		q := fmt.Sprintf("I stopped here, but I am not sure %q is done (%s). Is it?", privacy.Redact(r.res.Command, r.secrets, false), d.Reason)
+		ans, err := r.ask(ctx, q, []string{AnswerDone, AnswerNotDone})
+		switch {
+		case err == nil && ans == AnswerDone:
+			return nil
+		case err == nil && ans == AnswerNotDone:
+			return errors.New("the owner said the command is not done on the screen the planner stopped on")
+		case errors.Is(err, context.Canceled):
+			return err
+		}
+	}
+	r.unsure = true
+	r.emit(event.Log, event.LogInfo{Level: "warn", Text: "the planner stopped without being sure the command is done (" + d.Reason + "), and nobody confirmed it: the run is not learned as a flow"})
+	return nil
+}
+
 func (r *run) ask(ctx context.Context, q string, options []string) (string, error) {
 	r.e.mu.Lock()
 	asker := r.e.asker

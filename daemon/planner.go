@@ -37,6 +37,11 @@ type Decision struct {
 	LLMCalls   int     `json:"llm_calls,omitempty"`
 	Tokens     int     `json:"tokens,omitempty"`
 	Mode       string  `json:"mode,omitempty"` // who decided: graph | llm | oracle
+	// Unsure, with ActDone: the planner cannot tell that this screen is
+	// the command's end (part of what the command names was never
+	// covered). The owner is asked to confirm it; without a yes, no flow
+	// is learned from the run (the run still ends as a success).
+	Unsure bool `json:"unsure,omitempty"`
 }
 
 // StepRecord is one executed step, as planners and checks see the history.

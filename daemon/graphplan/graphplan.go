@@ -52,6 +52,9 @@
 //     changed state (switchSet, flippedToggle): reaching the screen that
 //     names the setting is not setting it, and the planner gives up
 //     rather than report it done.
+//     A "done" that leaves part of the command's weight uncovered says so
+//     (daemon.Decision.Unsure): the engine asks the owner to confirm it
+//     and learns no flow from it without a yes.
 //  6. Screens the graph records but no known path reaches are taken to be
 //     one scroll down a reachable screen of the same activity (not
 //     dialogs), at a discount: exploration rarely records every scroll
@@ -222,7 +225,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {
-		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: remaining > 1e-9,
 			Reason: "the typed values are committed"}, nil
 	}
 	// once most of the command is done, only a clearly relevant operation
@@ -288,7 +291,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				return decision(c, 0.7), nil
 			}
 		}
-		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: remaining > 1e-9,
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
 	if best == nil && rs.configLike && !rs.coveredAny() {
@@ -317,7 +320,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				Reason: "the command turns something on or off, and no switch or checkbox for it was found"}, nil
 		}
 		if rs.coveredAny() && pending == 0 {
-			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs),
+			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: remaining > 1e-9,
 				Reason: "no further element matches; the matched part of the command is done"}, nil
 		}
 		return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,

@@ -30,7 +30,7 @@ func cmdEval(ctx context.Context, args []string) error {
 	stepsOnly := fs.Bool("steps-only", false, "with --tutorials: follow the steps with no planner behind them (ungroundable steps fail)")
 	report := fs.String("report", "", "write the JSON report here")
 	quiet := fs.Bool("q", false, "no per-task lines")
-	owner := fs.Bool("owner", false, `with --commands: a simulated owner answers "did you mean …?" with the command's own flow when it is offered (measures the offers; the figures without it are the replay figures)`)
+	owner := fs.Bool("owner", false, `with --commands: a simulated owner answers "did you mean …?" with the command's own flow when it is offered (measures the offers; the figures without it are the replay figures); with a planner, it also answers an unsure "done" (yes on the task's final screen), so only confirmed runs are learned`)
 	leaveOut := fs.String("leave-out", string(eval.LeaveOutRecording), "graph planner: what of a task's own demonstration to hide while solving it: recording (edges only its own DroidBot sessions recorded), demo (also every edge coinciding with its steps) or none")
 	maxTasks := fs.Int("max-tasks", 0, "evaluate only the first N tasks of each app (default all; for slow planners such as a local model)")
 	stepLimit := fs.Int("step-limit", 0, "planned steps per task before giving up (default the engine's, 20)")

@@ -83,6 +83,9 @@ type Config struct {
 	// must-not-match command declines every offer). Other questions go
 	// unanswered. It measures how often offering the closest flows finds
 	// the right one; the figures without it are the replay figures.
+	// During the learn phase it answers a planner's unsure "done"
+	// (daemon.Decision.Unsure) as the owner who sees the phone would: yes
+	// on the task's final screen, no elsewhere.
 	Owner bool
 }
 
@@ -130,6 +133,10 @@ type Report struct {
 	Passed       int            `json:"passed"`
 	Failed       int            `json:"failed"`
 	Seconds      float64        `json:"seconds"`
+	// ConfirmedYes and ConfirmedNo count the owner's answers to an unsure
+	// "done" in the learn phase (Config.Owner).
+	ConfirmedYes int `json:"confirmed_yes,omitempty"`
+	ConfirmedNo  int `json:"confirmed_no,omitempty"`
 }
 
 // ReplayReport is the replay phase.
@@ -173,6 +180,9 @@ type TaskRow struct {
 	Trace        []string `json:"trace,omitempty"`
 	LearnMS      int64    `json:"learn_ms"`
 	ReplayMS     int64    `json:"replay_ms"`
+	// Confirmed: with Config.Owner, the owner's answer to an unsure "done"
+	// ("yes", "no"), "" when not asked.
+	Confirmed string `json:"confirmed,omitempty"`
 	// Instructions: what became of each pasted step (tutorial runs only).
 	Instructions []steps.Outcome `json:"instructions,omitempty"`
 }
@@ -295,7 +305,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				opts.Planner = sp
 			}
+			var judge *doneOwner
+			if cfg.Owner {
+				judge = &doneOwner{state: phone.State, want: row.WantScreen}
+				eng.SetAsker(judge)
+			}
 			res, err := eng.Run(ctx, task.Instruction, opts)
+			eng.SetAsker(nil)
+			if judge != nil {
+				row.Confirmed = judge.said
+			}
 			row.LearnMS = time.Since(t0).Milliseconds()
 			if err != nil {
 				return nil, fmt.Errorf("eval: %s: %w", task.ID, err)
@@ -341,6 +360,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			appMatched += row.MatchedSteps
 			if row.Succeeded {
 				ar.Succeeded++
+			}
+			switch row.Confirmed {
+			case "yes":
+				rep.ConfirmedYes++
+			case "no":
+				rep.ConfirmedNo++
 			}
 			progress(cfg.Progress, "learn  %-22s %-4s steps=%-2d llm=%-2d %s", task.ID, okStr(row.Succeeded), row.Steps, row.LLMCalls, row.Error)
 			rows[i] = row
@@ -449,6 +474,27 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
+// doneOwner answers a planner's unsure "done" (daemon.confirmDone) as the
+// owner looking at the phone: done on the task's final screen, not done
+// elsewhere. Other questions go unanswered.
+type doneOwner struct {
+	state func() string // the phone's current state (sim.Phone.State)
+	want  string
+	said  string // "yes" or "no", the last answer
+}
+
+func (o *doneOwner) Ask(ctx context.Context, question string, options []string) (string, error) {
+	if !slices.Equal(options, []string{daemon.AnswerDone, daemon.AnswerNotDone}) {
+		return "", errors.New("eval owner: answers only whether the command is done")
+	}
+	if o.state() == o.want {
+		o.said = "yes"
+		return daemon.AnswerDone, nil
+	}
+	o.said = "no"
+	return daemon.AnswerNotDone, nil
+}
+
 func (o *owner) Ask(ctx context.Context, question string, options []string) (string, error) {
 	if !slices.Contains(options, daemon.AnswerNone) {
 		return "", errors.New("eval owner: answers only which flow was meant")
@@ -526,6 +572,9 @@ func (r *Report) WriteTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%-14s %6d %6d %7.1f%% %8.1f%% %8d\n", "total", r.Tasks, r.Succeeded, 100*r.SuccessRate, 100*r.StepAccuracy, r.Replay.Succeeded)
 	fmt.Fprintf(w, "LLM calls: learn %d, replay %d, commands %d\n", r.LLMCalls, r.Replay.LLMCalls, r.Commands.LLMCalls)
+	if r.ConfirmedYes+r.ConfirmedNo > 0 {
+		fmt.Fprintf(w, "unsure \"done\": the owner said done %d times, not done %d times (only confirmed runs are learned)\n", r.ConfirmedYes, r.ConfirmedNo)
+	}
 	if r.Commands.Total > 0 {
 		fmt.Fprintf(w, "commands: %d total, %d correct, %d wrong flow, %d missed, %d wrong slot, %d right flow learned wrong; replay precision %.3f, matching precision %.3f\n",
 			r.Commands.Total, r.Commands.Correct, r.Commands.WrongFlow, r.Commands.Missed, r.Commands.WrongSlot, r.Commands.BadFlow, r.Commands.Precision, r.Commands.MatchPrecision)

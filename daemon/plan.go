@@ -366,7 +366,8 @@ func (r *run) confirmDone(ctx context.Context, d Decision) error {
 	asker := r.e.asker
 	r.e.mu.Unlock()
 	if asker != nil {
-		q := fmt.Sprintf("I stopped here, but I am not sure %q is done (%s). Is it?", privacy.Redact(r.res.Command, r.secrets, false), d.Reason)
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: "the planner is not sure the command is done: " + d.Reason})
+		q := fmt.Sprintf("I stopped on this screen, but I am not sure %q is done. Is it?", privacy.Redact(r.res.Command, r.secrets, false))
 		ans, err := r.ask(ctx, q, []string{AnswerDone, AnswerNotDone})
 		switch {
 		case err == nil && ans == AnswerDone:

@@ -136,9 +136,16 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		k = semanticCandidates
 	}
 	// the command as matched: an acronym of a flow's words read as them
-	// (acronym.go)
+	// (acronym.go) …
 	said := r.res.Command
-	if x, ok := expandAcronyms(said, flowTextsOf(flows, r.res.Package)); ok {
+	texts := flowTextsOf(flows, r.res.Package)
+	if x, ok := expandAcronyms(said, texts); ok {
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
+		said = x
+	}
+	// … and a number with a unit glued on read as the flows say it
+	// (units.go)
+	if x, ok := expandUnits(said, texts); ok {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
 		said = x
 	}

@@ -1,0 +1,95 @@
+package daemon
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Numbers with a unit glued on: the owner writes "24h", "5min", "800px"
+// where a flow says "24 hour", "5 minutes", "800 pixels". The lexical
+// matcher sees one token where the flow has a number and a word, so the
+// flow's literal counts as left out (intent.VetoLiteral). Before matching,
+// such a token is read as the flow's phrase when one of the app's flows
+// says the same number followed by a word the letters abbreviate, and no
+// other phrase does: the flows' own words, no table of units.
+
+// maxUnitLetters bounds the letters glued to a number that may abbreviate
+// a unit ("h", "min", "px"); a longer tail is a word of its own ("5days"
+// is not this case's concern).
+const maxUnitLetters = 3
+
+// expandUnits returns command with each token of digits followed by 1 to
+// maxUnitLetters letters ("24h") replaced by the one phrase of texts that
+// is the same number and a word those letters abbreviate ("24 hour"),
+// and whether it replaced any. A token for which texts hold no such
+// phrase, or two different ones, stays.
+func expandUnits(command string, texts []string) (string, bool) {
+	words := strings.Fields(command)
+	changed := false
+	for i, w := range words {
+		core := strings.TrimFunc(w, unicode.IsPunct)
+		num, unit := splitNumberUnit(core)
+		if num == "" {
+			continue
+		}
+		phrase := ""
+		for _, t := range texts {
+			tw := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ':' && r != '.' })
+			for k := 0; k+1 < len(tw); k++ {
+				if tw[k] != num || !abbreviates(unit, tw[k+1]) {
+					continue
+				}
+				p := tw[k] + " " + tw[k+1]
+				if phrase != "" && phrase != p {
+					phrase = "\x00" // two readings: none
+				} else if phrase == "" {
+					phrase = p
+				}
+			}
+		}
+		if phrase == "" || phrase == "\x00" {
+			continue
+		}
+		at := strings.Index(w, core) // punctuation around the token stays
+		words[i] = w[:at] + phrase + w[at+len(core):]
+		changed = true
+	}
+	if !changed {
+		return command, false
+	}
+	return strings.Join(words, " "), true
+}
+
+// abbreviates reports whether letters abbreviate word: the same first
+// letter, and the rest in order among the word's ("h", "hr" for "hour";
+// "min", "mins" for "minutes"; "px" for "pixels"; "pt" for "points").
+func abbreviates(letters, word string) bool {
+	if letters == "" || word == "" || letters[0] != word[0] {
+		return false
+	}
+	i := 1
+	for j := 1; j < len(word) && i < len(letters); j++ {
+		if word[j] == letters[i] {
+			i++
+		}
+	}
+	return i == len(letters)
+}
+
+// splitNumberUnit splits "24h" into "24" and "h": digits (with at most one
+// inner '.' or ',') then 1 to maxUnitLetters lower-cased letters; "", ""
+// for anything else.
+func splitNumberUnit(tok string) (string, string) {
+	i := 0
+	for i < len(tok) && (tok[i] >= '0' && tok[i] <= '9' || i > 0 && (tok[i] == '.' || tok[i] == ',') && i+1 < len(tok) && tok[i+1] >= '0' && tok[i+1] <= '9') {
+		i++
+	}
+	if i == 0 || i == len(tok) {
+		return "", ""
+	}
+	unit := strings.ToLower(tok[i:])
+	if len(unit) > maxUnitLetters || strings.ContainsFunc(unit, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return "", ""
+	}
+	return tok[:i], unit
+}

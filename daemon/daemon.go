@@ -15,7 +15,8 @@
 // run loop), result.go (a run's Result, how it ends and what it redacts,
 // its error kinds), foreground.go (identifying the target app, bringing it
 // to the foreground, observing the screen), match.go (flow matching),
-// slotvalues.go (slot values asked about rather than typed),
+// slotvalues.go (slot values asked about rather than typed), acronym.go and
+// units.go (a command read as the flows say it),
 // replay.go, plan.go, learn.go, anchor*.go, choice.go, policy.go.
 package daemon
 

@@ -36,16 +36,13 @@ const (
 // holds no stop word ("the archive tab" is no phrase anyone abbreviates
 // as "tat"); slot placeholders ("{title}") are no words of a run.
 func expandAcronyms(command string, texts []string) (string, bool) {
-	words := strings.Fields(command)
-	changed := false
 	var split [][]string      // the texts' words (acronymWords), computed when needed
 	var known map[string]bool // the same words, lower case
-	for i, w := range words {
-		core := strings.TrimFunc(w, unicode.IsPunct)
+	return readAs(command, func(core string) string {
 		lw := strings.ToLower(core)
 		n := len([]rune(lw))
 		if n < minAcronym || n > maxAcronym || intent.IsStopword(lw) {
-			continue
+			return ""
 		}
 		if known == nil {
 			known = map[string]bool{}
@@ -58,33 +55,66 @@ func expandAcronyms(command string, texts []string) (string, bool) {
 			}
 		}
 		if known[lw] {
-			continue
+			return ""
 		}
-		run := ""
+		var run oneReading
 		for _, tw := range split {
 			for k := 0; k+n <= len(tw); k++ {
 				if initialsOf(tw[k:k+n]) != lw || slices.ContainsFunc(tw[k:k+n], intent.IsStopword) {
 					continue
 				}
-				r := strings.ToLower(strings.Join(tw[k:k+n], " "))
-				if run != "" && run != r {
-					run = "\x00" // two different runs: no reading
-				} else if run == "" {
-					run = r
-				}
+				run.add(strings.ToLower(strings.Join(tw[k:k+n], " ")))
 			}
 		}
-		if run == "" || run == "\x00" {
+		return run.result()
+	})
+}
+
+// readAs returns command with each word whose core (the word without the
+// punctuation around it) read gives a reading ("" for none) replaced by
+// that reading, the punctuation kept, and whether it replaced any: how the
+// engine reads a command as the flows say it (acronyms, units.go).
+func readAs(command string, read func(core string) string) (string, bool) {
+	words := strings.Fields(command)
+	changed := false
+	for i, w := range words {
+		core := strings.TrimFunc(w, unicode.IsPunct)
+		r := read(core)
+		if r == "" {
 			continue
 		}
-		at := strings.Index(w, core) // punctuation around the word stays
-		words[i] = w[:at] + run + w[at+len(core):]
+		at := strings.Index(w, core)
+		words[i] = w[:at] + r + w[at+len(core):]
 		changed = true
 	}
 	if !changed {
 		return command, false
 	}
 	return strings.Join(words, " "), true
+}
+
+// oneReading collects the readings found for one word: the word is read
+// only when they are all the same.
+type oneReading struct {
+	got       string
+	ambiguous bool // two different readings: none
+}
+
+func (o *oneReading) add(r string) {
+	switch {
+	case o.got == "":
+		o.got = r
+	case o.got != r:
+		o.ambiguous = true
+	}
+}
+
+// result is the one reading, "" for none or two.
+func (o *oneReading) result() string {
+	if o.ambiguous {
+		return ""
+	}
+	return o.got
 }
 
 // acronymWords splits a flow text into words of letters, slot

@@ -24,40 +24,28 @@ const maxUnitLetters = 3
 // and whether it replaced any. A token for which texts hold no such
 // phrase, or two different ones, stays.
 func expandUnits(command string, texts []string) (string, bool) {
-	words := strings.Fields(command)
-	changed := false
-	for i, w := range words {
-		core := strings.TrimFunc(w, unicode.IsPunct)
+	var split [][]string // the texts' words, lower case, computed when needed
+	return readAs(command, func(core string) string {
 		num, unit := splitNumberUnit(core)
 		if num == "" {
-			continue
+			return ""
 		}
-		phrase := ""
-		for _, t := range texts {
-			tw := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ':' && r != '.' })
+		if split == nil {
+			split = make([][]string, len(texts))
+			for i, t := range texts {
+				split[i] = strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ':' && r != '.' })
+			}
+		}
+		var phrase oneReading
+		for _, tw := range split {
 			for k := 0; k+1 < len(tw); k++ {
-				if tw[k] != num || !abbreviates(unit, tw[k+1]) {
-					continue
-				}
-				p := tw[k] + " " + tw[k+1]
-				if phrase != "" && phrase != p {
-					phrase = "\x00" // two readings: none
-				} else if phrase == "" {
-					phrase = p
+				if tw[k] == num && abbreviates(unit, tw[k+1]) {
+					phrase.add(tw[k] + " " + tw[k+1])
 				}
 			}
 		}
-		if phrase == "" || phrase == "\x00" {
-			continue
-		}
-		at := strings.Index(w, core) // punctuation around the token stays
-		words[i] = w[:at] + phrase + w[at+len(core):]
-		changed = true
-	}
-	if !changed {
-		return command, false
-	}
-	return strings.Join(words, " "), true
+		return phrase.result()
+	})
 }
 
 // abbreviates reports whether letters abbreviate word: the same first

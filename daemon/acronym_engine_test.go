@@ -18,19 +18,7 @@ import (
 func TestAcronymReplay(t *testing.T) {
 	r := newRig(t, nil)
 	ctx := context.Background()
-	f := learnFontSize(t, r)
-	g := *f
-	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, "large font size", []string{"large font size"}
-	g.Steps = slices.Clone(f.Steps)
-	for i := range g.Steps {
-		g.Steps[i].Text, g.Steps[i].Choices = "", nil // the learned option, no slot
-	}
-	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.store.SaveFlow(ctx, &g); err != nil {
-		t.Fatal(err)
-	}
+	g := *fontSizeSaying(t, r, "large font size")
 	// another flow with the same initials: which one is meant is a guess
 	h := g
 	h.ID, h.Token, h.Name, h.Intent, h.Commands = 0, "", "Lock file sharing", "lock file sharing", []string{"lock file sharing"}

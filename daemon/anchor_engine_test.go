@@ -133,3 +133,26 @@ func learnFontSize(t *testing.T, r *rig) *knowledge.Flow {
 	}
 	return f
 }
+
+// fontSizeSaying replaces the learned font-size flow (learnFontSize) with
+// one that says intent and taps the learned option, with no slot, and
+// returns it.
+func fontSizeSaying(t *testing.T, r *rig, intent string) *knowledge.Flow {
+	t.Helper()
+	ctx := context.Background()
+	f := learnFontSize(t, r)
+	g := *f
+	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, intent, []string{intent}
+	g.Steps = slices.Clone(f.Steps)
+	for i := range g.Steps {
+		g.Steps[i].Text, g.Steps[i].Choices = "", nil // the learned option, no slot
+	}
+	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.store.SaveFlow(ctx, &g); err != nil {
+		t.Fatal(err)
+	}
+	r.eng.InvalidateFlows()
+	return &g
+}

@@ -1,8 +1,6 @@
 package daemon_test
 
 import (
-	"context"
-	"slices"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -16,21 +14,7 @@ import (
 // and nothing replays.
 func TestUnitReplay(t *testing.T) {
 	r := newRig(t, nil)
-	ctx := context.Background()
-	f := learnFontSize(t, r)
-	g := *f
-	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, "set the font size to 18 points", []string{"set the font size to 18 points"}
-	g.Steps = slices.Clone(f.Steps)
-	for i := range g.Steps {
-		g.Steps[i].Text, g.Steps[i].Choices = "", nil // the learned option, no slot
-	}
-	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.store.SaveFlow(ctx, &g); err != nil {
-		t.Fatal(err)
-	}
-	r.eng.InvalidateFlows()
+	g := fontSizeSaying(t, r, "set the font size to 18 points")
 	res := r.run(t, "set the font size to 18pt", daemon.Options{NoPlanner: true})
 	if !res.Matched || res.FlowID != g.ID || res.Outcome != knowledge.OutcomeSuccess {
 		t.Fatalf("unit replay: %+v", res)

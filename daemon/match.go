@@ -351,10 +351,7 @@ const OfferPicks = " — picks "
 // adds the command to the flow's past commands like any successful replay,
 // so the same words match without asking next time.
 func (r *run) offer(ctx context.Context, question string, d semantic.Decision, flows map[int64]*knowledge.Flow) (int, bool) {
-	r.e.mu.Lock()
-	asker := r.e.asker
-	r.e.mu.Unlock()
-	if asker == nil || len(d.Suggest) == 0 {
+	if r.asker() == nil || len(d.Suggest) == 0 {
 		return -1, false
 	}
 	options := make([]string, 0, len(d.Suggest)+1)

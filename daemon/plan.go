@@ -362,10 +362,7 @@ const (
 // as the planner said, but no flow is learned from it (run.unsure): a
 // route to an end nobody verified is not the owner's to keep.
 func (r *run) confirmDone(ctx context.Context, d Decision) error {
-	r.e.mu.Lock()
-	asker := r.e.asker
-	r.e.mu.Unlock()
-	if asker != nil {
+	if r.asker() != nil {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: "the planner is not sure the command is done: " + d.Reason})
 		q := fmt.Sprintf("I stopped on this screen, but I am not sure %q is done. Is it?", privacy.Redact(r.res.Command, r.secrets, false))
 		ans, err := r.ask(ctx, q, []string{AnswerDone, AnswerNotDone})
@@ -383,10 +380,15 @@ func (r *run) confirmDone(ctx context.Context, d Decision) error {
 	return nil
 }
 
-func (r *run) ask(ctx context.Context, q string, options []string) (string, error) {
+// asker is who answers questions now (Engine.SetAsker), nil for nobody.
+func (r *run) asker() Asker {
 	r.e.mu.Lock()
-	asker := r.e.asker
-	r.e.mu.Unlock()
+	defer r.e.mu.Unlock()
+	return r.e.asker
+}
+
+func (r *run) ask(ctx context.Context, q string, options []string) (string, error) {
+	asker := r.asker()
 	r.emit(event.Ask, event.AskInfo{Question: q, Options: options})
 	if asker == nil {
 		return "", fmt.Errorf("needs the user, but nobody can answer: %s", q)

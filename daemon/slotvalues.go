@@ -64,8 +64,15 @@ func setApart(command, value string) bool {
 	if strings.TrimFunc(lower[at+len(v):], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) != "" {
 		return false
 	}
-	prefix := strings.TrimSpace(lower[:at])
-	words := strings.Fields(prefix)
+	return namedAfter(lower[:at])
+}
+
+// namedAfter reports whether prefix, the command before a value, ends
+// with a colon or a naming word (nameWords): the value after it is set
+// apart as a name.
+func namedAfter(prefix string) bool {
+	prefix = strings.TrimSpace(prefix)
+	words := strings.Fields(strings.ToLower(prefix))
 	return strings.HasSuffix(prefix, ":") || len(words) > 0 && nameWords[words[len(words)-1]]
 }
 
@@ -110,8 +117,7 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 			continue
 		}
 		prefix := strings.TrimSpace(command[:vat])
-		words := strings.Fields(strings.ToLower(prefix))
-		if strings.HasSuffix(prefix, ":") || strings.HasSuffix(prefix, "'") || strings.HasSuffix(prefix, "\"") || len(words) > 0 && nameWords[words[len(words)-1]] {
+		if namedAfter(prefix) || strings.HasSuffix(prefix, "'") || strings.HasSuffix(prefix, "\"") {
 			continue
 		}
 		return sl.Name, true

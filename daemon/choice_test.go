@@ -246,3 +246,32 @@ func FuzzRunOnValue(f *testing.F) {
 		}
 	})
 }
+
+// TestMisplacedValue: a typed value holding the word that names an option
+// of a choice step whose own value names none was drawn in the wrong
+// place; a typed value apart from the option's word, or a choice value
+// that names its option, was not.
+func TestMisplacedValue(t *testing.T) {
+	f := &knowledge.Flow{Name: "f", Intent: "create an event of {title} with {repeat} repetition",
+		Slots: []knowledge.Slot{{Name: "title", Example: "standup"}, {Name: "repeat", Example: "Daily"}},
+		Steps: []knowledge.Step{
+			{Action: "type", Text: "{title}"},
+			{Action: "tap", Text: "{repeat}", Choices: []string{"Daily", "Weekly", "Monthly", "Yearly"}},
+		}}
+	for _, tt := range []struct {
+		name, command string
+		slots         map[string]string
+		want          bool
+	}{
+		{"the option's word typed as the title", "create a weekly repeating event gym", map[string]string{"title": "weekly repeating", "repeat": "gym"}, true},
+		{"the option as a period word", "create a repeating event every week called gym", map[string]string{"title": "week gym", "repeat": "called"}, true},
+		{"values in their places", "create an event of gym with weekly repetition", map[string]string{"title": "gym", "repeat": "weekly"}, false},
+		{"the option named, the title apart", "create a weekly repeating event gym", map[string]string{"title": "gym", "repeat": "weekly repeating"}, false},
+		{"the option named by its own value too", "create a weekly event weekly review", map[string]string{"title": "weekly review", "repeat": "weekly"}, false},
+		{"no option named", "create an event of gym with some repetition", map[string]string{"title": "gym", "repeat": "some"}, false},
+	} {
+		if _, got := misplacedValue(f, tt.command, tt.slots); got != tt.want {
+			t.Errorf("%s: misplacedValue = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

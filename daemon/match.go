@@ -238,6 +238,11 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// percent" against "create a text note named {title}")
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the command gives {%s} without naming it as the flow did", g.Name, name)})
 			askTop()
+		} else if name, ok := misplacedValue(g, said, top.Slots); ok {
+			// an option's word in a typed value, or a picked option with
+			// words it lacks: the slots were drawn in the wrong places
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value for {%s} crosses an option of a choice step", g.Name, name)})
+			askTop()
 		} else if r.sem != nil {
 			// the lexical match must also mean what the command means
 			// with its typos read as the matcher read them: a model embeds a

@@ -124,3 +124,43 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 	}
 	return "", false
 }
+
+// misplacedValue returns a typed slot of f whose value holds a word that
+// names an option of a choice step while that step's own value names
+// none ("create a weekly repeating event gym" drawn as the title "weekly
+// repeating" and the repetition "gym"), and true: one word of the command
+// cannot be both, so the slots were drawn in the wrong places, and the
+// replay is offered, not made (match.go, askTop). Stopwords are not
+// counted. (Asking also when a choice value carries words its option
+// lacks — "name z" for "Name" — lost two right replays on the tuning sets
+// for one wrong one it held back: 2026-11-27, stop 26.)
+func misplacedValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
+	choice := map[string]bool{}
+	for _, st := range f.Steps {
+		if name, ok := knowledge.SlotRef(st.Text); ok && len(st.Choices) > 0 {
+			choice[name] = true
+		}
+	}
+	for _, st := range f.Steps {
+		name, ok := knowledge.SlotRef(st.Text)
+		if !ok || len(st.Choices) == 0 || pickChoice(st.Choices, slots[name]) >= 0 {
+			continue
+		}
+		i := pickByCommand(st.Choices, command)
+		if i < 0 {
+			continue
+		}
+		dist := setOf(stems(distinguishing(st.Choices, i)))
+		for _, sl := range f.Slots {
+			if choice[sl.Name] {
+				continue
+			}
+			for _, w := range stems(choiceWords(slots[sl.Name])) {
+				if dist[w] && !intent.IsStopword(w) {
+					return sl.Name, true
+				}
+			}
+		}
+	}
+	return "", false
+}

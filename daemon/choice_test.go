@@ -275,3 +275,34 @@ func TestMisplacedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMisplacedValueTrailsOption: a choice slot that ends its template,
+// whose value goes on past the option it names, swallowed another
+// requirement; words before the option, or a template going on after the
+// slot, do not count.
+func TestMisplacedValueTrailsOption(t *testing.T) {
+	labels := []string{"Name", "Size", "Last modified", "Extension"}
+	sortBy := func(intent string) *knowledge.Flow {
+		return &knowledge.Flow{Name: "s", Intent: intent, Slots: []knowledge.Slot{{Name: "order", Example: "Name"}},
+			Steps: []knowledge.Step{{Action: "tap", Text: "Sort by"}, {Action: "tap", Text: "{order}", Choices: labels}}}
+	}
+	atEnd, inside := sortBy("sort the folders by {order}"), sortBy("sort by {order} in descending order")
+	for _, tt := range []struct {
+		name    string
+		f       *knowledge.Flow
+		command string
+		value   string
+		want    bool
+	}{
+		{"an order after the option", atEnd, "folders by name z to a", "name z", true},
+		{"a scope after the option", atEnd, "sort the folders by size only here", "size only here", true},
+		{"the option alone", atEnd, "sort the folders by last modified", "last modified", false},
+		{"a word before the option", atEnd, "sort my folders by the size", "the size", false},
+		{"the template goes on after the slot", inside, "sort by name z to a", "name z", false},
+		{"no option named", atEnd, "sort the folders by colour", "colour", false},
+	} {
+		if _, got := misplacedValue(tt.f, tt.command, map[string]string{"order": tt.value}); got != tt.want {
+			t.Errorf("%s: misplacedValue = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -130,10 +130,16 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 // none ("create a weekly repeating event gym" drawn as the title "weekly
 // repeating" and the repetition "gym"), and true: one word of the command
 // cannot be both, so the slots were drawn in the wrong places, and the
-// replay is offered, not made (match.go, askTop). Stopwords are not
-// counted. (Asking also when a choice value carries words its option
-// lacks — "name z" for "Name" — lost two right replays on the tuning sets
-// for one wrong one it held back: 2026-11-27, stop 26.)
+// replay is offered, not made (match.go, askTop). So is a choice slot
+// that ends the flow's template while its value goes on past the option
+// it names ("folders by name z to a" drawn as "name z" for the option
+// "Name" of "sort the folders by {order}"): the words after the option are
+// another requirement (an order, a scope) the flow does not fulfil.
+// Stopwords are not counted. (Asking for any word of a choice value its
+// option lacks — also before it, "give alice" for "Alice", or where the
+// template goes on after the slot and the words are its — lost two right
+// replays on the tuning sets for one wrong one held back: 2026-11-27,
+// stop 26.)
 func misplacedValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
 	choice := map[string]bool{}
 	for _, st := range f.Steps {
@@ -143,7 +149,13 @@ func misplacedValue(f *knowledge.Flow, command string, slots map[string]string) 
 	}
 	for _, st := range f.Steps {
 		name, ok := knowledge.SlotRef(st.Text)
-		if !ok || len(st.Choices) == 0 || pickChoice(st.Choices, slots[name]) >= 0 {
+		if !ok || len(st.Choices) == 0 {
+			continue
+		}
+		if i := pickChoice(st.Choices, slots[name]); i >= 0 {
+			if endsTemplate(f.Intent, name) && trailsOption(slots[name], st.Choices[i]) {
+				return name, true
+			}
 			continue
 		}
 		i := pickByCommand(st.Choices, command)
@@ -163,4 +175,35 @@ func misplacedValue(f *knowledge.Flow, command string, slots map[string]string) 
 		}
 	}
 	return "", false
+}
+
+// endsTemplate reports whether slot name is the last thing of the
+// template intent (nothing but punctuation after "{name}").
+func endsTemplate(intent, name string) bool {
+	ref := "{" + name + "}"
+	at := strings.LastIndex(intent, ref)
+	return at >= 0 && strings.TrimFunc(intent[at+len(ref):], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) == ""
+}
+
+// trailsOption reports whether value has a word that is no stopword after
+// the last of its words that the option label has (compared as
+// optionStem gives them).
+func trailsOption(value, label string) bool {
+	have := setOf(stems(choiceWords(label)))
+	ws := stems(choiceWords(value))
+	last := -1
+	for i, w := range ws {
+		if have[w] {
+			last = i
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	for _, w := range ws[last+1:] {
+		if !intent.IsStopword(w) {
+			return true
+		}
+	}
+	return false
 }

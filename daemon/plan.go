@@ -68,12 +68,17 @@ func (r *run) plan(ctx context.Context) error {
 		d.Text = r.owner.Restore(d.Text) // a model typed a placeholder
 		switch d.Action {
 		case ActDone:
+			if err := r.accept(s, fp, prog, "the "+r.planner.Name()+" planner"); err != nil {
+				// not an end, whatever the owner would say: nobody is asked
+				return err
+			}
 			if d.Unsure {
 				if err := r.confirmDone(ctx, d); err != nil {
+					r.res.Outcome = knowledge.OutcomeFailure
 					return err
 				}
 			}
-			return r.accept(s, fp, prog, "the "+r.planner.Name()+" planner")
+			return nil
 		case ActFail:
 			return fmt.Errorf("the %s planner gave up: %s", r.planner.Name(), d.Reason)
 		case ActAsk:

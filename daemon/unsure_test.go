@@ -76,3 +76,23 @@ func TestUnsureDoneIsConfirmedBeforeLearning(t *testing.T) {
 		})
 	}
 }
+
+// TestUnsureDoneWithNoEffectAsksNobody: a "done" after steps that changed
+// nothing is no end whatever the owner would say, so the owner is not
+// asked to confirm it.
+func TestUnsureDoneWithNoEffectAsksNobody(t *testing.T) {
+	phone, st := demotest.New(t, true)
+	eng := daemon.New(phone, st, &unsurePlanner{tap: "Notebook"}, nil, daemon.Config{})
+	a := &answer{text: daemon.AnswerDone}
+	eng.SetAsker(a)
+	res, err := eng.Run(context.Background(), "open the hidden options", daemon.Options{Package: demo.Package})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome == knowledge.OutcomeSuccess {
+		t.Fatalf("outcome %s, want not done: the one step had no effect", res.Outcome)
+	}
+	if a.asked() != 0 {
+		t.Errorf("asked %d times, want 0", a.asked())
+	}
+}

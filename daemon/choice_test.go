@@ -306,3 +306,23 @@ func TestMisplacedValueTrailsOption(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMisplacedValue: any command and values (outside input) are read
+// without a panic, and a value that is also the choice slot's option
+// name is never misplaced.
+func FuzzMisplacedValue(f *testing.F) {
+	f.Add("create a weekly repeating event gym", "weekly repeating", "gym")
+	f.Add("folders by name z to a", "", "name z")
+	f.Add("sort by Ünïcode ", "x", "Ünïcode ")
+	f.Fuzz(func(t *testing.T, command, title, repeat string) {
+		fl := &knowledge.Flow{Name: "f", Intent: "add {title} every {repeat}",
+			Slots: []knowledge.Slot{{Name: "title", Example: "gym"}, {Name: "repeat", Example: "Daily"}},
+			Steps: []knowledge.Step{{Action: "type", Text: "{title}"}, {Action: "tap", Text: "{repeat}", Choices: []string{"Daily", "Weekly", "Monthly", "Yearly"}}}}
+		misplacedValue(fl, command, map[string]string{"title": title, "repeat": repeat})
+		for _, o := range []string{"Daily", "Weekly", "Monthly", "Yearly"} {
+			if _, bad := misplacedValue(fl, command, map[string]string{"title": title, "repeat": o}); bad {
+				t.Fatalf("misplacedValue(%q, title %q, repeat %q): the option itself is misplaced", command, title, o)
+			}
+		}
+	})
+}

@@ -253,7 +253,7 @@ func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int6
 		d := semantic.Decision{Cands: []intent.Candidate{as[0].cand, as[1].cand}, Suggest: []int{0, 1}}
 		if i, chosen := r.offer(ctx, "Two saved flows take the option %q names. Which one did you mean?", d, flows); chosen {
 			r.res.Chosen = true
-			return as[i].cand, as[i].picks, as[i].describe(), true
+			return d.Cands[i], as[i].picks, as[i].describe(), true // d.Cands: with the values the owner gave
 		}
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flows %d and %d both take the option the command names; none replayed", as[0].cand.FlowID, as[1].cand.FlowID)})
 		return intent.Candidate{}, nil, "", false
@@ -325,6 +325,12 @@ func (r *run) offerNear(ctx context.Context, d semantic.Decision, consulted bool
 	i, ok := r.offer(ctx, "", od, flows)
 	if !ok {
 		return offered{}, false
+	}
+	// the values the owner gave, if any, go where the caller reads them
+	if from[i].near != nil {
+		from[i].near.cand.Slots = od.Cands[i].Slots
+	} else {
+		d.Cands[from[i].index].Slots = od.Cands[i].Slots
 	}
 	return from[i], true
 }

@@ -222,7 +222,9 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		// askTop offers the lexical match alone: it replays only when the
 		// owner chooses it
 		askTop := func() bool {
-			_, chosen := r.offer(ctx, "", semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}, flows)
+			one := []intent.Candidate{top}
+			_, chosen := r.offer(ctx, "", semantic.Decision{Cands: one, Suggest: []int{0}}, flows)
+			top = one[0] // with the values the owner gave, if any
 			r.res.Chosen, disagreed = chosen, !chosen
 			return chosen
 		}
@@ -332,67 +334,6 @@ func (r *run) byMeaning(ctx context.Context) func([]string) int {
 		return nil
 	}
 	return func(labels []string) int { return r.pickByMeaning(ctx, labels) }
-}
-
-// AnswerNone is the option of a "did you mean" question that declines
-// every flow offered.
-const AnswerNone = "none of these"
-
-// OfferTypes separates an offered flow's name from the values it would
-// type, quoted and comma-separated ("Rename the list — types \"Milk\"").
-const OfferTypes = " — types "
-
-// OfferPicks follows an offered flow's name and what it would type with
-// the options it would pick in its choice slots, quoted and
-// comma-separated ("Set the palette to paper — picks \"Deep blue\"").
-const OfferPicks = " — picks "
-
-// offer asks the owner which of the flows d suggests the command means
-// ("did you mean …?"), when there are any and somebody can answer, and
-// returns the chosen candidate's index in d.Cands. question is a format
-// with one %q for the (redacted) command; "" asks "did you mean". Each
-// option is a flow's name and what it would type ("… — types \"Milk\"").
-// Nothing is replayed without the owner's choice; a replay the owner chose
-// adds the command to the flow's past commands like any successful replay,
-// so the same words match without asking next time.
-func (r *run) offer(ctx context.Context, question string, d semantic.Decision, flows map[int64]*knowledge.Flow) (int, bool) {
-	if r.asker() == nil || len(d.Suggest) == 0 {
-		return -1, false
-	}
-	options := make([]string, 0, len(d.Suggest)+1)
-	seen := map[string]bool{}
-	for _, i := range d.Suggest {
-		f := flows[d.Cands[i].FlowID]
-		name := f.Name
-		if seen[strings.ToLower(name)] {
-			name = fmt.Sprintf("%s (#%d)", f.Name, f.ID)
-		}
-		seen[strings.ToLower(name)] = true
-		if vs := typedValues(f, d.Cands[i].Slots); len(vs) > 0 {
-			// what it would type, so a wrong value is seen before it is typed
-			name += OfferTypes + strings.Join(vs, ", ")
-		}
-		if ps := pickedOptions(f, r.res.Command, d.Cands[i].Slots); len(ps) > 0 {
-			// and the options it would pick
-			name += OfferPicks + strings.Join(ps, ", ")
-		}
-		options = append(options, privacy.Redact(name, r.secrets, false))
-	}
-	options = append(options, AnswerNone)
-	if question == "" {
-		question = "No saved flow matches %q word for word. Did you mean one of these?"
-	}
-	ans, err := r.ask(ctx, fmt.Sprintf(question, privacy.Redact(r.res.Command, r.secrets, false)), options)
-	if err != nil {
-		return -1, false
-	}
-	ans = strings.TrimSpace(ans)
-	for k, o := range options[:len(options)-1] {
-		if strings.EqualFold(ans, o) || ans == strconv.Itoa(k+1) {
-			return d.Suggest[k], true
-		}
-	}
-	return -1, false
 }
 
 // splitSlots is intent.SplitAdjacent over f's template and slot examples:

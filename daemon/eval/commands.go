@@ -82,6 +82,9 @@ type CommandsReport struct {
 	// flow (the others were asked in vain).
 	Offered      int `json:"offered,omitempty"`
 	OfferedRight int `json:"offered_right,omitempty"`
+	// GaveValues counts the commands whose owner chose to give the values
+	// of the flow offered (daemon.OfferOtherValues).
+	GaveValues int `json:"gave_values,omitempty"`
 }
 
 // CommandRow is one command of the commands phase.
@@ -100,6 +103,7 @@ type CommandRow struct {
 	// command's flow was among the flows offered.
 	Offered      bool   `json:"offered,omitempty"`
 	OfferedRight bool   `json:"offered_right,omitempty"`
+	GaveValues   bool   `json:"gave_values,omitempty"`
 	FinalScreen  string `json:"final_screen,omitempty"`
 	LLMCalls     int    `json:"llm_calls"`
 	Error        string `json:"error,omitempty"`
@@ -141,7 +145,7 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 		return row, fmt.Errorf("eval: command %q: %w", c.Command, err)
 	}
 	if own != nil {
-		row.Offered, row.OfferedRight = own.offered, own.right
+		row.Offered, row.OfferedRight, row.GaveValues = own.offered, own.right, own.gave
 	}
 	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted, row.Semantic = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted, res.Semantic
 	for _, st := range res.Steps {
@@ -239,6 +243,10 @@ type owner struct {
 	typed          []string // what the command types (CommandCase.ExpectTyped)
 	picked         []string // what it picks (CommandCase.ExpectPicked)
 	offered, right bool
+	// giving are the values still to give after the owner chose to give
+	// them (daemon.OfferOtherValues); gave: it did.
+	giving []string
+	gave   bool
 }
 
 // sameScreen compares two recorded states: the same id, or the same

@@ -455,6 +455,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if r.OfferedRight {
 			rep.Commands.OfferedRight++
 		}
+		if r.GaveValues {
+			rep.Commands.GaveValues++
+		}
 	}
 	correctReplays, rightFlow := 0, 0
 	for _, r := range rep.PerCommand {
@@ -496,22 +499,42 @@ func (o *doneOwner) Ask(ctx context.Context, question string, options []string) 
 }
 
 func (o *owner) Ask(ctx context.Context, question string, options []string) (string, error) {
+	if len(options) == 0 && len(o.giving) > 0 {
+		// daemon.ValueQuestion, after choosing "with other values": the
+		// values the command types, in order
+		v := o.giving[0]
+		o.giving = o.giving[1:]
+		return v, nil
+	}
 	if !slices.Contains(options, daemon.AnswerNone) {
-		return "", errors.New("eval owner: answers only which flow was meant")
+		return "", errors.New("eval owner: answers only which flow was meant, and the values it types")
 	}
 	o.offered = true
 	for _, opt := range options {
 		rest, picked, _ := strings.Cut(opt, daemon.OfferPicks)
 		name, typed, _ := strings.Cut(rest, daemon.OfferTypes)
-		if name == o.want || strings.HasPrefix(name, o.want+" (#") {
-			o.right = true
-			if typed != "" && !o.typesRight(typed) || picked != "" && !o.picksRight(picked) {
-				// the right flow, but it would type or pick another
-				// value: the owner, who sees it, declines
-				return daemon.AnswerNone, nil
-			}
+		if name != o.want && !strings.HasPrefix(name, o.want+" (#") {
+			continue
+		}
+		o.right = true
+		if picked != "" && !o.picksRight(picked) {
+			// the right flow, but it would pick another option: the
+			// owner, who sees it, declines
+			return daemon.AnswerNone, nil
+		}
+		if typed == "" || o.typesRight(typed) {
 			return opt, nil
 		}
+		// it would type another value: the owner gives the values when
+		// the offer lets them (daemon.OfferOtherValues) and the flow types
+		// as many as the command does, else declines
+		other := name + daemon.OfferOtherValues
+		if slices.Contains(options, other) && len(strings.Split(typed, ", ")) == len(o.typed) {
+			o.giving = slices.Clone(o.typed)
+			o.gave = true
+			return other, nil
+		}
+		return daemon.AnswerNone, nil
 	}
 	return daemon.AnswerNone, nil
 }
@@ -582,7 +605,7 @@ func (r *Report) WriteTable(w io.Writer) {
 			fmt.Fprintf(w, "commands unverified: %d right as far as the recording goes (a new option picked, or a new value typed whose row it never recorded)\n", r.Commands.Unverified)
 		}
 		if r.Commands.Offered > 0 {
-			fmt.Fprintf(w, "did you mean: %d commands offered flows, %d of them their own\n", r.Commands.Offered, r.Commands.OfferedRight)
+			fmt.Fprintf(w, "did you mean: %d commands offered flows, %d of them their own; the owner gave the values for %d\n", r.Commands.Offered, r.Commands.OfferedRight, r.Commands.GaveValues)
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)

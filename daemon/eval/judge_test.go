@@ -143,3 +143,25 @@ func TestRewordings(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerGivesTheValues: offered its flow with a wrong value and the
+// choice to give the values, the simulated owner takes that choice and
+// answers each value question with what its command types, in order; a
+// flow typing another number of values than the command is declined.
+func TestOwnerGivesTheValues(t *testing.T) {
+	o := &owner{want: "Create a folder named 'x'", typed: []string{"trip_2031"}}
+	opts := []string{`Create a folder named 'x' — types "trip_2031 inside"`, "Create a folder named 'x'" + daemon.OfferOtherValues, daemon.AnswerNone}
+	if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[1] {
+		t.Fatalf("answered %q, want to give the values", ans)
+	}
+	if ans, _ := o.Ask(context.Background(), "value?", nil); ans != "trip_2031" {
+		t.Errorf("gave %q, want the command's value", ans)
+	}
+	if !o.gave {
+		t.Error("not counted as giving values")
+	}
+	o = &owner{want: "Create a folder named 'x'", typed: []string{"a", "b"}}
+	if ans, _ := o.Ask(context.Background(), "?", opts); ans != daemon.AnswerNone {
+		t.Errorf("answered %q for a flow typing one value of two", ans)
+	}
+}

@@ -1,0 +1,136 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// "Did you mean …?": offering saved flows to the owner, with the values
+// they would type, which the owner may correct before anything is typed.
+
+// AnswerNone is the option of a "did you mean" question that declines
+// every flow offered.
+const AnswerNone = "none of these"
+
+// OfferTypes separates an offered flow's name from the values it would
+// type, quoted and comma-separated ("Rename the list — types \"Milk\"").
+const OfferTypes = " — types "
+
+// OfferPicks follows an offered flow's name and what it would type with
+// the options it would pick in its choice slots, quoted and
+// comma-separated ("Set the palette to paper — picks \"Deep blue\"").
+const OfferPicks = " — picks "
+
+// OfferOtherValues follows the name of an offered flow that types values
+// in a second option: the flow, but the owner says what to type ("Rename
+// the list — with other values"); run.offer then asks for each value
+// (ValueQuestion).
+const OfferOtherValues = " — with other values"
+
+// ValueQuestion is the format of the question for one value the owner
+// corrects: the slot's name, the flow's name and the value read from the
+// command (all %q). The answer is typed as it is; an empty answer keeps
+// the value read.
+const ValueQuestion = "What should I type for %q in %q? I read %q."
+
+// offer asks the owner which of the flows d suggests the command means
+// ("did you mean …?"), when there are any and somebody can answer, and
+// returns the chosen candidate's index in d.Cands. question is a format
+// with one %q for the (redacted) command; "" asks "did you mean". Each
+// option is a flow's name and what it would type ("… — types \"Milk\"");
+// a flow that types values has a second option, OfferOtherValues: chosen,
+// the owner is asked for each typed value in step order (ValueQuestion),
+// and the answers replace the values read in d.Cands[k].Slots (the caller
+// reads the chosen candidate back from d.Cands). An error or a
+// cancellation while asking declines. Nothing is replayed without the
+// owner's choice; a replay the owner chose adds the command to the flow's
+// past commands like any successful replay, so the same words match
+// without asking next time.
+func (r *run) offer(ctx context.Context, question string, d semantic.Decision, flows map[int64]*knowledge.Flow) (int, bool) {
+	if r.asker() == nil || len(d.Suggest) == 0 {
+		return -1, false
+	}
+	options := make([]string, 0, 2*len(d.Suggest)+1)
+	var chosen []int   // per option, the index in d.Cands
+	var editing []bool // per option, whether the owner gives the values
+	seen := map[string]bool{}
+	for _, i := range d.Suggest {
+		f := flows[d.Cands[i].FlowID]
+		name := f.Name
+		if seen[strings.ToLower(name)] {
+			name = fmt.Sprintf("%s (#%d)", f.Name, f.ID)
+		}
+		seen[strings.ToLower(name)] = true
+		shown := name
+		vs := typedValues(f, d.Cands[i].Slots)
+		if len(vs) > 0 {
+			// what it would type, so a wrong value is seen before it is typed
+			shown += OfferTypes + strings.Join(vs, ", ")
+		}
+		if ps := pickedOptions(f, r.res.Command, d.Cands[i].Slots); len(ps) > 0 {
+			// and the options it would pick
+			shown += OfferPicks + strings.Join(ps, ", ")
+		}
+		options, chosen, editing = append(options, privacy.Redact(shown, r.secrets, false)), append(chosen, i), append(editing, false)
+		if len(vs) > 0 {
+			options, chosen, editing = append(options, privacy.Redact(name+OfferOtherValues, r.secrets, false)), append(chosen, i), append(editing, true)
+		}
+	}
+	options = append(options, AnswerNone)
+	if question == "" {
+		question = "No saved flow matches %q word for word. Did you mean one of these?"
+	}
+	ans, err := r.ask(ctx, fmt.Sprintf(question, privacy.Redact(r.res.Command, r.secrets, false)), options)
+	if err != nil {
+		return -1, false
+	}
+	ans = strings.TrimSpace(ans)
+	for k, o := range options[:len(options)-1] {
+		if !strings.EqualFold(ans, o) && ans != strconv.Itoa(k+1) {
+			continue
+		}
+		i := chosen[k]
+		if editing[k] {
+			slots, ok := r.askValues(ctx, flows[d.Cands[i].FlowID], d.Cands[i].Slots)
+			if !ok {
+				return -1, false
+			}
+			d.Cands[i].Slots = slots
+		}
+		return i, true
+	}
+	return -1, false
+}
+
+// askValues asks the owner for each value flow f would type (the input
+// steps' slots, in step order, as typedValues lists them) and returns
+// slots with the answers in place; false when a question fails. A secret
+// slot (PasswordSlot) is never asked about or shown.
+func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string]string) (map[string]string, bool) {
+	out := maps.Clone(splitSlots(f, slots))
+	asked := map[string]bool{}
+	for _, st := range f.Steps {
+		name, ok := knowledge.SlotRef(st.Text)
+		if !ok || st.Action != device.Input || name == PasswordSlot || out[name] == "" || asked[name] {
+			continue
+		}
+		asked[name] = true
+		q := fmt.Sprintf(ValueQuestion, name, f.Name, out[name])
+		ans, err := r.ask(ctx, privacy.Redact(q, r.secrets, false), nil)
+		if err != nil {
+			return nil, false
+		}
+		if v := strings.TrimSpace(ans); v != "" {
+			out[name] = v
+		}
+	}
+	return out, true
+}

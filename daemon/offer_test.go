@@ -1,0 +1,76 @@
+package daemon_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// askFunc is an Asker made of a function.
+type askFunc func(question string, options []string) (string, error)
+
+func (f askFunc) Ask(_ context.Context, q string, options []string) (string, error) { return f(q, options) }
+
+// TestOfferLetsTheOwnerGiveTheValues: a flow offered because the value
+// read from the command is a guess can be chosen "with other values";
+// the owner is then asked for each value it types, and the replay types
+// the answers, not the guess. Declining, or failing to answer, replays
+// nothing.
+func TestOfferLetsTheOwnerGiveTheValues(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		choose     string // the offer's option to take: "values", "as read" or "none"
+		value      string // the answer to the value question
+		wantTyped  []string
+		wantReplay bool
+	}{
+		{"the owner gives the value", "values", "Groceries", []string{"Groceries"}, true},
+		{"an empty answer keeps the value read", "values", " ", []string{"eggs"}, true},
+		{"the value as read", "as read", "", []string{"eggs"}, true},
+		{"none of these", "none", "", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, nil)
+			if first := r.run(t, `create a note called "Milk"`, daemon.Options{}); !first.Saved {
+				t.Fatalf("learn: %+v", first)
+			}
+			var offered []string
+			var asked []string
+			r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
+				asked = append(asked, q)
+				if len(options) == 0 {
+					return tt.value, nil
+				}
+				offered = options
+				for _, o := range options {
+					switch {
+					case tt.choose == "values" && strings.HasSuffix(o, daemon.OfferOtherValues),
+						tt.choose == "as read" && strings.Contains(o, daemon.OfferTypes):
+						return o, nil
+					}
+				}
+				return daemon.AnswerNone, nil
+			}))
+			res := r.run(t, "create a note eggs", daemon.Options{NoPlanner: true})
+			if len(offered) == 0 {
+				t.Fatalf("no offer; asked %q", asked)
+			}
+			if !strings.Contains(strings.Join(offered, "|"), daemon.OfferOtherValues) {
+				t.Errorf("options %q lack %q", offered, daemon.OfferOtherValues)
+			}
+			replayed := res.Strategy == "replay" && res.Outcome == knowledge.OutcomeSuccess
+			if replayed != tt.wantReplay {
+				t.Fatalf("replayed %v (%+v), want %v", replayed, res, tt.wantReplay)
+			}
+			if tt.wantReplay && (len(res.Typed) != len(tt.wantTyped) || strings.Join(res.Typed, "|") != strings.Join(tt.wantTyped, "|")) {
+				t.Errorf("typed %q, want %q", res.Typed, tt.wantTyped)
+			}
+			if tt.choose == "values" && (len(asked) != 2 || !strings.Contains(asked[1], `I read "eggs"`)) {
+				t.Errorf("questions %q: want the offer, then one value question saying what was read", asked)
+			}
+		})
+	}
+}

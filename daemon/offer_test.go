@@ -12,7 +12,9 @@ import (
 // askFunc is an Asker made of a function.
 type askFunc func(question string, options []string) (string, error)
 
-func (f askFunc) Ask(_ context.Context, q string, options []string) (string, error) { return f(q, options) }
+func (f askFunc) Ask(_ context.Context, q string, options []string) (string, error) {
+	return f(q, options)
+}
 
 // TestOfferLetsTheOwnerGiveTheValues: a flow offered because the value
 // read from the command is a guess can be chosen "with other values";

@@ -285,6 +285,9 @@ type run struct {
 	// picks: for an anchored replay (anchor.go), the option taps that are
 	// no slot whose option the command names, by step index → its words
 	picks map[int]string
+	// given: the choice slots whose option the owner gave (offer.go);
+	// the replay taps that option, whatever the command's words name
+	given map[string]bool
 	// near: the flows an anchor took but for a word that labels another
 	// element (anchor.go); they are offered to the owner, first
 	near     []anchor

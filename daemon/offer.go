@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,9 +31,10 @@ const OfferTypes = " — types "
 const OfferPicks = " — picks "
 
 // OfferOtherValues follows the name of an offered flow that types values
-// in a second option: the flow, but the owner says what to type ("Rename
-// the list — with other values"); run.offer then asks for each value
-// (ValueQuestion).
+// or picks an option of a choice slot, in a second option: the flow, but
+// the owner says what to type and pick ("Rename the list — with other
+// values"); run.offer then asks for each value (ValueQuestion,
+// ChoiceQuestion).
 const OfferOtherValues = " — with other values"
 
 // ValueQuestion is the format of the question for one value the owner
@@ -40,6 +42,12 @@ const OfferOtherValues = " — with other values"
 // command (all %q). The answer is typed as it is; an empty answer keeps
 // the value read.
 const ValueQuestion = "What should I type for %q in %q? I read %q."
+
+// ChoiceQuestion is the format of the question for the option of one
+// choice slot the owner picks: the slot's name and the flow's name (%q);
+// the options are those the flow's step learned. An answer that is none
+// of them keeps what the command named.
+const ChoiceQuestion = "Which option should I pick for %q in %q?"
 
 // offer asks the owner which of the flows d suggests the command means
 // ("did you mean …?"), when there are any and somebody can answer, and
@@ -80,7 +88,7 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 			shown += OfferPicks + strings.Join(ps, ", ")
 		}
 		options, chosen, editing = append(options, privacy.Redact(shown, r.secrets, false)), append(chosen, i), append(editing, false)
-		if len(vs) > 0 {
+		if len(vs) > 0 || hasChoiceSlot(f) {
 			options, chosen, editing = append(options, privacy.Redact(name+OfferOtherValues, r.secrets, false)), append(chosen, i), append(editing, true)
 		}
 	}
@@ -110,27 +118,58 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 	return -1, false
 }
 
-// askValues asks the owner for each value flow f would type (the input
-// steps' slots, in step order, as typedValues lists them) and returns
-// slots with the answers in place; false when a question fails. A secret
+// askValues asks the owner for each value flow f would type (its input
+// steps' slots) and the option of each of its choice slots, in step
+// order, and returns slots with the answers in place, the choice slots
+// answered marked in run.given; false when a question fails. A secret
 // slot (PasswordSlot) is never asked about or shown.
 func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string]string) (map[string]string, bool) {
 	out := maps.Clone(splitSlots(f, slots))
+	if out == nil {
+		out = map[string]string{}
+	}
 	asked := map[string]bool{}
 	for _, st := range f.Steps {
 		name, ok := knowledge.SlotRef(st.Text)
-		if !ok || st.Action != device.Input || name == PasswordSlot || out[name] == "" || asked[name] {
+		if !ok || name == PasswordSlot || asked[name] {
 			continue
 		}
-		asked[name] = true
-		q := fmt.Sprintf(ValueQuestion, name, f.Name, out[name])
-		ans, err := r.ask(ctx, privacy.Redact(q, r.secrets, false), nil)
-		if err != nil {
-			return nil, false
-		}
-		if v := strings.TrimSpace(ans); v != "" {
-			out[name] = v
+		switch {
+		case st.Action == device.Input && out[name] != "":
+			asked[name] = true
+			q := fmt.Sprintf(ValueQuestion, name, f.Name, out[name])
+			ans, err := r.ask(ctx, privacy.Redact(q, r.secrets, false), nil)
+			if err != nil {
+				return nil, false
+			}
+			if v := strings.TrimSpace(ans); v != "" {
+				out[name] = v
+			}
+		case st.Action == device.Tap && len(st.Choices) > 0:
+			asked[name] = true
+			options := slices.Compact(slices.Clone(st.Choices))
+			q := fmt.Sprintf(ChoiceQuestion, name, f.Name)
+			ans, err := r.ask(ctx, privacy.Redact(q, r.secrets, false), options)
+			if err != nil {
+				return nil, false
+			}
+			if k := slices.IndexFunc(options, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(ans)) }); k >= 0 {
+				out[name] = options[k]
+				if r.given == nil {
+					r.given = map[string]bool{}
+				}
+				r.given[name] = true
+			}
 		}
 	}
 	return out, true
+}
+
+// hasChoiceSlot reports whether a step of f picks a slot's option among
+// the choices it learned.
+func hasChoiceSlot(f *knowledge.Flow) bool {
+	return slices.ContainsFunc(f.Steps, func(st knowledge.Step) bool {
+		_, ok := knowledge.SlotRef(st.Text)
+		return ok && st.Action == device.Tap && len(st.Choices) > 0
+	})
 }

@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,5 +75,38 @@ func TestOfferLetsTheOwnerGiveTheValues(t *testing.T) {
 				t.Errorf("questions %q: want the offer, then one value question saying what was read", asked)
 			}
 		})
+	}
+}
+
+// TestOfferLetsTheOwnerPickTheOption: chosen "with other values", a flow
+// with a choice slot asks which of the options its step learned to pick,
+// and the replay taps the owner's option even where the command's words
+// name another.
+func TestOfferLetsTheOwnerPickTheOption(t *testing.T) {
+	r := newRig(t, nil)
+	learnFontSize(t, r)
+	var choices []string
+	r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
+		for _, o := range options {
+			if strings.HasSuffix(o, daemon.OfferOtherValues) {
+				return o, nil
+			}
+		}
+		if !slices.Contains(options, daemon.AnswerNone) {
+			choices = options
+			for _, o := range options {
+				if strings.EqualFold(o, "Large") {
+					return o, nil
+				}
+			}
+		}
+		return daemon.AnswerNone, nil
+	}))
+	res := r.run(t, "small font for the word count", daemon.Options{NoPlanner: true})
+	if len(choices) < 3 {
+		t.Fatalf("the owner was not asked to pick among the learned options (%q); %+v", choices, res)
+	}
+	if res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_large" {
+		t.Errorf("replay %+v ended on %s, want the owner's option (settings_large)", res, r.phone.State())
 	}
 }

@@ -192,17 +192,23 @@ func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 		return a, nil, false
 	}
 	el := &elems[idx]
-	value, choose := "", false
+	value, choose, given := "", false, false
 	if name, ok := knowledge.SlotRef(step.Text); ok && step.Action == device.Tap {
 		// a choice slot: the option of the group that the value names
-		value, choose = r.slots[name], true
+		value, choose, given = r.slots[name], true, r.given[name]
 	} else if v, ok := r.picks[step.Index]; ok && step.Action == device.Tap && len(step.Options) > 0 {
 		// an option tap whose other option the command names (anchor.go)
 		value, choose = v, true
 	}
 	if choose {
 		labels := peers(s, el)
-		i := r.pickOption(ctx, labels, value)
+		i := -1
+		if given {
+			i = pickChoice(labels, value) // the owner's option, word for word
+		}
+		if i < 0 {
+			i = r.pickOption(ctx, labels, value)
+		}
 		if i < 0 {
 			return a, nil, false // no option, or several, carry the value: never a guess
 		}

@@ -499,15 +499,24 @@ func (o *doneOwner) Ask(ctx context.Context, question string, options []string) 
 }
 
 func (o *owner) Ask(ctx context.Context, question string, options []string) (string, error) {
-	if len(options) == 0 && len(o.giving) > 0 {
-		// daemon.ValueQuestion, after choosing "with other values": the
-		// values the command types, in order
-		v := o.giving[0]
-		o.giving = o.giving[1:]
-		return v, nil
+	if o.gave && !slices.Contains(options, daemon.AnswerNone) {
+		// after choosing "with other values" (daemon.OfferOtherValues):
+		// the values the command types, in order (daemon.ValueQuestion),
+		// and the options it picks (daemon.ChoiceQuestion)
+		if len(options) == 0 && len(o.giving) > 0 {
+			v := o.giving[0]
+			o.giving = o.giving[1:]
+			return v, nil
+		}
+		for _, opt := range options {
+			if slices.ContainsFunc(o.picked, func(p string) bool { return labelIs(opt, p) }) {
+				return opt, nil
+			}
+		}
+		return "", errors.New("eval owner: none of these is what the command meant")
 	}
 	if !slices.Contains(options, daemon.AnswerNone) {
-		return "", errors.New("eval owner: answers only which flow was meant, and the values it types")
+		return "", errors.New("eval owner: answers only which flow was meant, and the values it types and picks")
 	}
 	o.offered = true
 	for _, opt := range options {
@@ -517,22 +526,24 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 			continue
 		}
 		o.right = true
-		if picked != "" && !o.picksRight(picked) {
-			// the right flow, but it would pick another option: the
-			// owner, who sees it, declines
-			return daemon.AnswerNone, nil
-		}
-		if typed == "" || o.typesRight(typed) {
+		typesOK := typed == "" || o.typesRight(typed)
+		picksOK := picked == "" || o.picksRight(picked)
+		if typesOK && picksOK && (picked != "" || len(o.picked) == 0) {
 			return opt, nil
 		}
-		// it would type another value: the owner gives the values when
-		// the offer lets them (daemon.OfferOtherValues) and the flow types
-		// as many as the command does, else declines
+		// it would type or pick another value, or shows no option where the
+		// command picks one: the owner gives the values when the offer
+		// lets them (daemon.OfferOtherValues) and the flow types as many
+		// as the command does, else takes it as shown when nothing shown
+		// is wrong, else declines
 		other := name + daemon.OfferOtherValues
-		if slices.Contains(options, other) && len(strings.Split(typed, ", ")) == len(o.typed) {
+		if slices.Contains(options, other) && (typed == "" && len(o.typed) == 0 || typed != "" && len(strings.Split(typed, ", ")) == len(o.typed)) {
 			o.giving = slices.Clone(o.typed)
 			o.gave = true
 			return other, nil
+		}
+		if typesOK && picksOK {
+			return opt, nil
 		}
 		return daemon.AnswerNone, nil
 	}

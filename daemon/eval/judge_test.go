@@ -165,3 +165,24 @@ func TestOwnerGivesTheValues(t *testing.T) {
 		t.Errorf("answered %q for a flow typing one value of two", ans)
 	}
 }
+
+// TestOwnerPicksTheOption: offered its flow with no option or another
+// one shown, the simulated owner gives the values and answers the
+// option question with its command's pick; with none of its picks among
+// the options, it answers nothing (an error: the replay stops).
+func TestOwnerPicksTheOption(t *testing.T) {
+	name := "Set the palette to paper"
+	for _, shown := range []string{name, name + ` — picks "Blue"`} {
+		o := &owner{want: name, picked: []string{"Deep blue"}}
+		opts := []string{shown, name + daemon.OfferOtherValues, daemon.AnswerNone}
+		if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[1] {
+			t.Fatalf("offered %q: answered %q, want to give the values", shown, ans)
+		}
+		if ans, err := o.Ask(context.Background(), "which?", []string{"Blue", "Deep blue", "Red"}); err != nil || ans != "Deep blue" {
+			t.Errorf("picked %q (%v), want the command's option", ans, err)
+		}
+		if _, err := o.Ask(context.Background(), "which?", []string{"Blue", "Red"}); err == nil {
+			t.Error("answered an option question with none of its picks")
+		}
+	}
+}

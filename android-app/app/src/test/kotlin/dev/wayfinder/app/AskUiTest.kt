@@ -171,5 +171,10 @@ class AskUiTest {
         free[1].performClick()
         assertEquals(1, stopped)
         assertEquals(0, wm.views.size)
+
+        // the options of a choice slot: too many for buttons over the app
+        val many = (1..10).map { "Option $it" }
+        service.showQuestion(AskRequest("Which option should I pick?", many), "", { answers += it }, { stopped++ })
+        assertEquals(listOf("Choose… (10 options)", "Stop"), buttons(wm.views.single()).map { it.text.toString() })
     }
 }

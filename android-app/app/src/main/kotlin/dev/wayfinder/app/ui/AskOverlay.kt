@@ -14,10 +14,15 @@ import dev.wayfinder.app.daemon.AskRequest
  * The agent's question drawn over whatever app it is operating, as an
  * accessibility overlay (TYPE_ACCESSIBILITY_OVERLAY: only the connected
  * accessibility service may add one; it needs no permission, so it shows
- * even when notifications are denied). A button per option (all of them),
- * "Answer…" (opens the app) for a free-text question, and Stop.
+ * even when notifications are denied). A button per option (all of them,
+ * up to MAX_BUTTONS; a longer list, such as the options of a choice slot,
+ * is one "Choose…" button that opens the app's scrolling list), "Answer…"
+ * (opens the app) for a free-text question, and Stop.
  */
 object AskOverlay {
+    /** The most options drawn as buttons over the app; more would push the app off the screen. */
+    const val MAX_BUTTONS = 6
+
     /** The overlay's content for [ask] during [step]; callbacks run on the main thread. */
     fun view(context: Context, ask: AskRequest, step: String, onAnswer: (String) -> Unit, onOpen: () -> Unit, onStop: () -> Unit): View {
         val pad = context.dp(12)
@@ -28,8 +33,11 @@ object AskOverlay {
             addView(TextView(context).apply { text = "Wayfinder asks: ${ask.question}"; setTextColor(Color.WHITE); textSize = 16f })
             if (step.isNotEmpty()) addView(TextView(context).apply { text = "Now at: $step"; setTextColor(Color.LTGRAY) })
             val buttons = LinearLayout(context).apply { orientation = LinearLayout.VERTICAL }
-            if (ask.options.isEmpty()) buttons.addView(context.button("Answer…") { onOpen() })
-            for (o in ask.options) buttons.addView(context.button(o) { onAnswer(o) })
+            when {
+                ask.options.isEmpty() -> buttons.addView(context.button("Answer…") { onOpen() })
+                ask.options.size > MAX_BUTTONS -> buttons.addView(context.button("Choose… (${ask.options.size} options)") { onOpen() })
+                else -> for (o in ask.options) buttons.addView(context.button(o) { onAnswer(o) })
+            }
             buttons.addView(context.button("Stop") { onStop() })
             addView(buttons)
         }

@@ -43,6 +43,11 @@ const OfferOtherValues = " — with other values"
 // the value read.
 const ValueQuestion = "What should I type for %q in %q? I read %q."
 
+// MissingQuestion is the format of the question for a value the command
+// left out: the slot's name and the flow's name (%q). An empty answer
+// replays nothing.
+const MissingQuestion = "What should I type for %q in %q?"
+
 // ChoiceQuestion is the format of the question for the option of one
 // choice slot the owner picks: the slot's name and the flow's name (%q);
 // the options are those the flow's step learned. An answer that is none
@@ -87,8 +92,12 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 			// and the options it would pick
 			shown += OfferPicks + strings.Join(ps, ", ")
 		}
-		options, chosen, editing = append(options, privacy.Redact(shown, r.secrets, false)), append(chosen, i), append(editing, false)
-		if len(vs) > 0 || hasChoiceSlot(f) {
+		if len(d.Cands[i].Missing) == 0 {
+			// a flow the command leaves a value out of is only offered
+			// with the owner giving it: never typed as a placeholder
+			options, chosen, editing = append(options, privacy.Redact(shown, r.secrets, false)), append(chosen, i), append(editing, false)
+		}
+		if len(vs) > 0 || hasChoiceSlot(f) || len(d.Cands[i].Missing) > 0 {
 			options, chosen, editing = append(options, privacy.Redact(name+OfferOtherValues, r.secrets, false)), append(chosen, i), append(editing, true)
 		}
 	}
@@ -135,15 +144,21 @@ func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string
 			continue
 		}
 		switch {
-		case st.Action == device.Input && out[name] != "":
+		case st.Action == device.Input:
 			asked[name] = true
 			q := fmt.Sprintf(ValueQuestion, name, f.Name, out[name])
+			if out[name] == "" {
+				q = fmt.Sprintf(MissingQuestion, name, f.Name)
+			}
 			ans, err := r.ask(ctx, privacy.Redact(q, r.secrets, false), nil)
 			if err != nil {
 				return nil, false
 			}
 			if v := strings.TrimSpace(ans); v != "" {
 				out[name] = v
+			}
+			if out[name] == "" {
+				return nil, false // nothing to type: no replay
 			}
 		case st.Action == device.Tap && len(st.Choices) > 0:
 			asked[name] = true
@@ -153,7 +168,11 @@ func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string
 			if err != nil {
 				return nil, false
 			}
-			if k := slices.IndexFunc(options, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(ans)) }); k >= 0 {
+			k := slices.IndexFunc(options, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(ans)) })
+			if k < 0 && out[name] == "" {
+				return nil, false // no option, none named: no replay
+			}
+			if k >= 0 {
 				out[name] = options[k]
 				if r.given == nil {
 					r.given = map[string]bool{}

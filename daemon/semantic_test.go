@@ -420,3 +420,61 @@ func TestRunOnValueIsOffered(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingValueIsAsked: a flow whose slot the command leaves empty is
+// offered only with the owner giving the value ("— with other values"),
+// never as read, and the replay types the owner's answer; an empty
+// answer replays nothing.
+func TestMissingValueIsAsked(t *testing.T) {
+	for _, tt := range []struct {
+		name, value string
+		replay      bool
+	}{
+		{"the owner gives the value", "Groceries", true},
+		{"the owner gives none", "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewServer(t, llmtest.WithKey(embedKey))
+			r := embedRig(t, s)
+			r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
+				Semantic: semantic.Config{Timeout: 500 * time.Millisecond, Retrieve: 5, SuggestMinCosine: 0.3}})
+			learnRig := daemon.New(r.phone, r.store, graphplan.New(r.store), nil, daemon.Config{})
+			if err := r.phone.Reset("home"); err != nil {
+				t.Fatal(err)
+			}
+			if res, err := learnRig.Run(context.Background(), `create a note called "Milk"`, daemon.Options{}); err != nil || !res.Saved {
+				t.Fatalf("learn: %+v %v", res, err)
+			}
+			var offered []string
+			asked := 0
+			r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
+				asked++
+				if len(options) == 0 {
+					return tt.value, nil
+				}
+				offered = options
+				for _, o := range options {
+					if strings.HasSuffix(o, daemon.OfferOtherValues) {
+						return o, nil
+					}
+				}
+				return daemon.AnswerNone, nil
+			}))
+			res := r.run(t, "create a new note", daemon.Options{NoPlanner: true})
+			if len(offered) == 0 {
+				t.Fatalf("not offered: %+v", res)
+			}
+			for _, o := range offered {
+				if o != daemon.AnswerNone && !strings.HasSuffix(o, daemon.OfferOtherValues) {
+					t.Errorf("option %q would replay the flow without the value the command did not give", o)
+				}
+			}
+			if res.Matched != tt.replay || tt.replay && strings.Join(res.Typed, "|") != tt.value {
+				t.Errorf("matched %v typed %q, want %v and %q", res.Matched, res.Typed, tt.replay, tt.value)
+			}
+			if asked != 2 {
+				t.Errorf("%d questions, want the offer and the value", asked)
+			}
+		})
+	}
+}

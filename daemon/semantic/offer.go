@@ -57,14 +57,16 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 var valueVetoes = []string{intent.VetoUnfilled, intent.VetoValue, intent.VetoLiteral}
 
 // otherValue reports whether c's vetoes say the command gives the flow
-// another value or none for a slot. A value the flow names (VetoLiteral)
-// that the command leaves out, with no word of its own in its place
-// ("export all my messages" against "export all messages to
-// 'Messages.json'"), is not another value: the owner may be offered the
-// flow, and sees the value in its name.
+// another value. A value the flow names (VetoLiteral) that the command
+// leaves out, with no word of its own in its place ("export all my
+// messages" against "export all messages to 'Messages.json'"), is not
+// another value: the owner may be offered the flow, and sees the value in
+// its name. Nor is a slot the command gives no value for (VetoUnfilled,
+// Candidate.Missing): offered, the flow asks the owner for it (the
+// daemon's offer), never types a placeholder.
 func otherValue(c intent.Candidate) bool {
 	for _, v := range c.Vetoes {
-		if v == intent.VetoLiteral && len(c.Unmatched) == 0 {
+		if v == intent.VetoLiteral && len(c.Unmatched) == 0 || v == intent.VetoUnfilled {
 			continue
 		}
 		if slices.Contains(valueVetoes, v) {
@@ -80,7 +82,7 @@ func (r *Rescorer) suggest(d Decision, cosine []float64, flows map[int64]*knowle
 	var out []int
 	for i, c := range d.Cands {
 		f := flows[c.FlowID]
-		if f == nil || contradicted(c) || len(c.Missing) > 0 || cosine[i] < r.cfg.SuggestMinCosine ||
+		if f == nil || contradicted(c) || cosine[i] < r.cfg.SuggestMinCosine ||
 			otherValue(c) || stretched(c.Slots, f) {
 			continue
 		}

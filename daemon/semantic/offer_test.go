@@ -14,8 +14,9 @@ import (
 
 // TestDecideSuggests: with SuggestMinCosine, when nothing is promoted the
 // candidates to offer are listed closest first, at most Suggest, leaving
-// out those the command contradicts, gives another value or no value,
-// and those below the cosine.
+// out those the command contradicts or gives another value, and those
+// below the cosine; one with a slot the command leaves empty is offered
+// (the owner gives the value).
 func TestDecideSuggests(t *testing.T) {
 	flows := flowsOf("near a", "close b", "same c", "same d", "far e", "same f")
 	cands := []intent.Candidate{
@@ -24,7 +25,7 @@ func TestDecideSuggests(t *testing.T) {
 		cand(3, 0.2, intent.VetoOpposite),                   // same, but contradicted
 		cand(4, 0.2, intent.VetoValue),                      // same, but another value
 		cand(5, 0.2),                                        // far: below the cosine
-		{FlowID: 6, Score: 0.2, Missing: []string{"title"}}, // same, but a slot unfilled
+		{FlowID: 6, Score: 0.2, Missing: []string{"title"}}, // same, a slot unfilled: offered first
 	}
 	var calls atomic.Int32
 	cfg := semantic.MiniLM
@@ -34,8 +35,8 @@ func TestDecideSuggests(t *testing.T) {
 	for _, i := range d.Suggest {
 		got = append(got, d.Cands[i].FlowID)
 	}
-	if d.Promoted != -1 || !slices.Equal(got, []int64{2, 1}) {
-		t.Errorf("promoted %d, suggested flows %v; want none promoted, [2 1]", d.Promoted, got)
+	if d.Promoted != -1 || !slices.Equal(got, []int64{6, 2}) {
+		t.Errorf("promoted %d, suggested flows %v; want none promoted, [6 2]", d.Promoted, got)
 	}
 	cfg.SuggestMinCosine = 0
 	if d := semantic.New(unit(&calls, vecs), nil, cfg).DecideIn(context.Background(), "cmd please", semantic.Input{Cands: cands, Flows: flows, Threshold: th}); d.Suggest != nil {
@@ -125,8 +126,9 @@ func TestAgreesWithItsOwnText(t *testing.T) {
 	}
 }
 
-// TestOtherValue: a flow's value the command leaves out is offered; one
-// the command replaces, or a slot it leaves empty, is not.
+// TestOtherValue: a flow's value the command leaves out, or a slot it
+// leaves empty (the owner is asked for it), is offered; a value the
+// command replaces is not.
 func TestOtherValue(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -137,7 +139,8 @@ func TestOtherValue(t *testing.T) {
 		{"the flow's value left out", intent.Candidate{Vetoes: []string{intent.VetoLiteral}}, false},
 		{"the flow's value replaced by a word", intent.Candidate{Vetoes: []string{intent.VetoLiteral}, Unmatched: []string{"track9"}}, true},
 		{"another value", intent.Candidate{Vetoes: []string{intent.VetoValue, intent.VetoLiteral}}, true},
-		{"a slot left empty", intent.Candidate{Vetoes: []string{intent.VetoUnfilled}}, true},
+		{"a slot left empty", intent.Candidate{Vetoes: []string{intent.VetoUnfilled}}, false},
+		{"a slot left empty, another value", intent.Candidate{Vetoes: []string{intent.VetoUnfilled, intent.VetoValue}}, true},
 	} {
 		if got := semantic.OtherValue(tt.c); got != tt.want {
 			t.Errorf("%s: otherValue = %v, want %v", tt.name, got, tt.want)

@@ -521,7 +521,9 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 	o.offered = true
 	for _, opt := range options {
 		if name, ok := strings.CutSuffix(opt, daemon.OfferOtherValues); ok && (name == o.want || strings.HasPrefix(name, o.want+" (#")) &&
-			!slices.ContainsFunc(options, func(s string) bool { return s == name || strings.HasPrefix(s, name+daemon.OfferTypes) || strings.HasPrefix(s, name+daemon.OfferPicks) }) {
+			!slices.ContainsFunc(options, func(s string) bool {
+				return s == name || strings.HasPrefix(s, name+daemon.OfferTypes) || strings.HasPrefix(s, name+daemon.OfferPicks)
+			}) {
 			// offered only with the owner giving the values (the command
 			// leaves one out): it gives its command's
 			o.right, o.gave = true, true

@@ -186,3 +186,17 @@ func TestOwnerPicksTheOption(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerGivesAMissingValue: a flow offered only with the owner giving
+// the values (the command left one out) is taken that way, and the
+// values given are the command's.
+func TestOwnerGivesAMissingValue(t *testing.T) {
+	o := &owner{want: "Create a note", typed: []string{"Groceries"}}
+	opts := []string{"Open the note" + daemon.OfferOtherValues, "Create a note" + daemon.OfferOtherValues, daemon.AnswerNone}
+	if ans, _ := o.Ask(context.Background(), "?", opts); ans != opts[1] {
+		t.Fatalf("answered %q, want its flow with the values given", ans)
+	}
+	if ans, _ := o.Ask(context.Background(), "value?", nil); ans != "Groceries" {
+		t.Errorf("gave %q", ans)
+	}
+}

@@ -236,19 +236,6 @@ func canPick(f *knowledge.Flow, picks []string) bool {
 	return true
 }
 
-// owner answers "did you mean …?" as the writer of a command would
-// (Config.Owner): the option naming the command's flow, else none.
-type owner struct {
-	want           string   // name of the command's flow; "\x00" for none
-	typed          []string // what the command types (CommandCase.ExpectTyped)
-	picked         []string // what it picks (CommandCase.ExpectPicked)
-	offered, right bool
-	// giving are the values still to give after the owner chose to give
-	// them (daemon.OfferOtherValues); gave: it did.
-	giving []string
-	gave   bool
-}
-
 // sameScreen compares two recorded states: the same id, or the same
 // structural fingerprint (typing another value can land on another
 // recording of the same screen).

@@ -58,11 +58,13 @@ const ChoiceQuestion = "Which option should I pick for %q in %q?"
 // ("did you mean …?"), when there are any and somebody can answer, and
 // returns the chosen candidate's index in d.Cands. question is a format
 // with one %q for the (redacted) command; "" asks "did you mean". Each
-// option is a flow's name and what it would type ("… — types \"Milk\"");
-// a flow that types values has a second option, OfferOtherValues: chosen,
-// the owner is asked for each typed value in step order (ValueQuestion),
-// and the answers replace the values read in d.Cands[k].Slots (the caller
-// reads the chosen candidate back from d.Cands). An error or a
+// option is a flow's name and what it would type and pick ("… — types
+// \"Milk\""); a flow that types values or picks a choice slot's option
+// has a second option, OfferOtherValues: chosen, the owner is asked for
+// each value in step order (run.askValues), and the answers replace the
+// values read in d.Cands[k].Slots (the caller reads the chosen candidate
+// back from d.Cands). A flow the command leaves a value out of
+// (intent.Candidate.Missing) has only that second option. An error or a
 // cancellation while asking declines. Nothing is replayed without the
 // owner's choice; a replay the owner chose adds the command to the flow's
 // past commands like any successful replay, so the same words match
@@ -163,12 +165,16 @@ func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string
 		case st.Action == device.Tap && len(st.Choices) > 0:
 			asked[name] = true
 			options := slices.Compact(slices.Clone(st.Choices))
+			shown := make([]string, len(options))
+			for j, o := range options {
+				shown[j] = privacy.Redact(o, r.secrets, false)
+			}
 			q := fmt.Sprintf(ChoiceQuestion, name, f.Name)
-			ans, err := r.ask(ctx, privacy.Redact(q, r.secrets, false), options)
+			ans, err := r.ask(ctx, privacy.Redact(q, r.secrets, false), shown)
 			if err != nil {
 				return nil, false
 			}
-			k := slices.IndexFunc(options, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(ans)) })
+			k := slices.IndexFunc(shown, func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(ans)) })
 			if k < 0 && out[name] == "" {
 				return nil, false // no option, none named: no replay
 			}

@@ -172,6 +172,12 @@ class AskUiTest {
         assertEquals(1, stopped)
         assertEquals(0, wm.views.size)
 
+        // the longest "did you mean": three flows, each also with other values, and none
+        val offer = (1..3).flatMap { listOf("Flow $it", "Flow $it — with other values") } + "none of these"
+        service.showQuestion(AskRequest("Did you mean one of these?", offer), "", { answers += it }, { stopped++ })
+        assertEquals(offer + "Stop", buttons(wm.views.single()).map { it.text.toString() })
+        buttons(wm.views.single()).last().performClick()
+
         // the options of a choice slot: too many for buttons over the app
         val many = (1..10).map { "Option $it" }
         service.showQuestion(AskRequest("Which option should I pick?", many), "", { answers += it }, { stopped++ })

@@ -20,8 +20,11 @@ import dev.wayfinder.app.daemon.AskRequest
  * (opens the app) for a free-text question, and Stop.
  */
 object AskOverlay {
-    /** The most options drawn as buttons over the app; more would push the app off the screen. */
-    const val MAX_BUTTONS = 6
+    /**
+     * The most options drawn as buttons over the app; more would push the app off the screen. Seven
+     * fits the longest "did you mean" (three flows, each also "— with other values", and "none of these").
+     */
+    const val MAX_BUTTONS = 7
 
     /** The overlay's content for [ask] during [step]; callbacks run on the main thread. */
     fun view(context: Context, ask: AskRequest, step: String, onAnswer: (String) -> Unit, onOpen: () -> Unit, onStop: () -> Unit): View {

@@ -222,9 +222,11 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		// askTop offers the lexical match alone: it replays only when the
 		// owner chooses it
 		askTop := func() bool {
-			one := []intent.Candidate{top}
-			_, chosen := r.offer(ctx, "", semantic.Decision{Cands: one, Suggest: []int{0}}, flows)
-			top = one[0] // with the values the owner gave, if any
+			od := r.besideTop(ctx, said, top, cands, flows, m)
+			i, chosen := r.offer(ctx, "", od, flows)
+			if chosen {
+				top = od.Cands[i] // with the values the owner gave, if any
+			}
 			r.res.Chosen, disagreed = chosen, !chosen
 			return chosen
 		}
@@ -275,7 +277,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		fm.Name = f.Name
 	}
 	r.res.Score = top.Score
-	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted && !anchoredTo) || disagreed {
+	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted && !anchoredTo && !r.res.Chosen) || disagreed {
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -197,4 +198,29 @@ func hasChoiceSlot(f *knowledge.Flow) bool {
 		_, ok := knowledge.SlotRef(st.Text)
 		return ok && st.Action == device.Tap && len(st.Choices) > 0
 	})
+}
+
+// besideTop returns the offer for a lexical match top that is not
+// replayed on its own (askTop in matchFlow): top first, then the flows the
+// model would offer for the command (semantic.Input.OfferOnly), at most
+// semantic.DefaultSuggest in all, each flow once. The value the matcher
+// drew for top may be the doubt, and then so may the flow. Without a
+// model, when it fails, or with nobody to ask, top alone.
+func (r *run) besideTop(ctx context.Context, said string, top intent.Candidate, cands []intent.Candidate, flows map[int64]*knowledge.Flow, m *intent.Matcher) semantic.Decision {
+	od := semantic.Decision{Cands: []intent.Candidate{top}, Suggest: []int{0}}
+	if r.sem == nil || r.asker() == nil {
+		return od // nobody to offer anything to: no need to embed
+	}
+	d := r.sem.DecideIn(ctx, privacy.Redact(said, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold,
+		Pool: poolOf(flows, r.res.Package), Scorer: m, OfferOnly: true})
+	for _, i := range d.Suggest {
+		if len(od.Cands) >= semantic.DefaultSuggest {
+			break
+		}
+		if c := d.Cands[i]; !slices.ContainsFunc(od.Cands, func(o intent.Candidate) bool { return o.FlowID == c.FlowID }) {
+			od.Suggest = append(od.Suggest, len(od.Cands))
+			od.Cands = append(od.Cands, c)
+		}
+	}
+	return od
 }

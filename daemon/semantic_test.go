@@ -478,3 +478,52 @@ func TestMissingValueIsAsked(t *testing.T) {
 		})
 	}
 }
+
+// TestAskedMatchOffersFlowsBeside: a lexical match asked about (its value
+// is a guess) is offered first, with the flows the model finds close
+// beside it; the owner may choose one of those, which then replays with
+// the command's value, though its own lexical score is below the
+// threshold.
+func TestAskedMatchOffersFlowsBeside(t *testing.T) {
+	s := llmtest.NewServer(t, llmtest.WithKey(embedKey), llmtest.WithSynonyms(map[string]string{"scribble": "create a note"}))
+	r := embedRig(t, s)
+	learnRig := daemon.New(r.phone, r.store, graphplan.New(r.store), nil, daemon.Config{})
+	if err := r.phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := learnRig.Run(context.Background(), `create a note called "Milk"`, daemon.Options{})
+	if err != nil || !res.Saved {
+		t.Fatalf("learn: %+v %v", res, err)
+	}
+	f, err := r.store.Flow(context.Background(), res.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := *f // the same route under other words
+	g.ID, g.Token, g.Name, g.Intent, g.Commands = 0, "", "Scribble", "scribble {"+f.Slots[0].Name+"}", nil
+	if err := r.store.SaveFlow(context.Background(), &g); err != nil {
+		t.Fatal(err)
+	}
+	r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
+		Semantic: semantic.Config{Timeout: 500 * time.Millisecond, Retrieve: 5, SuggestMinCosine: 0.1}})
+	var offered []string
+	r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
+		if len(options) == 0 {
+			return "eggs", nil
+		}
+		offered = options
+		for _, o := range options {
+			if strings.HasPrefix(o, "Scribble") {
+				return o, nil
+			}
+		}
+		return daemon.AnswerNone, nil
+	}))
+	got := r.run(t, "create a note eggs", daemon.Options{NoPlanner: true})
+	if !strings.HasPrefix(offered[0], f.Name) || !slices.ContainsFunc(offered, func(o string) bool { return strings.HasPrefix(o, "Scribble") }) {
+		t.Fatalf("offered %q: want the lexical match first, the other flow beside it", offered)
+	}
+	if !got.Matched || got.FlowID != g.ID || got.Outcome != knowledge.OutcomeSuccess || strings.Join(got.Typed, "|") != "eggs" {
+		t.Errorf("replay %+v, want flow %d typing \"eggs\"", got, g.ID)
+	}
+}

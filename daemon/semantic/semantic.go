@@ -209,6 +209,11 @@ type Input struct {
 	// rewording sharing no word with a flow can still find it.
 	Pool   []int64
 	Scorer Scorer
+	// OfferOnly: promote nothing, only list the flows to offer
+	// (Decision.Suggest) — also when the lexical match is above the
+	// threshold: the caller asks the owner about that match and offers
+	// these beside it.
+	OfferOnly bool
 }
 
 // DecideIn applies the rule of the package doc to in. Decision.Cands are
@@ -224,7 +229,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	case r == nil:
 		d.Reason = "embeddings off"
 		return d
-	case len(cands) > 0 && cands[0].Score >= threshold:
+	case len(cands) > 0 && cands[0].Score >= threshold && !in.OfferOnly:
 		d.Reason = "lexical match above the threshold"
 		return d
 	}
@@ -236,7 +241,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	floor := threshold - r.cfg.GreyZone
 	sw := newScreenWords(flows)
 	sw.command = command
-	if !retrieve && !slices.ContainsFunc(cands, func(c intent.Candidate) bool {
+	if !retrieve && !in.OfferOnly && !slices.ContainsFunc(cands, func(c intent.Candidate) bool {
 		return r.eligible(c, flows, sw, floor, threshold, r.cfg.MinorExtra > 0 && onlyExtra(c))
 	}) {
 		d.Reason = fmt.Sprintf("no candidate in the grey zone [%.2f, %.2f) without a veto, a substituted word or another choice", floor, threshold)
@@ -308,7 +313,11 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 		}
 	}
 	d.Minor = r.minorExtras(ctx, command, vecs[0], d.Cands, &d)
-	r.rule(&d, flows, sw, floor, threshold)
+	if in.OfferOnly {
+		d.Reason = "flows to offer only"
+	} else {
+		r.rule(&d, flows, sw, floor, threshold)
+	}
 	if d.Promoted < 0 && r.cfg.SuggestMinCosine > 0 {
 		d.Suggest = r.suggest(d, r.offerCosines(ctx, vecs[0], flows, &d), flows)
 	}

@@ -6,7 +6,9 @@ package graphplan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -212,6 +214,9 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			}
 		}
 	case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
+		if h.Target.InList && !rs.names(h.Target.Label()) {
+			rs.pickedRow = true
+		}
 		for _, t := range targetTerms(h.Target) {
 			rs.covered[t] = true
 		}
@@ -259,4 +264,37 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 		return id
 	}
 	return ""
+}
+
+// unsure reports whether a "done" with remaining weight of the command
+// uncovered is not sure (daemon.Decision.Unsure): some of the command is
+// left, or it asked for all of something and a step picked one row of a
+// list it does not name ("delete all call history" done by deleting one
+// caller's entry).
+func (rs *runState) unsure(remaining float64) bool {
+	return remaining > 1e-9 || rs.universal && rs.pickedRow
+}
+
+// names reports whether a literal word of the command is a word of label.
+func (rs *runState) names(label string) bool {
+	words := termsOf(label)
+	for _, ct := range rs.terms {
+		if !strings.HasPrefix(string(ct.t), "@") && slices.Contains(words, ct.t) {
+			return true
+		}
+	}
+	return false
+}
+
+// universal reports whether cmd asks for all of something: a quantifier
+// of English ("all", "every", "everything", "entire", "whole") among its
+// words.
+func universal(cmd string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(cmd), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "all", "every", "everything", "entire", "whole":
+			return true
+		}
+	}
+	return false
 }

@@ -225,7 +225,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {
-		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: remaining > 1e-9,
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
 			Reason: "the typed values are committed"}, nil
 	}
 	// once most of the command is done, only a clearly relevant operation
@@ -291,7 +291,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				return decision(c, 0.7), nil
 			}
 		}
-		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: remaining > 1e-9,
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
 	if best == nil && rs.configLike && !rs.coveredAny() {
@@ -320,7 +320,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				Reason: "the command turns something on or off, and no switch or checkbox for it was found"}, nil
 		}
 		if rs.coveredAny() && pending == 0 {
-			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: remaining > 1e-9,
+			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
 				Reason: "no further element matches; the matched part of the command is done"}, nil
 		}
 		return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,

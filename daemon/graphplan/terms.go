@@ -96,6 +96,11 @@ type runState struct {
 	// alias: for a command word no element carries, the app's words that
 	// mean the same (semantic.go), recomputed each step
 	alias map[term][]term
+	// universal: the command asks for all of something ("delete all call
+	// history"); pickedRow: a step tapped one row of a list that no word
+	// of the command names. Both: the run did something to one item where
+	// the command asked for all, so its end is not sure (completion.go).
+	universal, pickedRow bool
 	// nearest: the label of the app (screen and graph) whose meaning is
 	// closest to the whole command by SemMargin over the next, unless it
 	// only names the app, or ""; recomputed each step (semantic.go)
@@ -118,7 +123,7 @@ func (p *Planner) state(st *daemon.PlanState) *runState {
 }
 
 func newRunState(cmd, appLabel string) *runState {
-	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd)}
+	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: universal(cmd)}
 	u := intent.Understand(cmd)
 	for _, c := range u.Verbs {
 		rs.search = rs.search || c == "search"

@@ -17,6 +17,25 @@ func (f askFunc) Ask(_ context.Context, q string, options []string) (string, err
 	return f(q, options)
 }
 
+// ownerChoosing answers an offer ("did you mean", options ending with
+// daemon.AnswerNone) with its first option pick accepts, else none, and
+// records the offer's options in *offered; a free-text question gets
+// value.
+func ownerChoosing(pick func(string) bool, value string, offered *[]string) askFunc {
+	return func(_ string, options []string) (string, error) {
+		if len(options) == 0 {
+			return value, nil
+		}
+		*offered = options
+		for _, o := range options {
+			if pick(o) {
+				return o, nil
+			}
+		}
+		return daemon.AnswerNone, nil
+	}
+}
+
 // TestOfferLetsTheOwnerGiveTheValues: a flow offered because the value
 // read from the command is a guess can be chosen "with other values";
 // the owner is then asked for each value it types, and the replay types
@@ -42,20 +61,13 @@ func TestOfferLetsTheOwnerGiveTheValues(t *testing.T) {
 			}
 			var offered []string
 			var asked []string
+			own := ownerChoosing(func(o string) bool {
+				return tt.choose == "values" && strings.HasSuffix(o, daemon.OfferOtherValues) ||
+					tt.choose == "as read" && strings.Contains(o, daemon.OfferTypes)
+			}, tt.value, &offered)
 			r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
 				asked = append(asked, q)
-				if len(options) == 0 {
-					return tt.value, nil
-				}
-				offered = options
-				for _, o := range options {
-					switch {
-					case tt.choose == "values" && strings.HasSuffix(o, daemon.OfferOtherValues),
-						tt.choose == "as read" && strings.Contains(o, daemon.OfferTypes):
-						return o, nil
-					}
-				}
-				return daemon.AnswerNone, nil
+				return own(q, options)
 			}))
 			res := r.run(t, "create a note eggs", daemon.Options{NoPlanner: true})
 			if len(offered) == 0 {

@@ -36,13 +36,32 @@ func embedRig(t *testing.T, s *llmtest.Server) *rig {
 	phone, st := demotest.New(t, true)
 	cfg := daemon.Config{}
 	if s != nil {
-		c := llm.DefaultConfig()
-		c.BaseURL, c.APIKey, c.EmbedModel = s.URL(), embedKey, "fake-embed"
-		c.Timeout, c.BackoffBase = 2*time.Second, time.Millisecond
-		cfg.Embedder = llm.New(c)
+		cfg.Embedder = embedderOn(s)
 		cfg.Semantic = semantic.Config{Timeout: 500 * time.Millisecond}
 	}
 	return &rig{phone: phone, store: st, eng: daemon.New(phone, st, graphplan.New(st), nil, cfg)}
+}
+
+// offering gives r an engine that plans nothing and matches with
+// embeddings from s, offering flows ("did you mean") at suggestMin.
+func (r *rig) offering(s *llmtest.Server, suggestMin float64) {
+	r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
+		Semantic: semantic.Config{Timeout: 500 * time.Millisecond, Retrieve: 5, SuggestMinCosine: suggestMin}})
+}
+
+// learnGraph learns cmd from the home screen with the graph planner and
+// no embedder (another engine on r's phone and store) and returns the
+// result of the run, which saved a flow.
+func (r *rig) learnGraph(t *testing.T, cmd string) *daemon.Result {
+	t.Helper()
+	if err := r.phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := daemon.New(r.phone, r.store, graphplan.New(r.store), nil, daemon.Config{}).Run(context.Background(), cmd, daemon.Options{})
+	if err != nil || !res.Saved {
+		t.Fatalf("learn %q: %+v %v", cmd, res, err)
+	}
+	return res
 }
 
 // runEvents runs cmd and returns its result and the events it published.
@@ -232,15 +251,8 @@ func TestDidYouMean(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewServer(t, llmtest.WithKey(embedKey))
 			r := embedRig(t, s)
-			r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
-				Semantic: semantic.Config{Timeout: 500 * time.Millisecond, Retrieve: 5, SuggestMinCosine: 0.3}})
-			learnRig := daemon.New(r.phone, r.store, graphplan.New(r.store), nil, daemon.Config{})
-			if err := r.phone.Reset("home"); err != nil {
-				t.Fatal(err)
-			}
-			if res, err := learnRig.Run(context.Background(), "turn on dark mode", daemon.Options{}); err != nil || !res.Saved {
-				t.Fatalf("learn: %+v %v", res, err)
-			}
+			r.offering(s, 0.3)
+			r.learnGraph(t, "turn on dark mode")
 			if tt.asker != nil {
 				r.eng.SetAsker(tt.asker)
 			}
@@ -436,29 +448,14 @@ func TestMissingValueIsAsked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewServer(t, llmtest.WithKey(embedKey))
 			r := embedRig(t, s)
-			r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
-				Semantic: semantic.Config{Timeout: 500 * time.Millisecond, Retrieve: 5, SuggestMinCosine: 0.3}})
-			learnRig := daemon.New(r.phone, r.store, graphplan.New(r.store), nil, daemon.Config{})
-			if err := r.phone.Reset("home"); err != nil {
-				t.Fatal(err)
-			}
-			if res, err := learnRig.Run(context.Background(), `create a note called "Milk"`, daemon.Options{}); err != nil || !res.Saved {
-				t.Fatalf("learn: %+v %v", res, err)
-			}
+			r.offering(s, 0.3)
+			r.learnGraph(t, `create a note called "Milk"`)
 			var offered []string
 			asked := 0
+			own := ownerChoosing(func(o string) bool { return strings.HasSuffix(o, daemon.OfferOtherValues) }, tt.value, &offered)
 			r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
 				asked++
-				if len(options) == 0 {
-					return tt.value, nil
-				}
-				offered = options
-				for _, o := range options {
-					if strings.HasSuffix(o, daemon.OfferOtherValues) {
-						return o, nil
-					}
-				}
-				return daemon.AnswerNone, nil
+				return own(q, options)
 			}))
 			res := r.run(t, "create a new note", daemon.Options{NoPlanner: true})
 			if len(offered) == 0 {
@@ -487,14 +484,7 @@ func TestMissingValueIsAsked(t *testing.T) {
 func TestAskedMatchOffersFlowsBeside(t *testing.T) {
 	s := llmtest.NewServer(t, llmtest.WithKey(embedKey), llmtest.WithSynonyms(map[string]string{"scribble": "create a note"}))
 	r := embedRig(t, s)
-	learnRig := daemon.New(r.phone, r.store, graphplan.New(r.store), nil, daemon.Config{})
-	if err := r.phone.Reset("home"); err != nil {
-		t.Fatal(err)
-	}
-	res, err := learnRig.Run(context.Background(), `create a note called "Milk"`, daemon.Options{})
-	if err != nil || !res.Saved {
-		t.Fatalf("learn: %+v %v", res, err)
-	}
+	res := r.learnGraph(t, `create a note called "Milk"`)
 	f, err := r.store.Flow(context.Background(), res.FlowID)
 	if err != nil {
 		t.Fatal(err)
@@ -504,21 +494,9 @@ func TestAskedMatchOffersFlowsBeside(t *testing.T) {
 	if err := r.store.SaveFlow(context.Background(), &g); err != nil {
 		t.Fatal(err)
 	}
-	r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
-		Semantic: semantic.Config{Timeout: 500 * time.Millisecond, Retrieve: 5, SuggestMinCosine: 0.1}})
+	r.offering(s, 0.1)
 	var offered []string
-	r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
-		if len(options) == 0 {
-			return "eggs", nil
-		}
-		offered = options
-		for _, o := range options {
-			if strings.HasPrefix(o, "Scribble") {
-				return o, nil
-			}
-		}
-		return daemon.AnswerNone, nil
-	}))
+	r.eng.SetAsker(ownerChoosing(func(o string) bool { return strings.HasPrefix(o, "Scribble") }, "eggs", &offered))
 	got := r.run(t, "create a note eggs", daemon.Options{NoPlanner: true})
 	if !strings.HasPrefix(offered[0], f.Name) || !slices.ContainsFunc(offered, func(o string) bool { return strings.HasPrefix(o, "Scribble") }) {
 		t.Fatalf("offered %q: want the lexical match first, the other flow beside it", offered)

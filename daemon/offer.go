@@ -192,11 +192,11 @@ func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string
 }
 
 // hasChoiceSlot reports whether a step of f picks a slot's option among
-// the choices it learned.
+// the choices it learned (optionGroup).
 func hasChoiceSlot(f *knowledge.Flow) bool {
 	return slices.ContainsFunc(f.Steps, func(st knowledge.Step) bool {
-		_, ok := knowledge.SlotRef(st.Text)
-		return ok && st.Action == device.Tap && len(st.Choices) > 0
+		_, slot := optionGroup(st)
+		return slot != ""
 	})
 }
 

@@ -69,19 +69,19 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 	}
 	o.offered = true
 	for _, opt := range options {
-		if name, ok := strings.CutSuffix(opt, daemon.OfferOtherValues); ok && (name == o.want || strings.HasPrefix(name, o.want+" (#")) &&
+		if name, ok := strings.CutSuffix(opt, daemon.OfferOtherValues); ok && o.isWant(name) &&
 			!slices.ContainsFunc(options, func(s string) bool {
 				return s == name || strings.HasPrefix(s, name+daemon.OfferTypes) || strings.HasPrefix(s, name+daemon.OfferPicks)
 			}) {
 			// offered only with the owner giving the values (the command
 			// leaves one out): it gives its command's
-			o.right, o.gave = true, true
-			o.giving = slices.Clone(o.typed)
+			o.right = true
+			o.give()
 			return opt, nil
 		}
 		rest, picked, _ := strings.Cut(opt, daemon.OfferPicks)
 		name, typed, _ := strings.Cut(rest, daemon.OfferTypes)
-		if name != o.want && !strings.HasPrefix(name, o.want+" (#") {
+		if !o.isWant(name) {
 			continue
 		}
 		o.right = true
@@ -97,8 +97,7 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 		// is wrong, else declines
 		other := name + daemon.OfferOtherValues
 		if slices.Contains(options, other) && (typed == "" && len(o.typed) == 0 || typed != "" && len(strings.Split(typed, ", ")) == len(o.typed)) {
-			o.giving = slices.Clone(o.typed)
-			o.gave = true
+			o.give()
 			return other, nil
 		}
 		if typesOK && picksOK {
@@ -107,6 +106,18 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 		return daemon.AnswerNone, nil
 	}
 	return daemon.AnswerNone, nil
+}
+
+// isWant reports whether an offered flow's name (as an offer shows it,
+// "(#id)" added when two flows share it) is the command's flow's.
+func (o *owner) isWant(name string) bool {
+	return name == o.want || strings.HasPrefix(name, o.want+" (#")
+}
+
+// give makes the owner give its command's values to the questions that
+// follow (daemon.ValueQuestion, daemon.ChoiceQuestion).
+func (o *owner) give() {
+	o.giving, o.gave = slices.Clone(o.typed), true
 }
 
 // picksRight reports whether each option of shown (`"a", "b"`, as an

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -280,19 +279,6 @@ func (rs *runState) names(label string) bool {
 	words := termsOf(label)
 	for _, ct := range rs.terms {
 		if !strings.HasPrefix(string(ct.t), "@") && slices.Contains(words, ct.t) {
-			return true
-		}
-	}
-	return false
-}
-
-// universal reports whether cmd asks for all of something: a quantifier
-// of English ("all", "every", "everything", "entire", "whole") among its
-// words.
-func universal(cmd string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(cmd), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		switch w {
-		case "all", "every", "everything", "entire", "whole":
 			return true
 		}
 	}

@@ -123,7 +123,7 @@ func (p *Planner) state(st *daemon.PlanState) *runState {
 }
 
 func newRunState(cmd, appLabel string) *runState {
-	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: universal(cmd)}
+	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: intent.Universal(cmd)}
 	u := intent.Understand(cmd)
 	for _, c := range u.Verbs {
 		rs.search = rs.search || c == "search"

@@ -3,6 +3,7 @@ package intent
 import (
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // The generic UI vocabulary: groups of words and phrases that name the
@@ -152,6 +153,22 @@ var rolePreps = setOf("from", "to", "into", "onto", "than", "until", "till", "be
 
 // quantifiers alone are never a slot value ("delete all notes").
 var quantifiers = setOf("all", "every", "everything", "each", "both", "any", "none", "nothing", "everyone", "anyone")
+
+// universals ask for all of something ("delete all call history",
+// "clear the whole list"): the quantifiers that cover every item, and the
+// adjectives that do.
+var universals = setOf("all", "every", "everything", "entire", "whole")
+
+// Universal reports whether s asks for all of something: a word of
+// universals among its words (letters only, any case).
+func Universal(s string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if universals[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // numberWords may stand for a number, time or date slot value ("seven
 // thirty").

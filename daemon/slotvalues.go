@@ -136,7 +136,7 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 // "Name" of "sort the folders by {order}"): the words after the option are
 // another requirement (an order, a scope) the flow does not fulfil.
 // Stopwords are not counted. (Asking for any word of a choice value its
-// option lacks — also before it, "give alice" for "Alice", or where the
+// option lacks — also before it, "give sam" for "Sam", or where the
 // template goes on after the slot and the words are its — lost two right
 // replays on the tuning sets for one wrong one held back: 2026-11-27,
 // stop 26.)

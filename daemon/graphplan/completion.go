@@ -268,8 +268,8 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 // unsure reports whether a "done" with remaining weight of the command
 // uncovered is not sure (daemon.Decision.Unsure): some of the command is
 // left, or it asked for all of something and a step picked one row of a
-// list it does not name ("delete all call history" done by deleting one
-// caller's entry).
+// list it does not name ("delete all notes" done by opening one note and
+// deleting it).
 func (rs *runState) unsure(remaining float64) bool {
 	return remaining > 1e-9 || rs.universal && rs.pickedRow
 }

@@ -16,18 +16,18 @@ func TestAllButOneRow(t *testing.T) {
 	row := func(label string) daemon.StepRecord {
 		return daemon.StepRecord{Action: device.Tap, Target: screen.Descriptor{Text: label, InList: true}}
 	}
-	button := daemon.StepRecord{Action: device.Tap, Target: screen.Descriptor{Text: "Clear call history"}}
+	button := daemon.StepRecord{Action: device.Tap, Target: screen.Descriptor{Text: "Delete all notes"}}
 	for _, tt := range []struct {
 		name, cmd string
 		step      daemon.StepRecord
 		want      bool
 	}{
-		{"all, one unnamed row tapped", "delete all call history", row("Alice"), true},
+		{"all, one unnamed row tapped", "delete all notes", row("Groceries"), true},
 		{"every, one unnamed row tapped", "remove every alarm", row("7:00 am"), true},
-		{"all, the row named", "delete all messages from alice", row("Alice"), false},
-		{"no quantifier", "delete the call history", row("Alice"), false},
-		{"all, a button outside a list", "delete all call history", button, false},
-		{"a word holding 'all' is no quantifier", "install the update", row("Alice"), false},
+		{"all, the row named", "delete all messages from sam", row("Sam"), false},
+		{"no quantifier", "delete the notes", row("Groceries"), false},
+		{"all, a button outside a list", "delete all notes", button, false},
+		{"a word holding 'all' is no quantifier", "install the update", row("Groceries"), false},
 	} {
 		rs := newRunState(tt.cmd, "")
 		rs.foldStep(tt.step)

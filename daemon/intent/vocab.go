@@ -154,7 +154,7 @@ var rolePreps = setOf("from", "to", "into", "onto", "than", "until", "till", "be
 // quantifiers alone are never a slot value ("delete all notes").
 var quantifiers = setOf("all", "every", "everything", "each", "both", "any", "none", "nothing", "everyone", "anyone")
 
-// universals ask for all of something ("delete all call history",
+// universals ask for all of something ("delete all notes",
 // "clear the whole list"): the quantifiers that cover every item, and the
 // adjectives that do.
 var universals = setOf("all", "every", "everything", "entire", "whole")

@@ -4,6 +4,7 @@
 package intent
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -72,6 +73,7 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 			d.slots[s.Name].quoted = quotedIn(f.Commands, s.Example)
 		}
 	}
+	acted := actedTexts(f)
 	seen := map[string]bool{}
 	// addPattern indexes toks (of src) as one of the flow's patterns;
 	// derived: made from its steps (pattern.derived)
@@ -103,6 +105,7 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 	if strings.TrimSpace(f.Intent) != "" {
 		tpl = analyzeTemplate(f.Intent)
 		markMentions(f.Intent, tpl, label)
+		markUnacted(tpl, acted)
 		for i, t := range tpl {
 			if t.slot != "" && d.slots[t.slot] == nil {
 				d.slots[t.slot] = &slotInfo{name: t.slot}
@@ -134,6 +137,7 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 			}
 		}
 		markMentions(c, toks, label)
+		markUnacted(toks, acted)
 		if len(toks) > maxToks {
 			toks = toks[:maxToks]
 		}
@@ -331,4 +335,71 @@ func SwitchOf(f *knowledge.Flow) (label string, on bool, ok bool) {
 		return label, false, true
 	}
 	return "", false, false
+}
+
+// actedTexts returns, lower case, the texts f's steps act on: the labels
+// of their targets and the texts they type (not slot references); nil
+// for a flow without steps, whose literals all stay requirements.
+func actedTexts(f *knowledge.Flow) []string {
+	if len(f.Steps) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, s := range f.Steps {
+		for _, t := range []string{s.Target.Text, s.Target.Desc, s.Text} {
+			if t != "" && !strings.HasPrefix(t, "{") {
+				out = append(out, strings.ToLower(t))
+			}
+		}
+	}
+	return out
+}
+
+// markUnacted flags as optional the literal values of pts with digits (a
+// number, a time, a date, a quoted name with a digit) that none of acted
+// (actedTexts) carries: a value the app filled in by itself (the height
+// it computed from the width typed, a default file name) is what the
+// flow saw, not what it set, so a command that leaves it out leaves out
+// no requirement ("resize the last photo to 800 wide" against "resize the
+// last photo to {width}:473"). A command giving another value in its
+// place still gives a value the flow does not use (VetoValue). Names
+// (proper nouns) are never optional: the flow may have begun on their
+// item's screen.
+func markUnacted(pts []ptok, acted []string) {
+	if acted == nil {
+		return
+	}
+	for i := range pts {
+		t := &pts[i]
+		if t.slot != "" || !t.strongValue() || !strings.ContainsFunc(t.orig, isDigit) {
+			continue
+		}
+		if !slices.ContainsFunc(acted, func(a string) bool { return carries(a, strings.ToLower(t.orig)) }) {
+			t.optional = true
+		}
+	}
+}
+
+// carries reports whether acted text a holds value v, a value with
+// digits: every run of digits of v is one of a's (leading zeros aside:
+// "5:00" in "05:00"; "48" not in "4 hours", "0" not in "page 10").
+func carries(a, v string) bool {
+	runs := func(s string) []string {
+		var out []string
+		for _, r := range strings.FieldsFunc(s, func(r rune) bool { return !isDigit(r) }) {
+			out = append(out, cmp.Or(strings.TrimLeft(r, "0"), "0"))
+		}
+		return out
+	}
+	have := runs(a)
+	want := runs(v)
+	if len(want) == 0 {
+		return false
+	}
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }

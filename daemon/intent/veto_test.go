@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -123,5 +124,70 @@ func TestScopeOfPastCommands(t *testing.T) {
 	}
 	if c := m.Score("remove the download I just got", []int64{1}); len(c) != 1 || len(c[0].Vetoes) > 0 {
 		t.Errorf("%+v: a past command, no veto", c)
+	}
+}
+
+// TestUnactedLiteral: a literal with digits that no step of the flow types
+// or taps (the app filled it in) is no requirement; one a step acts on
+// is, and another value in its place is still another value.
+func TestUnactedLiteral(t *testing.T) {
+	tap := func(label string) knowledge.Step {
+		return knowledge.Step{Action: "tap", Target: screen.Descriptor{Text: label}}
+	}
+	typed := knowledge.Step{Action: "input", Text: "{width}"}
+	m := NewMatcher([]knowledge.Flow{
+		// the app computed the height from the width typed
+		{ID: 1, Package: "p", Intent: "scale the newest scan to {width}:768", Slots: []knowledge.Slot{{Name: "width", Example: "1024"}},
+			Steps: []knowledge.Step{tap("Newest scan"), tap("Scale"), typed, tap("OK")}},
+		// the same literal, tapped as an option
+		{ID: 2, Package: "p", Intent: "set the backup interval to 48 hours", Steps: []knowledge.Step{tap("Backup interval"), tap("48 hours")}},
+		// the app's default file name, never typed
+		{ID: 3, Package: "p", Intent: "save the log as 'log_2024_01_31.txt'", Steps: []knowledge.Step{tap("Save log"), tap("SAVE")}},
+		// a flow with no steps keeps its literals
+		{ID: 4, Package: "p", Intent: "scale the newest scan to {width}:768", Slots: []knowledge.Slot{{Name: "width", Example: "1024"}}},
+		// a timer the app starts at 05:00 (a time literal, zeros apart)
+		{ID: 5, Package: "p", Intent: "start a countdown of 5:00", Steps: []knowledge.Step{tap("Countdown 05:00"), tap("Start")}},
+	})
+	for _, tt := range []struct {
+		cmd   string
+		flow  int64
+		veto  string // a veto the candidate must carry
+		never string // a veto it must not carry
+	}{
+		{"scale the newest scan to 800", 1, "", VetoLiteral},
+		{"scale the newest scan to 800:600", 1, VetoValue, ""},
+		{"set the backup interval", 2, VetoLiteral, ""},
+		{"save the log", 3, "", VetoLiteral},
+		{"scale the newest scan to 800", 4, VetoLiteral, ""},
+		{"start a countdown", 5, VetoLiteral, ""},
+	} {
+		c := m.Score(tt.cmd, []int64{tt.flow})
+		if len(c) != 1 {
+			t.Fatalf("%q: %+v", tt.cmd, c)
+		}
+		if tt.veto != "" && !slices.Contains(c[0].Vetoes, tt.veto) {
+			t.Errorf("%q against flow %d: vetoes %v, want %s", tt.cmd, tt.flow, c[0].Vetoes, tt.veto)
+		}
+		if tt.never != "" && slices.Contains(c[0].Vetoes, tt.never) {
+			t.Errorf("%q against flow %d: vetoes %v, want no %s", tt.cmd, tt.flow, c[0].Vetoes, tt.never)
+		}
+	}
+}
+
+func TestCarries(t *testing.T) {
+	for _, tt := range []struct {
+		acted, v string
+		want     bool
+	}{
+		{"countdown 05:00", "5:00", true},
+		{"48 hours", "48", true},
+		{"save log", "'log_2024_01_31.txt'", false},
+		{"4 hours", "48", false},
+		{"page 10", "0", false},
+		{"", "7", false},
+	} {
+		if got := carries(tt.acted, tt.v); got != tt.want {
+			t.Errorf("carries(%q, %q) = %v, want %v", tt.acted, tt.v, got, tt.want)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm"
 	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -22,7 +23,10 @@ import (
 const th = intent.DefaultThreshold
 
 // unit is a fake embedder: every text maps to a fixed vector by its first
-// word ("a", "b", "c", ...), so a test states cosines directly.
+// word ("a", "b", "c", ...), so a test states cosines directly. A flow's
+// path text (semantic.PathText: labels joined by commas) whose first word
+// has no vector maps opposite every command (cosine −1): these tests state
+// a flow's cosine through its template.
 func unit(calls *atomic.Int32, vecs map[string][]float32) semantic.Func {
 	return semantic.Func{Model: "fake", Fn: func(ctx context.Context, texts []string) ([][]float32, error) {
 		calls.Add(1)
@@ -30,6 +34,9 @@ func unit(calls *atomic.Int32, vecs map[string][]float32) semantic.Func {
 		for i, t := range texts {
 			w, _, _ := strings.Cut(t, " ")
 			v, ok := vecs[w]
+			if !ok && strings.Contains(t, ", ") {
+				v, ok = []float32{-1, 0}, true
+			}
 			if !ok {
 				return nil, errors.New("fake: no vector for " + t)
 			}
@@ -131,6 +138,35 @@ func TestFlowTexts(t *testing.T) {
 	sw := &knowledge.Flow{Intent: "stop the buzzing on taps", Steps: []knowledge.Step{{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: "Haptic feedback", Checkable: true}}}}
 	if got, want := semantic.FlowTexts(sw, 0), []string{"stop the buzzing on taps", "turn off Haptic feedback"}; !slices.Equal(got, want) {
 		t.Errorf("a switch flow's texts = %q, want %q", got, want)
+	}
+}
+
+// TestPathText: a flow in the words of the elements it taps, a switch
+// with the state it sets; typed text, a slot-bound tap, scrolls, keys
+// and prose are left out.
+func TestPathText(t *testing.T) {
+	tap := func(label string) knowledge.Step {
+		return knowledge.Step{Action: device.Tap, Target: screen.Descriptor{Text: label}}
+	}
+	f := &knowledge.Flow{Intent: "mute {name}", Slots: []knowledge.Slot{{Name: "name", Example: "Dora"}}, Steps: []knowledge.Step{
+		{Action: device.Launch},
+		tap("Chats"),
+		{Action: device.Scroll, Target: screen.Descriptor{Text: "Chats · Calls"}},
+		{Action: device.Input, Target: screen.Descriptor{Text: "Search"}, Text: "{name}"},
+		{Action: device.Tap, Target: screen.Descriptor{Text: "Dora · 2 unread"}, Text: "{name}"},
+		{Action: device.Tap, Target: screen.Descriptor{Desc: "Conversation details"}},
+		tap("Notifications for this conversation are delivered with sound and vibration unless muted"),
+		{Action: knowledge.StepSwitchOn, Target: screen.Descriptor{Text: "Mute notifications OFF", Checkable: true}},
+		{Action: device.Back},
+	}}
+	if got, want := semantic.PathText(f), "Chats, Conversation details, turn on Mute notifications"; got != want {
+		t.Errorf("PathText = %q, want %q", got, want)
+	}
+	if got, want := semantic.FlowTexts(f, 2), []string{"mute Dora", "Chats, Conversation details, turn on Mute notifications"}; !slices.Equal(got, want) {
+		t.Errorf("FlowTexts = %q, want %q (the path right after the template)", got, want)
+	}
+	if got := semantic.PathText(&knowledge.Flow{Intent: "x", Steps: []knowledge.Step{{Action: device.Input, Text: "hello"}}}); got != "" {
+		t.Errorf("a flow that only types: PathText = %q, want \"\"", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -87,10 +88,11 @@ func (r *Rescorer) remember(texts []string, out [][]float32) {
 }
 
 // FlowTexts are the texts of flow f that are embedded: its intent template
-// with each slot replaced by its example value (or its name), then its most
-// recent past commands, then, for a flow that only sets a switch, the
-// switch's label with that state (intent.SwitchText), without repeats, at
-// most limit (<= 0: all).
+// with each slot replaced by its example value (or its name), then the
+// labels of the elements it taps (PathText), then its most recent past
+// commands, then, for a flow that only sets a switch, the switch's label
+// with that state (intent.SwitchText), without repeats, at most limit
+// (<= 0: all).
 func FlowTexts(f *knowledge.Flow, limit int) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -103,12 +105,51 @@ func FlowTexts(f *knowledge.Flow, limit int) []string {
 		out = append(out, s)
 	}
 	add(fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(sl.Example, sl.Name) }))
+	add(PathText(f))
 	for i := len(f.Commands) - 1; i >= 0; i-- {
 		add(f.Commands[i])
 	}
 	// a flow that only sets a switch, in the switch's words
 	add(intent.SwitchText(f))
 	return out
+}
+
+// PathText returns the labels of the elements f's steps tap or switch, in
+// step order, joined by commas ("Toggle front/back camera, Shutter"): the
+// flow in the words of its app's screens, which an owner who reads them
+// uses ("front camera photo" for a flow learned as "take a selfie"). The
+// idea is UICOMPASS's (Section 3.2: a task is grounded on the UI elements
+// that carry its words). A switch step reads "turn on/off <label>".
+// Typing steps (their text is a value), scrolls,
+// keys, launches, a tap bound to a slot's value (its label is the learned
+// value) and a label of more than maxNameWords words (prose) are left out;
+// "" when nothing is left.
+func PathText(f *knowledge.Flow) string {
+	var ls []string
+	for _, s := range f.Steps {
+		switch s.Action {
+		case device.Input, device.Scroll, device.Back, device.Home, device.Launch, device.ImeEnter:
+			continue
+		}
+		if strings.HasPrefix(s.Text, "{") {
+			continue
+		}
+		l := strings.TrimSpace(s.Target.Label())
+		if l == "" || len(labelWords(l)) > maxNameWords {
+			continue
+		}
+		switch s.Action {
+		case knowledge.StepSwitchOn, knowledge.StepSwitchOff:
+			// the state set, never the label alone: "turn off X" is far
+			// from "turn on X" only in words
+			for _, st := range []string{" ON", " OFF"} {
+				l = strings.TrimSpace(strings.TrimSuffix(l, st))
+			}
+			l = map[bool]string{true: "turn on ", false: "turn off "}[s.Action == knowledge.StepSwitchOn] + l
+		}
+		ls = append(ls, l)
+	}
+	return strings.Join(ls, ", ")
 }
 
 // fillTemplate returns f's intent template with each slot replaced by

@@ -248,7 +248,13 @@ func align(src string, pat, cmd []ptok, slots map[string]*slotInfo, sims []float
 					if quoted && si.quoted && !(L == 1 && cmd[j-1].kind == KindQuoted) {
 						// the value was quoted when learned and the command
 						// quotes one: that is the value
-					} else if L == 1 && cmd[j-1].isValue() || forb>>(j-L)&(1<<L-1) == 0 {
+					} else if L == 1 && cmd[j-1].strongValue() || forb>>(j-L)&(1<<L-1) == 0 {
+						// a lone quoted text, number, time or date may be
+						// the value even where it is a word of the pattern;
+						// a name the pattern says is that word of the
+						// pattern, wherever the command puts it ("open
+						// Budget.xlsx from the attic folder" against "go to
+						// {folder} folder and open Budget.xlsx")
 						f = fillScore(si, cmd[j-L:j])
 					}
 					if f <= negInf/2 {

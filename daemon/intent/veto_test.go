@@ -191,3 +191,22 @@ func TestCarries(t *testing.T) {
 		}
 	}
 }
+
+// TestReorderedClauses: a name the flow itself says (a file it opens) is
+// that word of the flow wherever the command puts it, not the value of a
+// slot that comes before it in the template ("open Budget.xlsx from the
+// attic folder" against "go to {folder} folder and open Budget.xlsx").
+func TestReorderedClauses(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "go to {folder} folder and open Budget.xlsx",
+		Slots: []knowledge.Slot{{Name: "folder", Example: "attic"}}, Commands: []string{"go to 'attic' folder and open Budget.xlsx"}}})
+	for _, cmd := range []string{"open Budget.xlsx from the attic folder", "in the attic folder open Budget.xlsx"} {
+		c := m.Score(cmd, []int64{1})
+		if len(c) != 1 || c[0].Slots["folder"] != "attic" || len(c[0].Vetoes) > 0 || c[0].Score < DefaultThreshold {
+			t.Errorf("%q: %+v, want folder=attic, no veto, a replay", cmd, c)
+		}
+	}
+	// another file in the flow's place is still another value
+	if c := m.Score("open Forecast.xlsx from the attic folder", []int64{1}); len(c) != 1 || len(c[0].Vetoes) == 0 {
+		t.Errorf("another file: %+v, want a veto", c)
+	}
+}

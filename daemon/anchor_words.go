@@ -116,7 +116,7 @@ func optionSpan(labels []string, i int, words []string) (int, int, bool) {
 // learning command did not name (Options, name ""); nil when it is
 // neither.
 func optionGroup(st knowledge.Step) (labels []string, slot string) {
-	if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == device.Tap && len(st.Choices) > 0 {
+	if name, ok := st.ChoiceSlot(); ok {
 		return st.Choices, name
 	}
 	if st.Action == device.Tap && len(st.Options) > 0 {

@@ -365,8 +365,8 @@ func pickByCommand(labels []string, command string) int {
 // step, after acting on the way there).
 func unknownChoice(f *knowledge.Flow, command string, slots map[string]string, byMeaning func([]string) int) (string, bool) {
 	for _, st := range f.Steps {
-		name, ok := knowledge.SlotRef(st.Text)
-		if !ok || len(st.Choices) == 0 {
+		name, ok := st.ChoiceSlot()
+		if !ok {
 			continue
 		}
 		if pickByCommand(st.Choices, command) < 0 && pickChoice(st.Choices, slots[name]) < 0 &&

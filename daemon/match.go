@@ -371,8 +371,8 @@ func pickedOptions(f *knowledge.Flow, command string, slots map[string]string) [
 	slots = splitSlots(f, slots)
 	var out []string
 	for _, st := range f.Steps {
-		name, ok := knowledge.SlotRef(st.Text)
-		if !ok || st.Action != device.Tap || len(st.Choices) == 0 {
+		name, ok := st.ChoiceSlot()
+		if !ok {
 			continue
 		}
 		i := pickByCommand(st.Choices, command)

@@ -146,6 +146,7 @@ func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string
 		if !ok || name == PasswordSlot || asked[name] {
 			continue
 		}
+		_, choice := st.ChoiceSlot()
 		switch {
 		case st.Action == device.Input:
 			asked[name] = true
@@ -163,7 +164,7 @@ func (r *run) askValues(ctx context.Context, f *knowledge.Flow, slots map[string
 			if out[name] == "" {
 				return nil, false // nothing to type: no replay
 			}
-		case st.Action == device.Tap && len(st.Choices) > 0:
+		case choice:
 			asked[name] = true
 			options := slices.Compact(slices.Clone(st.Choices))
 			shown := make([]string, len(options))

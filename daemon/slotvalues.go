@@ -143,13 +143,13 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 func misplacedValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
 	choice := map[string]bool{}
 	for _, st := range f.Steps {
-		if name, ok := knowledge.SlotRef(st.Text); ok && len(st.Choices) > 0 {
+		if name, ok := st.ChoiceSlot(); ok {
 			choice[name] = true
 		}
 	}
 	for _, st := range f.Steps {
-		name, ok := knowledge.SlotRef(st.Text)
-		if !ok || len(st.Choices) == 0 {
+		name, ok := st.ChoiceSlot()
+		if !ok {
 			continue
 		}
 		if i := pickChoice(st.Choices, slots[name]); i >= 0 {

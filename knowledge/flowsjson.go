@@ -161,6 +161,22 @@ func SlotRef(text string) (string, bool) {
 	return name, true
 }
 
+// ChoiceSlot returns the slot whose value picks the option step s taps
+// among the option group it learned (Step.Choices): a tap whose text is
+// a slot reference and that has Choices. ok is false for any other step:
+// a typed value, the tap on the row carrying a value typed before (a slot
+// reference without Choices), a tap on a learned option (Step.Options).
+func (s Step) ChoiceSlot() (name string, ok bool) {
+	name, ok = SlotRef(s.Text)
+	if !ok || s.Action != stepTap || len(s.Choices) == 0 {
+		return "", false
+	}
+	return name, true
+}
+
+// stepTap is the tap action's name in a step (daemon/device.Tap).
+const stepTap = "tap"
+
 // exportable is f as it may leave the phone: without its token (a replay
 // handle), without the owner's "don't ask again" consent, and without the
 // example values of private slots (those typed into password fields).

@@ -178,3 +178,23 @@ func FuzzParseFlows(f *testing.F) {
 		}
 	})
 }
+
+func TestChoiceSlot(t *testing.T) {
+	opts := []string{"Small", "Large"}
+	for _, tt := range []struct {
+		name string
+		step Step
+		want string
+		ok   bool
+	}{
+		{"a tap picking a slot's option", Step{Action: "tap", Text: "{size}", Choices: opts}, "size", true},
+		{"a typed value", Step{Action: "input", Text: "{size}", Choices: opts}, "", false},
+		{"the row carrying a value typed before", Step{Action: "tap", Text: "{name}"}, "", false},
+		{"a learned option, no slot", Step{Action: "tap", Options: opts}, "", false},
+		{"choices without a slot reference", Step{Action: "tap", Text: "Large", Choices: opts}, "", false},
+	} {
+		if name, ok := tt.step.ChoiceSlot(); name != tt.want || ok != tt.ok {
+			t.Errorf("%s: ChoiceSlot() = %q, %v; want %q, %v", tt.name, name, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -336,8 +336,8 @@ func pickedTemplate(f *knowledge.Flow, slots map[string]string) string {
 	}
 	any := false
 	for _, st := range f.Steps {
-		name, ok := knowledge.SlotRef(st.Text)
-		if !ok || len(st.Choices) == 0 {
+		name, ok := st.ChoiceSlot()
+		if !ok {
 			continue
 		}
 		v, ok := slots[name]

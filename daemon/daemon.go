@@ -282,6 +282,11 @@ type run struct {
 	app      knowledge.App
 	appLabel string
 	slots    map[string]string
+	// rows: for a flow offered with the owner naming a row it picks by
+	// name (offer.go, askRows), the owner's row, by step index; the
+	// replay taps that row (rebound), and neither keeps the command nor
+	// repairs the flow
+	rows map[int]string
 	// picks: for an anchored replay (anchor.go), the option taps that are
 	// no slot whose option the command names, by step index → its words
 	picks map[int]string
@@ -418,6 +423,9 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		}
 	}
 	if flow != nil {
+		if len(r.rows) > 0 {
+			flow = r.rebound(flow)
+		}
 		r.flow = flow
 		r.res.Strategy = "replay"
 		done, failedAt, err := r.replay(ctx, flow)
@@ -429,7 +437,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 			if err := e.store.RecordFlowUse(ctx, flow.ID, true); err != nil {
 				return machineErr{err}
 			}
-			if r.res.Command != "" && !r.bridged() {
+			if r.res.Command != "" && !r.bridged() && len(r.rows) == 0 {
 				if err := e.store.AddFlowCommand(ctx, flow.ID, privacy.Redact(r.res.Command, r.secrets, false)); err != nil {
 					return machineErr{err}
 				}
@@ -444,6 +452,10 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		e.matcher.invalidate() // its health may have changed
 		if r.planner == nil {
 			return fmt.Errorf("replay of flow %q failed at step %d and no planner is available to continue", flow.Name, failedAt+1)
+		}
+		if len(r.rows) > 0 {
+			// another row than the flow learned: nothing to repair
+			return fmt.Errorf("replay of flow %q with the row you named failed at step %d; the saved flow is unchanged", flow.Name, failedAt+1)
 		}
 		// hand the rest to the planner, then repair only the broken steps
 		r.res.Strategy = "replay+plan"

@@ -49,6 +49,11 @@ const ValueQuestion = "What should I type for %q in %q? I read %q."
 // replays nothing.
 const MissingQuestion = "What should I type for %q in %q?"
 
+// RowQuestion is the format of the question for a list row a flow picks
+// by name (semantic.RowNames): the name learned, the flow's name. The
+// answer names the row to pick instead ("" keeps the learned one).
+const RowQuestion = "Which item should I pick instead of %q in %q?"
+
 // ChoiceQuestion is the format of the question for the option of one
 // choice slot the owner picks: the slot's name and the flow's name (%q);
 // the options are those the flow's step learned. An answer that is none
@@ -95,12 +100,15 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 			// and the options it would pick
 			shown += OfferPicks + strings.Join(ps, ", ")
 		}
-		if len(d.Cands[i].Missing) == 0 {
+		// a row the flow picks by a name the command does not say
+		// (semantic.Rebinds): offered only with the owner naming the row
+		rebind := semantic.Rebinds(r.res.Command, d.Cands[i], f)
+		if len(d.Cands[i].Missing) == 0 && !rebind {
 			// a flow the command leaves a value out of is only offered
 			// with the owner giving it: never typed as a placeholder
 			options, chosen, editing = append(options, privacy.Redact(shown, r.secrets, false)), append(chosen, i), append(editing, false)
 		}
-		if len(vs) > 0 || hasChoiceSlot(f) || len(d.Cands[i].Missing) > 0 {
+		if len(vs) > 0 || hasChoiceSlot(f) || len(d.Cands[i].Missing) > 0 || rebind {
 			options, chosen, editing = append(options, privacy.Redact(name+OfferOtherValues, r.secrets, false)), append(chosen, i), append(editing, true)
 		}
 	}
@@ -119,7 +127,11 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		}
 		i := chosen[k]
 		if editing[k] {
-			slots, ok := r.askValues(ctx, flows[d.Cands[i].FlowID], d.Cands[i].Slots)
+			f := flows[d.Cands[i].FlowID]
+			slots, ok := r.askValues(ctx, f, d.Cands[i].Slots)
+			if ok && semantic.Rebinds(r.res.Command, d.Cands[i], f) {
+				ok = r.askRows(ctx, f)
+			}
 			if !ok {
 				return -1, false
 			}
@@ -128,6 +140,31 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		return i, true
 	}
 	return -1, false
+}
+
+// askRows asks the owner, for each list row flow f picks by name
+// (semantic.RowNames), which row to pick instead (RowQuestion), and keeps
+// the answers in run.rows; a row left unanswered keeps the one learned.
+// False when a question fails, or nothing was answered: the flow would
+// only repeat what it learned, which the command did not ask for.
+func (r *run) askRows(ctx context.Context, f *knowledge.Flow) bool {
+	rows := semantic.RowNames(f)
+	r.rows = map[int]string{}
+	for _, i := range slices.Sorted(maps.Keys(rows)) {
+		ans, err := r.ask(ctx, privacy.Redact(fmt.Sprintf(RowQuestion, rows[i], f.Name), r.secrets, false), nil)
+		if err != nil {
+			r.rows = nil
+			return false
+		}
+		if v := strings.TrimSpace(ans); v != "" && !strings.EqualFold(v, rows[i]) {
+			r.rows[f.Steps[i].Index] = v
+		}
+	}
+	if len(r.rows) == 0 {
+		r.rows = nil
+		return false
+	}
+	return true
 }
 
 // askValues asks the owner for each value flow f would type (its input

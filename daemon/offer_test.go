@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/llm/llmtest"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -120,5 +121,78 @@ func TestOfferLetsTheOwnerPickTheOption(t *testing.T) {
 	}
 	if res.Outcome != knowledge.OutcomeSuccess || r.phone.State() != "settings_large" {
 		t.Errorf("replay %+v ended on %s, want the owner's option (settings_large)", res, r.phone.State())
+	}
+}
+
+// TestOfferLetsTheOwnerNameTheRow: a flow that opened a list row by the
+// name its command said ("open the note "Trip ideas"") is offered for a
+// command naming another row only with the owner naming the row
+// (daemon.RowQuestion); the replay taps that row, and the saved flow is
+// left as learned, the command not kept among its past commands.
+func TestOfferLetsTheOwnerNameTheRow(t *testing.T) {
+	s := llmtest.NewServer(t, llmtest.WithKey(embedKey))
+	r := embedRig(t, s)
+	r.offering(s, 0.3)
+	ctx := context.Background()
+	learned := r.learnGraph(t, `open the note "Trip ideas"`)
+	f, err := r.store.Flow(ctx, learned.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the name as a word of the flow, not a slot: a row the learning
+	// recorded no option group for
+	before := *f
+	before.ID, before.Token, before.Slots, before.Intent, before.Name = 0, "", nil, `open the note "Trip ideas"`, `Open the note "Trip ideas"`
+	before.Commands = []string{before.Intent}
+	before.Steps = slices.Clone(f.Steps)
+	rows := 0
+	for i, st := range before.Steps {
+		if st.Target.InList {
+			before.Steps[i].Text, before.Steps[i].Choices, before.Steps[i].Options = "", nil, nil
+			rows++
+		}
+	}
+	if rows != 1 {
+		t.Fatalf("want one row tap: %+v", f.Steps)
+	}
+	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.store.SaveFlow(ctx, &before); err != nil {
+		t.Fatal(err)
+	}
+	r.eng.InvalidateFlows()
+	var offered, asked []string
+	own := ownerChoosing(func(o string) bool { return strings.HasSuffix(o, daemon.OfferOtherValues) }, "Books to read", &offered)
+	r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
+		asked = append(asked, q)
+		return own(q, options)
+	}))
+	res := r.run(t, "open the note Shopping list", daemon.Options{NoPlanner: true})
+	if len(offered) == 0 {
+		t.Fatalf("not offered: %+v", res)
+	}
+	for _, o := range offered {
+		if o != daemon.AnswerNone && strings.HasPrefix(o, before.Name) && !strings.HasSuffix(o, daemon.OfferOtherValues) {
+			t.Errorf("option %q would open the row learned, not the one named", o)
+		}
+	}
+	if !slices.ContainsFunc(asked, func(q string) bool { return strings.Contains(q, "instead of") && strings.Contains(q, "Trip ideas") }) {
+		t.Errorf("questions %q: none asks which row to pick instead of the learned one", asked)
+	}
+	if !res.Matched || res.Outcome != knowledge.OutcomeSuccess {
+		t.Fatalf("not replayed: %+v", res)
+	}
+	if !slices.ContainsFunc(res.Steps, func(st daemon.StepRecord) bool { return st.Target.Label() == "Books to read" }) ||
+		slices.ContainsFunc(res.Steps, func(st daemon.StepRecord) bool { return st.Target.Label() == "Trip ideas" }) {
+		t.Errorf("the replay tapped %v, want the owner's row", res.Steps)
+	}
+	after, err := r.store.Flow(ctx, before.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(after.Steps, before.Steps, func(a, b knowledge.Step) bool { return a.Text == b.Text && a.Target.Label() == b.Target.Label() }) ||
+		slices.Contains(after.Commands, "open the note Shopping list") {
+		t.Errorf("saved flow changed: steps %v commands %q", after.Steps, after.Commands)
 	}
 }

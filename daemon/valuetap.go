@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -90,4 +91,27 @@ func IsValueTap(step knowledge.Step) (string, bool) {
 		return "", false
 	}
 	return knowledge.SlotRef(step.Text)
+}
+
+// rebound returns a copy of f whose taps on rows picked by name
+// (run.rows, by step index) tap the row carrying the owner's name
+// instead: each becomes a tap bound to a slot of this run only
+// (IsValueTap), whose value joins run.slots. f itself, the owner's
+// saved flow, is not changed.
+func (r *run) rebound(f *knowledge.Flow) *knowledge.Flow {
+	g := *f
+	g.Steps = slices.Clone(f.Steps)
+	if r.slots == nil {
+		r.slots = map[string]string{}
+	}
+	for i := range g.Steps {
+		v, ok := r.rows[g.Steps[i].Index]
+		if !ok {
+			continue
+		}
+		name := fmt.Sprintf("row_%d", g.Steps[i].Index)
+		g.Steps[i].Text = "{" + name + "}"
+		r.slots[name] = v
+	}
+	return &g
 }

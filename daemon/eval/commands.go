@@ -13,6 +13,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -225,10 +226,12 @@ func judge(c CommandCase, row CommandRow, task *droidtask.Task, res *daemon.Resu
 // carrying a typed value. An owner offered a flow whose name says
 // "descending" when they asked for A to Z declines it.
 func canPick(f *knowledge.Flow, picks []string) bool {
+	rows := semantic.RowNames(f)
 	for _, p := range picks {
 		if !slices.ContainsFunc(f.Steps, func(st knowledge.Step) bool {
 			_, valueTap := daemon.IsValueTap(st)
-			return valueTap || labelIs(st.Target.Label(), p) || slices.ContainsFunc(st.Choices, func(l string) bool { return labelIs(l, p) })
+			_, byName := rows[slices.IndexFunc(f.Steps, func(s knowledge.Step) bool { return s.Index == st.Index })]
+			return valueTap || byName || labelIs(st.Target.Label(), p) || slices.ContainsFunc(st.Choices, func(l string) bool { return labelIs(l, p) })
 		}) {
 			return false
 		}

@@ -24,6 +24,9 @@ type owner struct {
 	// them (daemon.OfferOtherValues); gave: it did.
 	giving []string
 	gave   bool
+	// rows: the options it picks (picked) not yet given as a row's name
+	// (daemon.RowQuestion)
+	rows []string
 }
 
 // doneOwner answers a planner's unsure "done" (daemon.confirmDone) as the
@@ -51,7 +54,16 @@ func (o *owner) Ask(ctx context.Context, question string, options []string) (str
 	if o.gave && !slices.Contains(options, daemon.AnswerNone) {
 		// after choosing "with other values" (daemon.OfferOtherValues):
 		// the values the command types, in order (daemon.ValueQuestion),
-		// and the options it picks (daemon.ChoiceQuestion)
+		// the options it picks (daemon.ChoiceQuestion), and the rows it
+		// names, in order, from the options it picks (daemon.RowQuestion)
+		if isRowQuestion(question) {
+			if len(o.rows) == 0 {
+				return "", errors.New("eval owner: the command names no other row")
+			}
+			v := o.rows[0]
+			o.rows = o.rows[1:]
+			return v, nil
+		}
 		if len(options) == 0 && len(o.giving) > 0 {
 			v := o.giving[0]
 			o.giving = o.giving[1:]
@@ -115,9 +127,15 @@ func (o *owner) isWant(name string) bool {
 }
 
 // give makes the owner give its command's values to the questions that
-// follow (daemon.ValueQuestion, daemon.ChoiceQuestion).
+// follow (daemon.ValueQuestion, daemon.ChoiceQuestion, daemon.RowQuestion).
 func (o *owner) give() {
-	o.giving, o.gave = slices.Clone(o.typed), true
+	o.giving, o.rows, o.gave = slices.Clone(o.typed), slices.Clone(o.picked), true
+}
+
+// isRowQuestion reports whether question is a daemon.RowQuestion.
+func isRowQuestion(question string) bool {
+	prefix, _, _ := strings.Cut(daemon.RowQuestion, "%")
+	return strings.HasPrefix(question, prefix)
 }
 
 // picksRight reports whether each option of shown (`"a", "b"`, as an

@@ -78,12 +78,12 @@ func otherValue(c intent.Candidate) bool {
 
 // suggest lists the candidates of d to offer the owner (Config.Suggest),
 // by cosine (per candidate of d, as Decision.Cosine).
-func (r *Rescorer) suggest(d Decision, cosine []float64, flows map[int64]*knowledge.Flow) []int {
+func (r *Rescorer) suggest(command string, d Decision, cosine []float64, flows map[int64]*knowledge.Flow) []int {
 	var out []int
 	for i, c := range d.Cands {
 		f := flows[c.FlowID]
 		if f == nil || contradicted(c) || cosine[i] < r.cfg.SuggestMinCosine ||
-			otherValue(c) || stretched(c.Slots, f) {
+			otherValue(c) && !Rebinds(command, c, f) || stretched(c.Slots, f) {
 			continue
 		}
 		out = append(out, i)

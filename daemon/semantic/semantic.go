@@ -319,7 +319,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 		r.rule(&d, flows, sw, floor, threshold)
 	}
 	if d.Promoted < 0 && r.cfg.SuggestMinCosine > 0 {
-		d.Suggest = r.suggest(d, r.offerCosines(ctx, vecs[0], flows, &d), flows)
+		d.Suggest = r.suggest(command, d, r.offerCosines(ctx, vecs[0], flows, &d), flows)
 	}
 	return d
 }

@@ -189,6 +189,9 @@ var edges = []struct {
 	{"new_note", "enter", "new_note_title", "editor"}, // Enter in the title creates the note, as Create does
 	{"new_note", "click", "Create", "editor"},
 	{"new_note", "click", "Cancel", "home"},
+	{"home", "click", "Shopping list", "editor"}, // a note's row opens it
+	{"home", "click", "Trip ideas", "editor"},
+	{"home", "click", "Books to read", "editor"},
 	{"editor", "key", "", "home"},
 	{"editor", "click", "Navigate up", "home"},
 }

@@ -1,0 +1,92 @@
+package semantic
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Rows picked by name: a flow learned as "call Alice" opened Alice's row
+// of a list. "Alice" is no slot — a name in a flow's words is a
+// requirement, and a flow whose names were slots would fill them with
+// whatever a command says there (measured, stop 27: many wrong flows) —
+// but the owner may have the flow pick another row ("call Dana"): such a
+// flow is offered, never replayed on its own, and the owner names the
+// row (the daemon's offer).
+
+// RowNames returns, per step index of f, the name of the list row the
+// step taps when f's intent says that name as a value (a proper noun or a
+// quoted text): the part of the row's label before " · " is the name,
+// word for word (case folded; a possessive "'s" in the intent aside). Nil
+// when there is none. A tap bound to a slot (its text a slot reference),
+// an input field and a tap that is no list row are never rows by name.
+func RowNames(f *knowledge.Flow) map[int]string {
+	if f == nil {
+		return nil
+	}
+	var names []string
+	for _, v := range intent.Understand(f.Intent).Values {
+		if v.Kind == intent.KindWord || v.Kind == intent.KindQuoted {
+			names = append(names, possessive.ReplaceAllString(v.Text, ""))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var out map[int]string
+	for i, s := range f.Steps {
+		if s.Action != device.Tap || !s.Target.InList || s.Target.Editable || s.Text != "" {
+			continue
+		}
+		head, _, _ := strings.Cut(s.Target.Label(), " · ")
+		hw := strings.Join(labelWords(head), " ")
+		for _, n := range names {
+			if hw != "" && strings.Join(labelWords(n), " ") == hw {
+				if out == nil {
+					out = map[int]string{}
+				}
+				out[i] = head
+				break
+			}
+		}
+	}
+	return out
+}
+
+// possessive is the "'s" of a name ("Alice's"), no part of it.
+var possessive = regexp.MustCompile(`['’]s$`)
+
+// Rebinds reports whether candidate c of command differs from flow f in
+// the name of a row f picks by name (RowNames): the command does not say
+// that name (c.FlowUnmatched holds its words, the command lacks one of
+// them), and c is not contradicted. Such a flow may be offered for the
+// owner to name the row.
+func Rebinds(command string, c intent.Candidate, f *knowledge.Flow) bool {
+	if contradicted(c) {
+		return false
+	}
+	rows := RowNames(f)
+	if len(rows) == 0 {
+		return false
+	}
+	var said []string
+	for _, w := range strings.Fields(command) {
+		said = append(said, labelWords(possessive.ReplaceAllString(w, ""))...)
+	}
+	var left []string
+	for _, u := range c.FlowUnmatched {
+		left = append(left, labelWords(possessive.ReplaceAllString(u, ""))...)
+	}
+	for _, name := range rows {
+		nw := labelWords(name)
+		if len(nw) > 0 && !slices.ContainsFunc(nw, func(w string) bool { return !slices.Contains(left, w) }) &&
+			slices.ContainsFunc(nw, func(w string) bool { return !slices.Contains(said, w) }) {
+			return true
+		}
+	}
+	return false
+}

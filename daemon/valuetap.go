@@ -12,15 +12,15 @@ import (
 
 // Taps bound to a typed value ("values picked, not typed", for lists): a
 // flow that typed a value and then tapped the list row carrying it —
-// search "Weather", tap the "Weather" result; search "Alice", open
-// Alice's contact — taps, at replay, the row carrying the new value
-// ("Tides", "Dana"), never the row it tapped when learned. Such a step is a tap
+// search "Weather", tap the "Weather" result; search "Dora", open
+// Dora's contact — taps, at replay, the row carrying the new value
+// ("Tides", "Eli"), never the row it tapped when learned. Such a step is a tap
 // whose Text is the slot reference "{name}" and that has no Choices (an
 // option group's tap has them, see choice.go). When no row, or more than
 // one, carries the value the step is not found: a replay never guesses.
 
 // carries reports whether label holds the words of value as a run, case
-// folded ("Alice Smith · Mobile" carries "alice"; "Malice" does not).
+// folded ("Dora Smith · Mobile" carries "dora"; "Adora" does not).
 func carries(label, value string) bool {
 	lw, vw := choiceWords(label), choiceWords(value)
 	if len(vw) == 0 {

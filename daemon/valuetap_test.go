@@ -18,12 +18,12 @@ func TestCarries(t *testing.T) {
 		label, value string
 		want         bool
 	}{
-		{"Alice", "alice", true},
-		{"Alice Smith · Mobile", "Alice", true},
-		{"Alice Smith · Mobile", "alice smith", true},
-		{"Malice", "alice", false},
-		{"Smith Alice", "alice smith", false},
-		{"Alice", "", false},
+		{"Dora", "dora", true},
+		{"Dora Smith · Mobile", "Dora", true},
+		{"Dora Smith · Mobile", "dora smith", true},
+		{"Adora", "dora", false},
+		{"Smith Dora", "dora smith", false},
+		{"Dora", "", false},
 	} {
 		if got := carries(tt.label, tt.value); got != tt.want {
 			t.Errorf("carries(%q, %q) = %v, want %v", tt.label, tt.value, got, tt.want)
@@ -61,18 +61,18 @@ func elementNamed(t *testing.T, s *screen.Snapshot, label string) screen.Element
 	return screen.Element{}
 }
 
-// TestValueBoundTap: a flow that typed "Alice" and tapped the "Alice"
+// TestValueBoundTap: a flow that typed "Dora" and tapped the "Dora"
 // result learns the tap as bound to the typed slot; a replay for "Dana"
 // taps the row carrying Dana, and with no such row, or two equally
 // fitting, finds nothing: it never taps the old row or a guess.
 func TestValueBoundTap(t *testing.T) {
-	learned := searchResults(t, "Alice", "Alice", "Alice Cooper")
-	row := screen.Describe(learned, elementNamed(t, learned, "Alice").NodeID)
+	learned := searchResults(t, "Dora", "Dora", "Dora Cooper")
+	row := screen.Describe(learned, elementNamed(t, learned, "Dora").NodeID)
 	field := screen.Describe(learned, 1)
 
-	r := &run{res: &Result{Command: "search contacts for Alice and open her"}, slots: map[string]string{"contact": "Alice"}}
+	r := &run{res: &Result{Command: "search contacts for Dora and open her"}, slots: map[string]string{"contact": "Dora"}}
 	steps := r.flowSteps([]StepRecord{
-		{Step: 0, Action: device.Input, Target: field, Text: "Alice", OK: true, Changed: true, Screen: "a", After: "b"},
+		{Step: 0, Action: device.Input, Target: field, Text: "Dora", OK: true, Changed: true, Screen: "a", After: "b"},
 		{Step: 1, Action: device.Tap, Target: row, OK: true, Changed: true, Screen: "b", After: "c"},
 	}, 0)
 	if len(steps) != 2 || steps[0].Text != "{contact}" || steps[1].Text != "{contact}" {
@@ -102,7 +102,7 @@ func TestValueBoundTap(t *testing.T) {
 		{"the new value's row", []string{"Dana", "Danny Chan"}, "Dana", "Dana"},
 		{"case folded", []string{"Dana"}, "dana", "Dana"},
 		{"the only row carrying it", []string{"Dana Smith · Mobile", "Bob"}, "dana", "Dana Smith · Mobile"},
-		{"no row: the old one is never tapped", []string{"Alice"}, "Dana", ""},
+		{"no row: the old one is never tapped", []string{"Dora"}, "Dana", ""},
 		{"two rows carry it, none is it: no guess", []string{"Dana Smith", "Dana Stone"}, "dana", ""},
 		{"a word inside another is not it", []string{"Danaher"}, "dana", ""},
 	} {
@@ -125,7 +125,7 @@ func TestValueBoundTap(t *testing.T) {
 // name, a file name) may become a choice slot; a row named in plain words
 // (a setting) and an input field never do.
 func TestNamedRowIsAChoice(t *testing.T) {
-	contacts := searchResults(t, "", "Alice", "Bob", "Dana")
+	contacts := searchResults(t, "", "Dora", "Bob", "Dana")
 	settings := searchResults(t, "", "Show weekends", "Round corners", "Compact rows")
 	for _, tt := range []struct {
 		name    string
@@ -134,9 +134,9 @@ func TestNamedRowIsAChoice(t *testing.T) {
 		command string
 		want    bool
 	}{
-		{"a name the command says", contacts, "Alice", "star Alice in my people", true},
+		{"a name the command says", contacts, "Dora", "star Dora in my people", true},
 		{"a quoted name", contacts, "Bob", "call 'bob' now", true},
-		{"a row the command does not name", contacts, "Dana", "star Alice in my people", false},
+		{"a row the command does not name", contacts, "Dana", "star Dora in my people", false},
 		{"a setting named in plain words", settings, "Show weekends", "show weekends", false},
 		{"a setting holding a word the command capitalises", settings, "Round corners", "Round Corners", false},
 	} {
@@ -147,8 +147,8 @@ func TestNamedRowIsAChoice(t *testing.T) {
 			}
 		})
 	}
-	if ps := peers(contacts, ptr(elementNamed(t, contacts, "Alice"))); len(ps) != 3 || choiceValue("star Alice in my people", ps) != "alice" || pickByCommand(ps, "star bob in my people") != 1 {
-		t.Errorf("peers %q: Alice's row is not a choice that Bob's replaces", ps)
+	if ps := peers(contacts, ptr(elementNamed(t, contacts, "Dora"))); len(ps) != 3 || choiceValue("star Dora in my people", ps) != "dora" || pickByCommand(ps, "star bob in my people") != 1 {
+		t.Errorf("peers %q: Dora's row is not a choice that Bob's replaces", ps)
 	}
 }
 
@@ -158,9 +158,9 @@ func ptr[T any](v T) *T { return &v }
 // flow "call {contact}" learned over contact rows and a flow "call 112":
 // the first names no contact the flow knows and must not hide the second.
 func TestKnownChoicesSetsAsideAFlowThatCannotReplay(t *testing.T) {
-	contacts := []string{"Alice", "Bob", "Dana"}
+	contacts := []string{"Dora", "Bob", "Dana"}
 	flows := map[int64]*knowledge.Flow{
-		1: {ID: 1, Name: "Call Alice", Intent: "call {contact}", Slots: []knowledge.Slot{{Name: "contact", Example: "Alice"}},
+		1: {ID: 1, Name: "Call Dora", Intent: "call {contact}", Slots: []knowledge.Slot{{Name: "contact", Example: "Dora"}},
 			Steps: []knowledge.Step{{Action: device.Tap, Text: "{contact}", Choices: contacts}}},
 		2: {ID: 2, Name: "Call 112", Intent: "call 112", Steps: []knowledge.Step{{Action: device.Tap}}},
 	}
@@ -203,8 +203,8 @@ func TestTypedValuesOfAnOffer(t *testing.T) {
 // TestRowHeads: a named row's choices keep only each row's first text,
 // not what follows it (a message preview).
 func TestRowHeads(t *testing.T) {
-	got := rowHeads([]string{"Alice · See you · 12.04", "Bob · Call me · 11.04", "Alice · older", "Dana"})
-	if !slices.Equal(got, []string{"Alice", "Bob", "Dana"}) {
+	got := rowHeads([]string{"Dora · See you · 12.04", "Bob · Call me · 11.04", "Dora · older", "Dana"})
+	if !slices.Equal(got, []string{"Dora", "Bob", "Dana"}) {
 		t.Errorf("rowHeads = %q", got)
 	}
 }

@@ -360,8 +360,8 @@ func actedTexts(f *knowledge.Flow) []string {
 // (actedTexts) carries: a value the app filled in by itself (the height
 // it computed from the width typed, a default file name) is what the
 // flow saw, not what it set, so a command that leaves it out leaves out
-// no requirement ("resize the last photo to 800 wide" against "resize the
-// last photo to {width}:473"). A command giving another value in its
+// no requirement ("scale the newest scan to 800 wide" against "scale the
+// newest scan to {width}:768"). A command giving another value in its
 // place still gives a value the flow does not use (VetoValue). Names
 // (proper nouns) are never optional: the flow may have begun on their
 // item's screen.
@@ -382,7 +382,7 @@ func markUnacted(pts []ptok, acted []string) {
 
 // carries reports whether acted text a holds value v, a value with
 // digits: every run of digits of v is one of a's (leading zeros aside:
-// "5:00" in "05:00"; "48" not in "4 hours", "0" not in "page 10").
+// "7:30" in "07:30"; "48" not in "4 hours", "0" not in "page 10").
 func carries(a, v string) bool {
 	runs := func(s string) []string {
 		var out []string

@@ -145,8 +145,8 @@ func TestUnactedLiteral(t *testing.T) {
 		{ID: 3, Package: "p", Intent: "save the log as 'log_2024_01_31.txt'", Steps: []knowledge.Step{tap("Save log"), tap("SAVE")}},
 		// a flow with no steps keeps its literals
 		{ID: 4, Package: "p", Intent: "scale the newest scan to {width}:768", Slots: []knowledge.Slot{{Name: "width", Example: "1024"}}},
-		// a timer the app starts at 05:00 (a time literal, zeros apart)
-		{ID: 5, Package: "p", Intent: "start a countdown of 5:00", Steps: []knowledge.Step{tap("Countdown 05:00"), tap("Start")}},
+		// a countdown the app starts at 07:30 (a time literal, zeros apart)
+		{ID: 5, Package: "p", Intent: "start a countdown of 7:30", Steps: []knowledge.Step{tap("Countdown 07:30"), tap("Start")}},
 	})
 	for _, tt := range []struct {
 		cmd   string
@@ -179,7 +179,7 @@ func TestCarries(t *testing.T) {
 		acted, v string
 		want     bool
 	}{
-		{"countdown 05:00", "5:00", true},
+		{"countdown 07:30", "7:30", true},
 		{"48 hours", "48", true},
 		{"save log", "'log_2024_01_31.txt'", false},
 		{"4 hours", "48", false},

@@ -10,11 +10,11 @@ import (
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-// Rows picked by name: a flow learned as "call Alice" opened Alice's row
-// of a list. "Alice" is no slot — a name in a flow's words is a
+// Rows picked by name: a flow learned as "archive the thread with Dora"
+// opened Dora's row of a list. "Dora" is no slot — a name in a flow's words is a
 // requirement, and a flow whose names were slots would fill them with
 // whatever a command says there (measured, stop 27: many wrong flows) —
-// but the owner may have the flow pick another row ("call Dana"): such a
+// but the owner may have the flow pick another row ("archive Eli's thread"): such a
 // flow is offered, never replayed on its own, and the owner names the
 // row (the daemon's offer).
 
@@ -57,7 +57,7 @@ func RowNames(f *knowledge.Flow) map[int]string {
 	return out
 }
 
-// possessive is the "'s" of a name ("Alice's"), no part of it.
+// possessive is the "'s" of a name ("Dora's"), no part of it.
 var possessive = regexp.MustCompile(`['’]s$`)
 
 // Rebinds reports whether candidate c of command differs from flow f in

@@ -115,9 +115,9 @@ func FlowTexts(f *knowledge.Flow, limit int) []string {
 }
 
 // PathText returns the labels of the elements f's steps tap or switch, in
-// step order, joined by commas ("Toggle front/back camera, Shutter"): the
+// step order, joined by commas ("Scenes, Night scene"): the
 // flow in the words of its app's screens, which an owner who reads them
-// uses ("front camera photo" for a flow learned as "take a selfie"). The
+// uses ("night scene please" for a flow learned as "quiet the house"). The
 // idea is UICOMPASS's (Section 3.2: a task is grounded on the UI elements
 // that carry its words). A switch step reads "turn on/off <label>".
 // Typing steps (their text is a value), scrolls,

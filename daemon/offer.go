@@ -51,7 +51,8 @@ const MissingQuestion = "What should I type for %q in %q?"
 
 // RowQuestion is the format of the question for a list row a flow picks
 // by name (semantic.RowNames): the name learned, the flow's name. The
-// answer names the row to pick instead ("" keeps the learned one).
+// answer names the row to pick instead; "" (or the learned name) keeps
+// the learned one, and with no row named the flow is not replayed.
 const RowQuestion = "Which item should I pick instead of %q in %q?"
 
 // ChoiceQuestion is the format of the question for the option of one

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -101,6 +102,8 @@ func IsValueTap(step knowledge.Step) (string, bool) {
 func (r *run) rebound(f *knowledge.Flow) *knowledge.Flow {
 	g := *f
 	g.Steps = slices.Clone(f.Steps)
+	// a new map: the one matched may travel in a published event
+	r.slots = maps.Clone(r.slots)
 	if r.slots == nil {
 		r.slots = map[string]string{}
 	}

@@ -223,15 +223,17 @@ func judge(c CommandCase, row CommandRow, task *droidtask.Task, res *daemon.Resu
 
 // canPick reports whether flow f can tap each of picks: a step taps it,
 // or it is an option of a choice step, or a step taps the element
-// carrying a typed value. An owner offered a flow whose name says
+// carrying a typed value, or f taps a list row by name (the owner names
+// another, semantic.RowNames). An owner offered a flow whose name says
 // "descending" when they asked for A to Z declines it.
 func canPick(f *knowledge.Flow, picks []string) bool {
-	rows := semantic.RowNames(f)
+	if len(semantic.RowNames(f)) > 0 {
+		return true // it taps a row by name, and the owner may name another (daemon.RowQuestion)
+	}
 	for _, p := range picks {
 		if !slices.ContainsFunc(f.Steps, func(st knowledge.Step) bool {
 			_, valueTap := daemon.IsValueTap(st)
-			_, byName := rows[slices.IndexFunc(f.Steps, func(s knowledge.Step) bool { return s.Index == st.Index })]
-			return valueTap || byName || labelIs(st.Target.Label(), p) || slices.ContainsFunc(st.Choices, func(l string) bool { return labelIs(l, p) })
+			return valueTap || labelIs(st.Target.Label(), p) || slices.ContainsFunc(st.Choices, func(l string) bool { return labelIs(l, p) })
 		}) {
 			return false
 		}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -58,15 +60,16 @@ var valueVetoes = []string{intent.VetoUnfilled, intent.VetoValue, intent.VetoLit
 
 // otherValue reports whether c's vetoes say the command gives the flow
 // another value. A value the flow names (VetoLiteral) that the command
-// leaves out, with no word of its own in its place ("export all my
-// messages" against "export all messages to 'Messages.json'"), is not
-// another value: the owner may be offered the flow, and sees the value in
-// its name. Nor is a slot the command gives no value for (VetoUnfilled,
+// leaves out without a value of its own (no VetoValue, no word with a
+// digit left over: "export all my messages" against "export all messages
+// to 'Messages.json'", "use military time" against "use the 24 hour
+// format"; not "play track9" against "play 'track3'") is not another value:
+// the owner may be offered the flow, and sees the value in its name. Nor is a slot the command gives no value for (VetoUnfilled,
 // Candidate.Missing): offered, the flow asks the owner for it (the
 // daemon's offer), never types a placeholder.
 func otherValue(c intent.Candidate) bool {
 	for _, v := range c.Vetoes {
-		if v == intent.VetoLiteral && len(c.Unmatched) == 0 || v == intent.VetoUnfilled {
+		if v == intent.VetoLiteral && !slices.Contains(c.Vetoes, intent.VetoValue) && !slices.ContainsFunc(c.Unmatched, hasDigit) || v == intent.VetoUnfilled {
 			continue
 		}
 		if slices.Contains(valueVetoes, v) {
@@ -122,3 +125,6 @@ func (r *Rescorer) offerCosines(ctx context.Context, cmdVec []float32, flows map
 	}
 	return out
 }
+
+// hasDigit reports whether s has a digit.
+func hasDigit(s string) bool { return strings.ContainsFunc(s, unicode.IsDigit) }

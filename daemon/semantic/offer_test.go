@@ -138,6 +138,7 @@ func TestOtherValue(t *testing.T) {
 		{"no veto", intent.Candidate{}, false},
 		{"the flow's value left out", intent.Candidate{Vetoes: []string{intent.VetoLiteral}}, false},
 		{"the flow's value replaced by a word", intent.Candidate{Vetoes: []string{intent.VetoLiteral}, Unmatched: []string{"track9"}}, true},
+		{"the flow's value left out, other words said", intent.Candidate{Vetoes: []string{intent.VetoLiteral}, Unmatched: []string{"military", "time"}}, false},
 		{"another value", intent.Candidate{Vetoes: []string{intent.VetoValue, intent.VetoLiteral}}, true},
 		{"a slot left empty", intent.Candidate{Vetoes: []string{intent.VetoUnfilled}}, false},
 		{"a slot left empty, another value", intent.Candidate{Vetoes: []string{intent.VetoUnfilled, intent.VetoValue}}, true},

@@ -59,20 +59,34 @@ func TestAnchoredReplay(t *testing.T) {
 // (Step.Options).
 func optionTapFlow(t *testing.T, r *rig, intent string) *knowledge.Flow {
 	t.Helper()
+	return r.rewrite(t, learnFontSize(t, r), intent, func(s knowledge.Step) (knowledge.Step, bool) {
+		if len(s.Choices) == 0 {
+			return s, false
+		}
+		s.Text, s.Options, s.Choices = "", s.Choices, nil
+		return s, true
+	})
+}
+
+// rewrite replaces flow f in r's store by a copy with intent as its
+// intent and only command, no slots, and exactly one step changed by
+// step (which reports whether it changed one), and returns the copy: a
+// flow as another learning would have saved it.
+func (r *rig) rewrite(t *testing.T, f *knowledge.Flow, intent string, step func(knowledge.Step) (knowledge.Step, bool)) *knowledge.Flow {
+	t.Helper()
 	ctx := context.Background()
-	f := learnFontSize(t, r)
 	g := *f
-	g.ID, g.Token, g.Slots, g.Intent, g.Commands = 0, "", nil, intent, []string{intent}
+	g.ID, g.Token, g.Slots, g.Intent, g.Name, g.Commands = 0, "", nil, intent, intent, []string{intent}
 	g.Steps = slices.Clone(f.Steps)
-	options := 0
-	for i, s := range g.Steps {
-		if len(s.Choices) > 0 {
-			g.Steps[i].Text, g.Steps[i].Options, g.Steps[i].Choices = "", s.Choices, nil
-			options++
+	changed := 0
+	for i := range g.Steps {
+		if s, ok := step(g.Steps[i]); ok {
+			g.Steps[i] = s
+			changed++
 		}
 	}
-	if options != 1 {
-		t.Fatalf("want one choice step to turn into an option tap: %+v", f.Steps)
+	if changed != 1 {
+		t.Fatalf("want one step rewritten, got %d: %+v", changed, f.Steps)
 	}
 	if err := r.store.DeleteFlow(ctx, f.ID); err != nil {
 		t.Fatal(err)

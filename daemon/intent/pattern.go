@@ -374,16 +374,16 @@ func markUnacted(pts []ptok, acted []string) {
 		if t.slot != "" || !t.strongValue() || !strings.ContainsFunc(t.orig, isDigit) {
 			continue
 		}
-		if !slices.ContainsFunc(acted, func(a string) bool { return carries(a, strings.ToLower(t.orig)) }) {
+		if !slices.ContainsFunc(acted, func(a string) bool { return carriesDigits(a, strings.ToLower(t.orig)) }) {
 			t.optional = true
 		}
 	}
 }
 
-// carries reports whether acted text a holds value v, a value with
+// carriesDigits reports whether acted text a holds value v, a value with
 // digits: every run of digits of v is one of a's (leading zeros aside:
 // "7:30" in "07:30"; "48" not in "4 hours", "0" not in "page 10").
-func carries(a, v string) bool {
+func carriesDigits(a, v string) bool {
 	runs := func(s string) []string {
 		var out []string
 		for _, r := range strings.FieldsFunc(s, func(r rune) bool { return !isDigit(r) }) {

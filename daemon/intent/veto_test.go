@@ -174,7 +174,7 @@ func TestUnactedLiteral(t *testing.T) {
 	}
 }
 
-func TestCarries(t *testing.T) {
+func TestCarriesDigits(t *testing.T) {
 	for _, tt := range []struct {
 		acted, v string
 		want     bool
@@ -186,8 +186,8 @@ func TestCarries(t *testing.T) {
 		{"page 10", "0", false},
 		{"", "7", false},
 	} {
-		if got := carries(tt.acted, tt.v); got != tt.want {
-			t.Errorf("carries(%q, %q) = %v, want %v", tt.acted, tt.v, got, tt.want)
+		if got := carriesDigits(tt.acted, tt.v); got != tt.want {
+			t.Errorf("carriesDigits(%q, %q) = %v, want %v", tt.acted, tt.v, got, tt.want)
 		}
 	}
 }

@@ -5,8 +5,9 @@
 // list the flows to offer the owner when none replays ("did you mean
 // …?"), and check that a lexical match means what the command means.
 //
-// It owns these rules, the flow texts it embeds (intent template and
-// recent past commands), the cosine comparison, the use of the knowledge
+// It owns these rules, the flow texts it embeds (intent template, the
+// labels of the elements the flow taps, recent past commands), the
+// cosine comparison, which list rows a flow picks by name (rows.go), the use of the knowledge
 // store's embedding cache (keyed by model and text), and the offline
 // fallback: with no embedder, or when the endpoint fails or times out, it
 // answers "no promotion" and says why, never an error, and leaves the
@@ -20,8 +21,9 @@
 // config.go (Config, its defaults and the tuned MiniLM configuration),
 // rule.go (the promotion rule: which candidate may be promoted),
 // retrieve.go (retrieval by meaning), offer.go (flows to offer, agreement
-// of a lexical match), ground.go (a replaced word grounded on the app's
-// recorded screens), vectors.go (texts, cache, cosine).
+// of a lexical match), rows.go (rows a flow picks by name, which the owner
+// may have it pick another of), ground.go (a replaced word grounded on the
+// app's recorded screens), vectors.go (texts, cache, cosine).
 //
 // The rule (Rescorer.Decide), precision first:
 //

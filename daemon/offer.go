@@ -97,7 +97,12 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 			// what it would type, so a wrong value is seen before it is typed
 			shown += OfferTypes + strings.Join(vs, ", ")
 		}
-		if ps := pickedOptions(f, r.res.Command, d.Cands[i].Slots); len(ps) > 0 {
+		ps := pickedOptions(f, r.res.Command, d.Cands[i].Slots)
+		rows := semantic.RowNames(f)
+		for _, k := range slices.Sorted(maps.Keys(rows)) {
+			ps = append(ps, strconv.Quote(rows[k])) // the row it opens by name
+		}
+		if len(ps) > 0 {
 			// and the options it would pick
 			shown += OfferPicks + strings.Join(ps, ", ")
 		}
@@ -143,21 +148,28 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 	return -1, false
 }
 
-// askRows asks the owner, for each list row flow f picks by name
-// (semantic.RowNames), which row to pick instead (RowQuestion), and keeps
+// askRows asks the owner, for each name by which flow f picks a list row
+// (semantic.RowNames; once for a name it taps twice), which row to pick
+// instead (RowQuestion), and keeps
 // the answers in run.rows; a row left unanswered keeps the one learned.
 // False when a question fails, or nothing was answered: the flow would
 // only repeat what it learned, which the command did not ask for.
 func (r *run) askRows(ctx context.Context, f *knowledge.Flow) bool {
 	rows := semantic.RowNames(f)
 	r.rows = map[int]string{}
+	given := map[string]string{} // by name learned, lower case: one question per name
 	for _, i := range slices.Sorted(maps.Keys(rows)) {
-		ans, err := r.ask(ctx, privacy.Redact(fmt.Sprintf(RowQuestion, rows[i], f.Name), r.secrets, false), nil)
-		if err != nil {
-			r.rows = nil
-			return false
+		v, asked := given[strings.ToLower(rows[i])]
+		if !asked {
+			ans, err := r.ask(ctx, privacy.Redact(fmt.Sprintf(RowQuestion, rows[i], f.Name), r.secrets, false), nil)
+			if err != nil {
+				r.rows = nil
+				return false
+			}
+			v = strings.TrimSpace(ans)
+			given[strings.ToLower(rows[i])] = v
 		}
-		if v := strings.TrimSpace(ans); v != "" && !strings.EqualFold(v, rows[i]) {
+		if v != "" && !strings.EqualFold(v, rows[i]) {
 			r.rows[f.Steps[i].Index] = v
 		}
 	}

@@ -3,7 +3,11 @@
 
 package intent
 
-import "github.com/wayfinder-agent/wayfinder/daemon/screen"
+import (
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
 
 // tokSim is the similarity of a pattern literal p and a command token c,
 // 0 when they do not match.
@@ -35,10 +39,11 @@ func tokSim(p, c *ptok) float64 {
 	if best > 0 {
 		return best
 	}
-	// a typo: not of an action word (lock/block), and not between two
-	// vocabulary words (ascending/descending)
+	// a typo: not of an action word (lock/block), not between two
+	// vocabulary words (ascending/descending), and not in a digit: names
+	// that differ in their digits are other items (track1, track2)
 	if p.kind == KindWord && c.kind == KindWord && !p.hasAction() && !c.hasAction() &&
-		(len(p.concepts) == 0 || len(c.concepts) == 0) && typo(p.text, c.text) {
+		(len(p.concepts) == 0 || len(c.concepts) == 0) && digitsOf(p.text) == digitsOf(c.text) && typo(p.text, c.text) {
 		return simFuzzy
 	}
 	return 0
@@ -141,4 +146,14 @@ func dice(a, b []uint64) float64 {
 		return 0
 	}
 	return 2 * float64(screen.CommonSorted(a, b)) / float64(len(a)+len(b))
+}
+
+// digitsOf returns the digits of s, in order.
+func digitsOf(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
 }

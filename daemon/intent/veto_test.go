@@ -210,3 +210,15 @@ func TestReorderedClauses(t *testing.T) {
 		t.Errorf("another file: %+v, want a veto", c)
 	}
 }
+
+// TestDigitsAreNoTypo: names that differ in a digit are other items, not
+// a typo of one another; a typo elsewhere still matches.
+func TestDigitsAreNoTypo(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "play the clip intro7 from the library"}})
+	if c := m.Score("play the clip intro8 from the library", []int64{1}); len(c) != 1 || !slices.Contains(c[0].FlowUnmatched, "intro7") {
+		t.Errorf("intro8 for intro7: %+v, want intro7 left unmatched", c)
+	}
+	if c := m.Score("play the clip intro7 from the libary", []int64{1}); len(c) != 1 || len(c[0].FlowUnmatched) > 0 {
+		t.Errorf("a typo: %+v, want every word matched", c)
+	}
+}

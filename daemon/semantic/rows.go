@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -34,6 +35,13 @@ func RowNames(f *knowledge.Flow) map[int]string {
 			names = append(names, possessive.ReplaceAllString(v.Text, ""))
 		}
 	}
+	for _, w := range strings.Fields(f.Intent) {
+		// a name of letters and digits ("track7.ogg", "scan2"): a file's or
+		// an item's, as the recorded rows show them
+		if w = strings.Trim(w, `'".,;:!?()`); strings.ContainsFunc(w, unicode.IsDigit) && strings.ContainsFunc(w, unicode.IsLetter) {
+			names = append(names, w)
+		}
+	}
 	if len(names) == 0 {
 		return nil
 	}
@@ -61,9 +69,9 @@ func RowNames(f *knowledge.Flow) map[int]string {
 var possessive = regexp.MustCompile(`['’]s$`)
 
 // Rebinds reports whether candidate c of command differs from flow f in
-// the name of a row f picks by name (RowNames): the command does not say
-// that name (c.FlowUnmatched holds its words, the command lacks one of
-// them), and c is not contradicted. Such a flow may be offered for the
+// the name of a row f picks by name (RowNames): a word of that name is
+// one the command leaves unmatched (c.FlowUnmatched) and does not say,
+// and c is not contradicted. Such a flow may be offered for the
 // owner to name the row.
 func Rebinds(command string, c intent.Candidate, f *knowledge.Flow) bool {
 	if contradicted(c) {
@@ -82,9 +90,7 @@ func Rebinds(command string, c intent.Candidate, f *knowledge.Flow) bool {
 		left = append(left, labelWords(possessive.ReplaceAllString(u, ""))...)
 	}
 	for _, name := range rows {
-		nw := labelWords(name)
-		if len(nw) > 0 && !slices.ContainsFunc(nw, func(w string) bool { return !slices.Contains(left, w) }) &&
-			slices.ContainsFunc(nw, func(w string) bool { return !slices.Contains(said, w) }) {
+		if slices.ContainsFunc(labelWords(name), func(w string) bool { return slices.Contains(left, w) && !slices.Contains(said, w) }) {
 			return true
 		}
 	}

@@ -59,3 +59,17 @@ func TestRebinds(t *testing.T) {
 		t.Error("a flow with no row picked by name rebinds nothing")
 	}
 }
+
+func TestRowNamesOfItems(t *testing.T) {
+	f := &knowledge.Flow{Intent: "open the clip intro7.ogg from recents", Steps: []knowledge.Step{
+		{Action: device.Tap, Target: screen.Descriptor{Text: "Recents"}}, row("intro7.ogg · 2 MB")}}
+	f.Steps[1].Index = 1
+	if got, want := semantic.RowNames(f), map[int]string{1: "intro7.ogg"}; !maps.Equal(got, want) {
+		t.Errorf("RowNames = %v, want %v (a name of letters and digits)", got, want)
+	}
+	// the command says the extension, not the name
+	c := intent.Candidate{FlowUnmatched: []string{"intro7"}, Unmatched: []string{"intro8"}}
+	if !semantic.Rebinds("open the clip intro8.ogg from recents", c, f) {
+		t.Error("another clip: want Rebinds")
+	}
+}

@@ -293,10 +293,12 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				// a dialog's or the focused field is the natural place; a
 				// field elsewhere on a busy screen is a weak guess
 				ov := overlap(rs.values[v].context, elementTerms(e, ""))
-				if ov == 0 && bodyField(st.Screen, e, d) {
-					// a document's body (a scrolling field with text of its
-					// own): typing would replace it, and no word of the
-					// command names it
+				if bodyField(st.Screen, e, d) && overlap(rs.values[v].context, termsOf(e.Hint)) == 0 {
+					// a document's body (bodyField): typing would replace
+					// what the owner wrote, and no word before the value
+					// names the field's hint. Its resource-id words do not
+					// count: a "note text" id shares "note" with any
+					// command about notes
 					continue
 				}
 				sc := 0.2 + 0.5*ov

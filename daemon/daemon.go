@@ -287,6 +287,9 @@ type run struct {
 	// replay taps that row (rebound), and neither keeps the command nor
 	// repairs the flow
 	rows map[int]string
+	// answer: the flow replays because the owner chose it for these words
+	// before (answers.go); the command stays an answer, not a past command
+	answer bool
 	// picks: for an anchored replay (anchor.go), the option taps that are
 	// no slot whose option the command names, by step index → its words
 	picks map[int]string
@@ -438,10 +441,20 @@ func (r *run) do(ctx context.Context, opt Options) error {
 				return machineErr{err}
 			}
 			if r.res.Command != "" && !r.bridged() && len(r.rows) == 0 {
-				if err := e.store.AddFlowCommand(ctx, flow.ID, privacy.Redact(r.res.Command, r.secrets, false)); err != nil {
-					return machineErr{err}
+				command := privacy.Redact(r.res.Command, r.secrets, false)
+				if r.res.Chosen || r.answer {
+					// the owner's word for this command only (offer.go):
+					// the same words replay it again, but it is no lexical
+					// evidence for other commands
+					if err := e.store.RememberAnswer(ctx, r.res.Package, answerKey(command), flow.ID, r.answerSlots()); err != nil {
+						return machineErr{err}
+					}
+				} else {
+					if err := e.store.AddFlowCommand(ctx, flow.ID, command); err != nil {
+						return machineErr{err}
+					}
+					e.matcher.invalidate()
 				}
-				e.matcher.invalidate()
 			}
 			return nil
 		}

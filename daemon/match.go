@@ -127,6 +127,9 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, event.FlowMatch{FlowID: f.ID, Name: f.Name, Score: 1, Threshold: r.cfg.ReplayThreshold, Slots: r.slots, Replay: true})
 		return f, nil
 	}
+	if f, ok, err := r.answered(ctx); err != nil || ok {
+		return f, err
+	}
 	m, flows, err := e.matcher.get(ctx, e.store, e.appLabels)
 	if err != nil {
 		return nil, machineErr{err}

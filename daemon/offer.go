@@ -73,9 +73,10 @@ const ChoiceQuestion = "Which option should I pick for %q in %q?"
 // back from d.Cands). A flow the command leaves a value out of
 // (intent.Candidate.Missing) has only that second option. An error or a
 // cancellation while asking declines. Nothing is replayed without the
-// owner's choice; a replay the owner chose adds the command to the flow's
-// past commands like any successful replay, so the same words match
-// without asking next time.
+// owner's choice; a successful replay the owner chose is remembered as an
+// answer for the command's words (answers.go), so the same words replay
+// it without asking next time — but not as a past command of the flow,
+// which would be lexical evidence for other commands.
 func (r *run) offer(ctx context.Context, question string, d semantic.Decision, flows map[int64]*knowledge.Flow) (int, bool) {
 	if r.asker() == nil || len(d.Suggest) == 0 {
 		return -1, false

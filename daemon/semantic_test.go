@@ -273,6 +273,12 @@ func TestDidYouMean(t *testing.T) {
 				t.Errorf("offered: %v, want %v", asked, tt.asker != nil)
 			}
 			if tt.replay {
+				// the owner's choice is kept for these words only: no past
+				// command of the flow (lexical evidence for other commands)
+				f, err := r.store.Flow(context.Background(), res.FlowID)
+				if err != nil || slices.Contains(f.Commands, cmd) {
+					t.Errorf("the chosen command became a past command: %q %v", f.Commands, err)
+				}
 				// the owner's choice is remembered: next time no question
 				tt.asker.n = 0
 				again := r.run(t, cmd, daemon.Options{NoPlanner: true})

@@ -82,8 +82,9 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		return -1, false
 	}
 	options := make([]string, 0, 2*len(d.Suggest)+1)
-	var chosen []int   // per option, the index in d.Cands
-	var editing []bool // per option, whether the owner gives the values
+	var chosen []int          // per option, the index in d.Cands
+	var editing []bool        // per option, whether the owner gives the values
+	rebinds := map[int]bool{} // per index in d.Cands: the owner names its row (semantic.Rebinds)
 	seen := map[string]bool{}
 	for _, i := range d.Suggest {
 		f := flows[d.Cands[i].FlowID]
@@ -110,6 +111,7 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		// a row the flow picks by a name the command does not say
 		// (semantic.Rebinds): offered only with the owner naming the row
 		rebind := semantic.Rebinds(r.res.Command, d.Cands[i], f)
+		rebinds[i] = rebind
 		if len(d.Cands[i].Missing) == 0 && !rebind {
 			// a flow the command leaves a value out of is only offered
 			// with the owner giving it: never typed as a placeholder
@@ -136,7 +138,7 @@ func (r *run) offer(ctx context.Context, question string, d semantic.Decision, f
 		if editing[k] {
 			f := flows[d.Cands[i].FlowID]
 			slots, ok := r.askValues(ctx, f, d.Cands[i].Slots)
-			if ok && semantic.Rebinds(r.res.Command, d.Cands[i], f) {
+			if ok && rebinds[i] {
 				ok = r.askRows(ctx, f)
 			}
 			if !ok {

@@ -18,6 +18,14 @@ func (f askFunc) Ask(_ context.Context, q string, options []string) (string, err
 	return f(q, options)
 }
 
+// recording is ask that also appends each question to *asked.
+func recording(ask askFunc, asked *[]string) askFunc {
+	return func(q string, options []string) (string, error) {
+		*asked = append(*asked, q)
+		return ask(q, options)
+	}
+}
+
 // ownerChoosing answers an offer ("did you mean", options ending with
 // daemon.AnswerNone) with its first option pick accepts, else none, and
 // records the offer's options in *offered; a free-text question gets
@@ -66,10 +74,7 @@ func TestOfferLetsTheOwnerGiveTheValues(t *testing.T) {
 				return tt.choose == "values" && strings.HasSuffix(o, daemon.OfferOtherValues) ||
 					tt.choose == "as read" && strings.Contains(o, daemon.OfferTypes)
 			}, tt.value, &offered)
-			r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
-				asked = append(asked, q)
-				return own(q, options)
-			}))
+			r.eng.SetAsker(recording(own, &asked))
 			res := r.run(t, "create a note eggs", daemon.Options{NoPlanner: true})
 			if len(offered) == 0 {
 				t.Fatalf("no offer; asked %q", asked)
@@ -150,10 +155,7 @@ func TestOfferLetsTheOwnerNameTheRow(t *testing.T) {
 	})
 	var offered, asked []string
 	own := ownerChoosing(func(o string) bool { return strings.HasSuffix(o, daemon.OfferOtherValues) }, "Books to read", &offered)
-	r.eng.SetAsker(askFunc(func(q string, options []string) (string, error) {
-		asked = append(asked, q)
-		return own(q, options)
-	}))
+	r.eng.SetAsker(recording(own, &asked))
 	res := r.run(t, "open the note Shopping list", daemon.Options{NoPlanner: true})
 	if len(offered) == 0 {
 		t.Fatalf("not offered: %+v", res)

@@ -297,13 +297,29 @@ func derivePattern(src string, tpl, cmd []ptok, slots map[string]*slotInfo) []pt
 // otherwise.
 func SwitchText(f *knowledge.Flow) string {
 	label, on, ok := SwitchOf(f)
-	switch {
-	case !ok:
+	if !ok {
 		return ""
-	case on:
+	}
+	return SwitchPhrase(label, on)
+}
+
+// SwitchPhrase says setting the switch labelled label on or off in the
+// app's words: "turn on <label>", "turn off <label>".
+func SwitchPhrase(label string, on bool) string {
+	if on {
 		return "turn on " + label
 	}
 	return "turn off " + label
+}
+
+// SwitchLabel returns a switch's label without the state its row shows
+// as text ("Vibrate for calls ON" → "Vibrate for calls").
+func SwitchLabel(label string) string {
+	label = strings.TrimSpace(label)
+	for _, st := range []string{" ON", " OFF"} {
+		label = strings.TrimSpace(strings.TrimSuffix(label, st))
+	}
+	return label
 }
 
 // SwitchOf returns the label of the one switch flow f sets and the state
@@ -321,10 +337,7 @@ func SwitchOf(f *knowledge.Flow) (label string, on bool, ok bool) {
 		}
 	}
 	last := f.Steps[len(f.Steps)-1]
-	label = strings.TrimSpace(last.Target.Label())
-	for _, st := range []string{" ON", " OFF"} {
-		label = strings.TrimSpace(strings.TrimSuffix(label, st))
-	}
+	label = SwitchLabel(last.Target.Label())
 	if n != 1 || label == "" {
 		return "", false, false
 	}

@@ -38,7 +38,7 @@ func RowNames(f *knowledge.Flow) map[int]string {
 	for _, w := range strings.Fields(f.Intent) {
 		// a name of letters and digits ("track7.ogg", "scan2"): a file's or
 		// an item's, as the recorded rows show them
-		if w = strings.Trim(w, `'".,;:!?()`); strings.ContainsFunc(w, unicode.IsDigit) && strings.ContainsFunc(w, unicode.IsLetter) {
+		if w = strings.Trim(w, `'".,;:!?()`); hasDigit(w) && strings.ContainsFunc(w, unicode.IsLetter) {
 			names = append(names, w)
 		}
 	}

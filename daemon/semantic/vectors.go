@@ -142,10 +142,7 @@ func PathText(f *knowledge.Flow) string {
 		case knowledge.StepSwitchOn, knowledge.StepSwitchOff:
 			// the state set, never the label alone: "turn off X" is far
 			// from "turn on X" only in words
-			for _, st := range []string{" ON", " OFF"} {
-				l = strings.TrimSpace(strings.TrimSuffix(l, st))
-			}
-			l = map[bool]string{true: "turn on ", false: "turn off "}[s.Action == knowledge.StepSwitchOn] + l
+			l = intent.SwitchPhrase(intent.SwitchLabel(l), s.Action == knowledge.StepSwitchOn)
 		}
 		ls = append(ls, l)
 	}

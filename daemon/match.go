@@ -410,7 +410,11 @@ const semanticShown = 5
 func semanticCandidatesOf(d semantic.Decision) []event.SemanticCandidate {
 	out := make([]event.SemanticCandidate, 0, len(d.Cands))
 	for i, c := range d.Cands {
-		out = append(out, event.SemanticCandidate{FlowID: c.FlowID, Lexical: c.Score, Cosine: d.Cosine[i], Vetoes: c.Vetoes, Missing: c.Missing, Unmatched: c.Unmatched, FlowUnmatched: c.FlowUnmatched, Slots: c.Slots, Substituted: c.Substituted})
+		sc := event.SemanticCandidate{FlowID: c.FlowID, Lexical: c.Score, Cosine: d.Cosine[i], Vetoes: c.Vetoes, Missing: c.Missing, Unmatched: c.Unmatched, FlowUnmatched: c.FlowUnmatched, Slots: c.Slots, Substituted: c.Substituted}
+		if i < len(d.Barred) {
+			sc.Barred = d.Barred[i]
+		}
+		out = append(out, sc)
 	}
 	slices.SortStableFunc(out, func(a, b event.SemanticCandidate) int { return cmp.Compare(b.Cosine, a.Cosine) })
 	if len(out) > semanticShown {

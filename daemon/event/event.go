@@ -107,6 +107,9 @@ type SemanticCandidate struct {
 	Slots map[string]string `json:"slots,omitempty"`
 	// Substituted: an object word of the flow is replaced by another.
 	Substituted bool `json:"substituted,omitempty"`
+	// Barred says why embeddings may not promote the flow ("" when they
+	// may, or when the rule did not run).
+	Barred string `json:"barred,omitempty"`
 }
 
 // ScreenElement is one element as drawn by the inspector.

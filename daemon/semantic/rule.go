@@ -17,10 +17,48 @@ import (
 // its extra requirement does not change the command's meaning
 // (Config.MinorExtra), so that veto is bridged.
 func (r *Rescorer) eligible(c intent.Candidate, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64, minor bool) bool {
+	return r.barred(c, flows, sw, floor, threshold, minor) == ""
+}
+
+// Why a candidate is barred from promotion (Decision.Barred), "" when it
+// is eligible.
+const (
+	BarGone         = "flow gone"
+	BarContradicted = "contradicted"
+	BarLow          = "lexical below the grey zone"
+	BarHigh         = "lexical above the threshold"
+	BarMissing      = "a slot missing"
+	BarSubstituted  = "a substituted word names another element"
+	BarVeto         = "a veto embeddings may not bridge"
+	BarChoice       = "leaves out a choice the flow makes"
+	BarStretched    = "a slot value stretched"
+)
+
+// barred says why candidate c may not be promoted under the grey-zone
+// rule (one of the Bar constants), "" when it may; minor as in eligible.
+func (r *Rescorer) barred(c intent.Candidate, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64, minor bool) string {
 	f := flows[c.FlowID]
-	return f != nil && !contradicted(c) && c.Score >= floor && c.Score < threshold && len(c.Missing) == 0 &&
-		(!c.Substituted || slices.Contains(r.cfg.Bridge, Substitution) || r.cfg.GroundSubstitution && !sw.namesOther(c, f)) && (r.bridgeable(c) || minor && onlyExtra(c)) &&
-		!namesChoice(c, sw.command, f) && !stretched(c.Slots, f)
+	switch {
+	case f == nil:
+		return BarGone
+	case contradicted(c):
+		return BarContradicted
+	case c.Score < floor:
+		return BarLow
+	case c.Score >= threshold:
+		return BarHigh
+	case len(c.Missing) > 0:
+		return BarMissing
+	case c.Substituted && !slices.Contains(r.cfg.Bridge, Substitution) && !(r.cfg.GroundSubstitution && !sw.namesOther(c, f)):
+		return BarSubstituted
+	case !r.bridgeable(c) && !(minor && onlyExtra(c)):
+		return BarVeto
+	case namesChoice(c, sw.command, f):
+		return BarChoice
+	case stretched(c.Slots, f):
+		return BarStretched
+	}
+	return ""
 }
 
 // onlyExtra reports whether c's one veto is an extra requirement, and
@@ -132,8 +170,10 @@ func stretched(slots map[string]string, f *knowledge.Flow) bool {
 // computed (package doc, items 2 and 3).
 func (r *Rescorer) rule(d *Decision, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64) {
 	bi := -1
+	d.Barred = make([]string, len(d.Cands))
 	for i, c := range d.Cands {
-		if r.eligible(c, flows, sw, floor, threshold, i < len(d.Minor) && d.Minor[i]) && (bi < 0 || d.Cosine[i] > d.Cosine[bi]) {
+		d.Barred[i] = r.barred(c, flows, sw, floor, threshold, i < len(d.Minor) && d.Minor[i])
+		if d.Barred[i] == "" && (bi < 0 || d.Cosine[i] > d.Cosine[bi]) {
 			bi = i
 		}
 	}

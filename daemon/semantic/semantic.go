@@ -171,6 +171,9 @@ type Decision struct {
 	// Minor marks, per candidate, an extra requirement that does not change
 	// what the command means (Config.MinorExtra); nil when none was checked.
 	Minor []bool
+	// Barred says, per candidate, why the grey-zone rule may not promote
+	// it (a Bar constant), "" where it may; nil when the rule did not run.
+	Barred []string
 	// Consulted: embeddings were compared (from the cache or the
 	// endpoint).
 	Consulted bool

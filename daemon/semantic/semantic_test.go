@@ -443,3 +443,23 @@ func TestDecideRetrieves(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideSaysWhyBarred: each candidate the grey-zone rule may not
+// promote carries why, for the match report.
+func TestDecideSaysWhyBarred(t *testing.T) {
+	grey := th - 0.05
+	var calls atomic.Int32
+	r := semantic.New(unit(&calls, vecs), nil, semantic.Config{})
+	cands := []intent.Candidate{
+		cand(1, grey),
+		cand(2, grey, intent.VetoNegation),
+		cand(3, th-intent.GreyZone-0.01),
+		{FlowID: 4, Score: grey, Missing: []string{"title"}},
+		cand(9, grey),
+	}
+	d := r.Decide(context.Background(), "cmd please", cands, flowsOf("same x", "far y", "far z", "far w"), th)
+	want := []string{"", semantic.BarContradicted, semantic.BarLow, semantic.BarMissing, semantic.BarGone}
+	if !slices.Equal(d.Barred, want) || d.Promoted != 0 {
+		t.Fatalf("barred %q, promoted %d; want %q, 0", d.Barred, d.Promoted, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
@@ -76,6 +77,11 @@ func target(s *screen.Snapshot, a device.Action, el *screen.Element) safety.Targ
 	}
 	if t.Label == "" {
 		t.Label = el.Label
+	}
+	if a.Type == device.Input && screen.IsBody(s, el) && screen.Writing(s, el) {
+		// typing sets the field's whole text: a document's body loses
+		// what the owner wrote
+		t.Replaces = utf8.RuneCountInString(strings.TrimSpace(el.Value))
 	}
 	n := s.Node(el.NodeID)
 	if n == nil {

@@ -741,3 +741,57 @@ func TestSecurityEnterBesideSendIsSensitive(t *testing.T) {
 		})
 	}
 }
+
+// typeOver is a planner (a model's, by its name) that types its text into
+// the first input field holding text, once, then says done.
+type typeOver struct {
+	text string
+	done bool
+}
+
+func (p *typeOver) Name() string { return "llm" }
+
+func (p *typeOver) Next(_ context.Context, st *daemon.PlanState) (daemon.Decision, error) {
+	if !p.done {
+		for _, e := range st.Elements {
+			if e.Kind == screen.KindInput && e.Value != "" {
+				p.done = true
+				return daemon.Decision{Action: device.Input, Element: e.Index, Text: p.text}, nil
+			}
+		}
+	}
+	return daemon.Decision{Action: daemon.ActDone, Element: -1}, nil
+}
+
+// Typing sets a field's whole text: into a document's body that holds the
+// owner's text it replaces what they wrote. That is refused unless the
+// command says the old text goes, and confirmed when it does.
+func TestSecurityTypingOverADocumentIsGuarded(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		answer  string
+		asked   int
+		typed   bool
+	}{
+		{"make the packing note's font bigger", "yes", 0, false}, // refused: never asked, never typed
+		{"write boots in the packing note", "yes", 0, false},     // adding is not replacing
+		{"replace the packing note's text with boots", "no", 1, false},
+		{"replace the packing note's text with boots", "yes", 1, true},
+	} {
+		t.Run(tt.command+"/"+tt.answer, func(t *testing.T) {
+			phone, st := demotest.New(t, true)
+			dev := &injector{Phone: phone, state: "home", views: []screen.Node{
+				{Class: "android.widget.EditText", Text: "Packing: socks, a scarf, the old map", Editable: true, Scrollable: true, Clickable: true, Focusable: true},
+			}}
+			ask := &answer{text: tt.answer}
+			eng := daemon.New(dev, st, &typeOver{text: "boots"}, nil, daemon.Config{})
+			eng.SetAsker(ask)
+			if _, err := eng.Run(context.Background(), tt.command, daemon.Options{Package: demo.Package}); err != nil {
+				t.Fatal(err)
+			}
+			if typed := len(dev.tapped()) > 0; typed != tt.typed || ask.asked() != tt.asked {
+				t.Fatalf("typed %v (want %v), asked %d (want %d)", typed, tt.typed, ask.asked(), tt.asked)
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
-	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -154,29 +153,5 @@ func TestStaleSteps(t *testing.T) {
 	p.fold(rs, st)
 	if rs.stale != MaxStale {
 		t.Errorf("stale = %d, want %d", rs.stale, MaxStale)
-	}
-}
-
-// TestBodyField: a field with text of its own that scrolls or fills much
-// of the screen is a document's body, which typing would replace; a
-// one-line field, an empty one and one showing its hint are not.
-func TestBodyField(t *testing.T) {
-	s := &screen.Snapshot{Width: 1080, Height: 2400}
-	tall, short := screen.Rect{0, 400, 1080, 2200}, screen.Rect{40, 600, 1040, 720}
-	for _, tt := range []struct {
-		name string
-		e    screen.Element
-		d    screen.Descriptor
-		want bool
-	}{
-		{"a note's body", screen.Element{Value: "Packing list: socks", Bounds: tall}, screen.Descriptor{}, true},
-		{"a scrolling field", screen.Element{Value: "Dear team,", Bounds: short}, screen.Descriptor{Scrollable: true}, true},
-		{"a title field", screen.Element{Value: "Old name", Bounds: short}, screen.Descriptor{}, false},
-		{"an empty body", screen.Element{Bounds: tall}, screen.Descriptor{}, false},
-		{"a body showing its hint", screen.Element{Value: "Start typing", Hint: "Start typing", Bounds: tall}, screen.Descriptor{}, false},
-	} {
-		if got := bodyField(s, &tt.e, tt.d); got != tt.want {
-			t.Errorf("%s: bodyField = %v, want %v", tt.name, got, tt.want)
-		}
 	}
 }

@@ -237,23 +237,6 @@ func totalWeight(rs *runState, w map[term]float64) float64 {
 	return t
 }
 
-// bodyField reports whether input field e (described d) is a document's
-// body: it shows text of its own (not its hint) and scrolls or fills at
-// least bodyShare of the screen's height. Typing there replaces what the
-// owner wrote.
-func bodyField(s *screen.Snapshot, e *screen.Element, d screen.Descriptor) bool {
-	v := strings.TrimSpace(e.Value)
-	if v == "" || strings.EqualFold(v, strings.TrimSpace(e.Hint)) {
-		return false
-	}
-	return d.Scrollable || s != nil && s.Height > 0 && float64(e.Bounds.Height()) >= bodyShare*float64(s.Height)
-}
-
-// bodyShare is the share of the screen's height from which a field with
-// text is a document's body (bodyField): a note's or a message's editor,
-// not a one-line or a few-line form field.
-const bodyShare = 0.4
-
 // remaining is the weight of the terms the command still waits for.
 func (rs *runState) remaining(w map[term]float64) float64 {
 	r := 0.0
@@ -293,8 +276,8 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				// a dialog's or the focused field is the natural place; a
 				// field elsewhere on a busy screen is a weak guess
 				ov := overlap(rs.values[v].context, elementTerms(e, ""))
-				if bodyField(st.Screen, e, d) && overlap(rs.values[v].context, termsOf(e.Hint)) == 0 {
-					// a document's body (bodyField): typing would replace
+				if screen.IsBody(st.Screen, e) && overlap(rs.values[v].context, termsOf(e.Hint)) == 0 {
+					// a document's body (screen.IsBody): typing would replace
 					// what the owner wrote, and no word before the value
 					// names the field's hint. Its resource-id words do not
 					// count: a "note text" id shares "note" with any

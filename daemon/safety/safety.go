@@ -1,6 +1,6 @@
 // Package safety owns Wayfinder's one sensitive-action policy: which
-// actions on a phone are consequential (they delete, send, pay, call or
-// change an account), whether the owner's command asks for them, and what
+// actions on a phone are consequential (they delete, send, pay, call,
+// change an account or type over text the owner wrote), whether the owner's command asks for them, and what
 // the engine must do about an action before it happens — act, ask the
 // owner, or refuse.
 //
@@ -33,6 +33,9 @@ const (
 	Money   Category = "pay"     // money is spent or moved
 	Call    Category = "call"    // a call is placed
 	Account Category = "account" // sign-out, blocking, reporting, security settings
+	// Overwrite: typing replaces text the owner wrote (a note's body);
+	// device input sets a field's whole text, it does not append.
+	Overwrite Category = "overwrite"
 )
 
 // Target is an element about to be acted on, in its context.
@@ -50,6 +53,12 @@ type Target struct {
 	// resource-id words) of the screen's buttons: a Send button beside
 	// the field makes Enter a send.
 	Beside []string
+	// Replaces: for typing ("input"), the length in characters of the
+	// text the field holds when it is a document's body (screen.IsBody):
+	// typing replaces it. 0 for any other field (a search box, a form
+	// field, an empty or hint-only body). The text itself stays out of
+	// the policy and of the verdict.
+	Replaces int
 }
 
 // Verdict says whether an action is sensitive, and why.
@@ -69,7 +78,14 @@ var actsOn = map[string]bool{"tap": true, "long_press": true, "ime_enter": true,
 // the content-desc and the words of the resource-id, and, for an accepting
 // button of a dialog ("OK", "Yes", "Confirm" and their translations), at
 // what the dialog asks.
+//
+// Typing into a document's body that holds text (Target.Replaces) is an
+// Overwrite, whatever the field is called.
 func Classify(t Target) Verdict {
+	if t.Action == "input" && t.Replaces > 0 {
+		return Verdict{Sensitive: true, Categories: []Category{Overwrite},
+			Why: fmt.Sprintf("typing replaces the %d characters of text the field holds", t.Replaces)}
+	}
 	if !actsOn[t.Action] || t.Toggle {
 		return Verdict{}
 	}

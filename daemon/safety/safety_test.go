@@ -52,6 +52,9 @@ func TestClassify(t *testing.T) {
 		{"no label", Target{Action: "tap"}, nil},
 		{"description mentions deletion", Target{Action: "tap", Label: "Keep the file in sync with the note (the note is deleted when the file is deleted)"}, nil},
 		{"permanently delete", Target{Action: "tap", Label: "Permanently delete"}, []Category{Destroy}},
+		{"typing over a document's text", Target{Action: "input", Label: "Packing list", Replaces: 212}, []Category{Overwrite}},
+		{"typing into a form field", Target{Action: "input", Label: "Title"}, nil},
+		{"a tap on a body is no typing", Target{Action: "tap", Label: "Packing list", Replaces: 212}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +73,7 @@ func TestRequestedAndDecide(t *testing.T) {
 	del := Target{Action: "tap", Label: "Delete"}
 	delAccount := Target{Action: "tap", Label: "Delete account"}
 	send := Target{Action: "tap", ContentDesc: "Send"}
+	body := Target{Action: "input", Label: "Shopping", Replaces: 40}
 	tests := []struct {
 		name    string
 		command string
@@ -88,6 +92,11 @@ func TestRequestedAndDecide(t *testing.T) {
 		{"allowed flow acts", "delete the shopping note", del, Policy{Allowed: true}, Act},
 		{"replay confirms what its intent does not name", "tidy up", del, Policy{Replay: true}, Confirm},
 		{"harmless acts", "show the diary note", Target{Action: "tap", Label: "Diary"}, Policy{}, Act},
+		{"typing over a note unasked refused", "make the diary font bigger", body, Policy{Unattended: true}, Refuse},
+		{"adding to a note does not ask to replace it", "write eggs in the shopping note", body, Policy{}, Refuse},
+		{"replacing a note's text confirms", "replace the shopping note's text with eggs", body, Policy{}, Confirm},
+		{"clearing a note confirms", "clear the shopping note and write eggs", body, Policy{}, Confirm},
+		{"a replay confirms typing over a note", "add eggs to my list", body, Policy{Replay: true}, Confirm},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -87,6 +87,10 @@ var commandWords = map[Category][]string{
 	Money:   {"book", "rent", "top up", "recharge"},
 	Call:    {"ring", "phone", "facetime", "video chat"},
 	Account: {"log off", "sign off", "logoff"},
+	// typing over a document's text: only words that say the old text
+	// goes ("write", "add" and "change" do not: "write eggs in the
+	// list" means to add to it)
+	Overwrite: {"replace", "overwrite", "rewrite", "retype", "erase", "wipe", "clear", "edit"},
 }
 
 // confirmWords label the accepting button of a confirmation dialog; they

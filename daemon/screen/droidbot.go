@@ -19,14 +19,18 @@ type droidbotState struct {
 }
 
 type droidbotView struct {
-	TempID        *int     `json:"temp_id"`
-	Parent        int      `json:"parent"`
-	Children      []int    `json:"children"`
-	Class         *string  `json:"class"`
-	Package       *string  `json:"package"`
-	ResourceID    *string  `json:"resource_id"`
-	Text          *string  `json:"text"`
-	ContentDesc   *string  `json:"content_description"`
+	TempID      *int    `json:"temp_id"`
+	Parent      int     `json:"parent"`
+	Children    []int   `json:"children"`
+	Class       *string `json:"class"`
+	Package     *string `json:"package"`
+	ResourceID  *string `json:"resource_id"`
+	Text        *string `json:"text"`
+	ContentDesc *string `json:"content_description"`
+	// Hint is no DroidBot field: the demo app writes a field's hint
+	// apart from its text, as the Android service reports it (a field
+	// showing its hint has no text).
+	Hint          *string  `json:"hint"`
 	Bounds        [][2]int `json:"bounds"`
 	Visible       bool     `json:"visible"`
 	Enabled       bool     `json:"enabled"`
@@ -83,7 +87,7 @@ func ParseDroidBot(b []byte) (*Snapshot, error) {
 		}
 		s.Nodes[i] = Node{
 			ID: i, Parent: v.Parent, Class: str(v.Class), Package: str(v.Package),
-			ResourceID: str(v.ResourceID), Text: str(v.Text), ContentDesc: str(v.ContentDesc),
+			ResourceID: str(v.ResourceID), Text: str(v.Text), ContentDesc: str(v.ContentDesc), Hint: str(v.Hint),
 			Bounds:    Rect{v.Bounds[0][0], v.Bounds[0][1], v.Bounds[1][0], v.Bounds[1][1]},
 			Clickable: v.Clickable, LongClickable: v.LongClickable, Checkable: v.Checkable, Checked: v.Checked,
 			Editable: v.Editable, Scrollable: v.Scrollable, Focusable: v.Focusable, Focused: v.Focused,

@@ -625,15 +625,3 @@ func CommonSorted[T cmp.Ordered](a, b []T) int {
 	}
 	return inter
 }
-
-// IsDialog guesses whether the top of the screen is a dialog or popup: an
-// application window whose root does not cover the screen (less than 90%
-// of its width or 80% of its height).
-func IsDialog(s *Snapshot) bool {
-	roots := s.Roots()
-	if len(roots) == 0 {
-		return false
-	}
-	b := s.Node(roots[0]).Bounds
-	return s.Width > 0 && s.Height > 0 && (b.Width() < s.Width*9/10 || b.Height() < s.Height*8/10)
-}

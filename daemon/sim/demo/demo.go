@@ -24,7 +24,7 @@ const (
 
 // view declares one view of a demo screen; children nest.
 type view struct {
-	class, rid, text, desc              string
+	class, rid, text, desc, hint        string
 	b                                   [4]int
 	click, check, checked, edit, scroll bool
 	kids                                []view
@@ -115,7 +115,7 @@ func newNote(title string) view {
 func editor(title string) view {
 	return view{class: "android.widget.FrameLayout", b: [4]int{0, 0, 1080, 2280}, kids: []view{
 		toolbar(title, true, view{class: "android.widget.ImageButton", rid: rid("save_note"), desc: "Save", b: [4]int{920, 80, 1060, 210}, click: true}),
-		{class: "android.widget.EditText", rid: rid("note_body"), text: "Start writing", b: [4]int{0, 240, 1080, 2280}, click: true, edit: true, scroll: true}}}
+		{class: "android.widget.EditText", rid: rid("note_body"), hint: "Start writing", b: [4]int{0, 240, 1080, 2280}, click: true, edit: true, scroll: true}}}
 }
 
 func about() view {
@@ -201,7 +201,7 @@ func flatten(v view, parent int, out *[]map[string]any) int {
 	id := len(*out)
 	m := map[string]any{
 		"temp_id": id, "parent": parent, "class": v.class, "package": Package,
-		"resource_id": nilIfEmpty(v.rid), "text": nilIfEmpty(v.text), "content_description": nilIfEmpty(v.desc),
+		"resource_id": nilIfEmpty(v.rid), "text": nilIfEmpty(v.text), "content_description": nilIfEmpty(v.desc), "hint": nilIfEmpty(v.hint),
 		"bounds": [][2]int{{v.b[0], v.b[1]}, {v.b[2], v.b[3]}}, "visible": true, "enabled": true,
 		"clickable": v.click, "long_clickable": false, "checkable": v.check, "checked": v.checked,
 		"editable": v.edit, "scrollable": v.scroll, "selected": false, "focusable": v.click || v.edit,

@@ -203,6 +203,14 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 				break
 			}
 		}
+		for i := range rs.values {
+			// a value the field held before (its label: an input's own
+			// text) named what was changed ("rename 'Diary' to 'events'"
+			// typed over "Diary"); nothing is left to do with it
+			if !rs.values[i].done && strings.EqualFold(strings.TrimSpace(rs.values[i].text), strings.TrimSpace(h.Label)) {
+				rs.values[i].done = true
+			}
+		}
 		// the field typed into is part of what the command asked
 		// ("search …" is done by typing into Search)
 		field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)

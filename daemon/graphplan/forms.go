@@ -47,11 +47,15 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 // best, or -1. Quoted values go into any field (the best-labelled one
 // first); numbers, times and dates only into a field whose label shares a
 // word with the words before the value ("resize to width 1000"), since
-// they are more often picked from a list than typed.
+// they are more often picked from a list than typed. A value equal to the
+// field's text is never typed there.
 func (rs *runState) nextValueFor(e *screen.Element) int {
 	best, bestScore := -1, -1.0
 	for i, v := range rs.values {
-		if v.done {
+		if v.done || strings.EqualFold(strings.TrimSpace(e.Value), strings.TrimSpace(v.text)) {
+			// a value the field holds already names what is there (the
+			// note "rename 'Diary' to 'events'" renames): typing it
+			// changes nothing
 			continue
 		}
 		s := overlap(v.context, elementTerms(e, ""))

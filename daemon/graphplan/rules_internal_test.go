@@ -5,6 +5,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -153,5 +154,24 @@ func TestStaleSteps(t *testing.T) {
 	p.fold(rs, st)
 	if rs.stale != MaxStale {
 		t.Errorf("stale = %d, want %d", rs.stale, MaxStale)
+	}
+}
+
+// TestValueTheFieldHolds: of "rename 'Diary' to 'events'", the field
+// showing "Diary" gets "events" (typing the name it holds changes
+// nothing), and typing over "Diary" leaves no value pending, so the
+// dialog can be committed.
+func TestValueTheFieldHolds(t *testing.T) {
+	rs := newRunState("rename the note 'diary' to 'events'", "")
+	if len(rs.values) != 2 {
+		t.Fatalf("values %+v, want two", rs.values)
+	}
+	field := &screen.Element{Kind: screen.KindInput, Label: "Diary", Value: "Diary", Resource: "note_name"}
+	if v := rs.nextValueFor(field); v < 0 || rs.values[v].text != "events" {
+		t.Fatalf("nextValueFor = %d (%+v), want the value 'events'", v, rs.values)
+	}
+	(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{{Action: device.Input, OK: true, Label: "Diary", Text: "events"}}})
+	if n := rs.pendingValues(); n != 0 {
+		t.Errorf("%d values pending after typing 'events' over 'Diary', want 0", n)
 	}
 }

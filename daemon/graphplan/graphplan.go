@@ -241,6 +241,11 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			// "page" only said where to look
 			continue
 		}
+		if createsUnasked(rs, st, cands[i]) {
+			// the command changes or deletes something that exists;
+			// creating a new one is never on its way
+			continue
+		}
 		if cands[i].score >= minScore {
 			best = &cands[i]
 			break
@@ -418,3 +423,35 @@ var (
 	_ daemon.Learner   = (*Planner)(nil)
 	_ daemon.GuideFree = (*Planner)(nil)
 )
+
+// createsUnasked reports whether candidate c taps, now, an element that
+// creates something ("Create a new note", "New event": the concept add)
+// for a command that changes or deletes what exists (edit, delete) and
+// does not ask to add: "rename the note 'Diary'" or "delete contact Jack"
+// must find the item, and a new one made on the way (a note named
+// "Diary") is a side effect nobody asked for. A command that also adds
+// ("set an alarm", "add a number to Bob") keeps every element.
+func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
+	if c.element < 0 || c.element >= len(st.Elements) || c.action != device.Tap {
+		return false
+	}
+	changes := false
+	for _, t := range termsOf(rs.cmd) {
+		switch t {
+		case "@add":
+			return false
+		case "@edit", "@delete":
+			changes = true
+		}
+	}
+	if !changes {
+		return false
+	}
+	e := &st.Elements[c.element]
+	for _, t := range termsOf(e.Label) {
+		if t == "@add" {
+			return true
+		}
+	}
+	return false
+}

@@ -175,3 +175,30 @@ func TestValueTheFieldHolds(t *testing.T) {
 		t.Errorf("%d values pending after typing 'events' over 'Diary', want 0", n)
 	}
 }
+
+// TestCreatesUnasked: a command that changes or deletes an existing item
+// never taps an element that creates one; one that adds, or says neither,
+// may.
+func TestCreatesUnasked(t *testing.T) {
+	st := &daemon.PlanState{Elements: []screen.Element{
+		{Kind: screen.KindButton, Label: "Create a new note"},
+		{Kind: screen.KindButton, Label: "More options"},
+	}}
+	for _, tt := range []struct {
+		cmd     string
+		element int
+		want    bool
+	}{
+		{"rename the note 'Diary' to 'events'", 0, true},
+		{"delete the note 'Diary'", 0, true},
+		{"rename the note 'Diary' to 'events'", 1, false},
+		{"create a note 'Diary' and write eggs", 0, false},
+		{"set an alarm for 7 am", 0, false},
+		{"show the note 'Diary'", 0, false},
+	} {
+		rs := newRunState(tt.cmd, "")
+		if got := createsUnasked(rs, st, candidate{action: device.Tap, element: tt.element}); got != tt.want {
+			t.Errorf("%q, %q: createsUnasked = %v, want %v", tt.cmd, st.Elements[tt.element].Label, got, tt.want)
+		}
+	}
+}

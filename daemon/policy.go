@@ -138,7 +138,7 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 	if p.Replay && r.flow != nil {
 		options = append(options, AnswerAlways)
 	}
-	q := fmt.Sprintf("Wayfinder is about to %s %q (%s). Go ahead?", strings.ReplaceAll(a.Type, "_", " "), a.Label, v.Why)
+	q := fmt.Sprintf("Wayfinder is about to %s %q%s (%s). Go ahead?", strings.ReplaceAll(a.Type, "_", " "), a.Label, onScreen(s, a), v.Why)
 	ans, err := r.ask(ctx, q, options)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -157,6 +157,21 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 		return v, nil
 	}
 	return v, &DeclinedError{Action: a, Why: "declined by the owner"}
+}
+
+// onScreen names the screen an action happens on for the owner's
+// question (` on "Dora Lind"`: which contact "Delete" deletes), "" when
+// its title is unknown, is the element's own label, or the element sits in
+// a dialog (the verdict quotes the dialog).
+func onScreen(s *screen.Snapshot, a device.Action) string {
+	if s == nil || screen.IsDialog(s) {
+		return ""
+	}
+	t := screen.Title(s)
+	if t == "" || strings.EqualFold(t, strings.TrimSpace(a.Label)) {
+		return ""
+	}
+	return fmt.Sprintf(" on %q", t)
 }
 
 // isRefused reports whether err is a refusal by the policy.

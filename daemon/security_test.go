@@ -795,3 +795,18 @@ func TestSecurityTypingOverADocumentIsGuarded(t *testing.T) {
 		})
 	}
 }
+
+// The owner is told which screen a sensitive action happens on: "Delete"
+// alone does not say what goes.
+func TestSecurityQuestionNamesTheScreen(t *testing.T) {
+	dev, st, f := learnSensitiveFlow(t)
+	var asked []string
+	eng := daemon.New(dev, st, nil, nil, daemon.Config{})
+	eng.SetAsker(recording(func(string, []string) (string, error) { return "no", nil }, &asked))
+	if _, err := eng.Run(context.Background(), "", daemon.Options{FlowID: f.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0], `"Delete all notes" on "Notebook"`) {
+		t.Fatalf("asked %q, want one question naming the screen", asked)
+	}
+}

@@ -66,3 +66,50 @@ func Writing(s *Snapshot, e *Element) bool {
 // owner's writing where the screen's source does not tell a placeholder
 // from text (Writing).
 const WritingWords = 4
+
+// Title guesses the title of the screen's top window: a node's pane title
+// (API 28+) there, else its first text element within the top TitleBand
+// of the window's height (a toolbar's title), "" when there is none or it
+// is longer than MaxTitle characters (prose, not a title). It names the
+// screen in the owner's questions ("… tap "Delete" on "Alice"").
+func Title(s *Snapshot) string {
+	roots := s.Roots()
+	if len(roots) == 0 {
+		return ""
+	}
+	top := s.Nodes[roots[0]].Window
+	var title string
+	s.Walk(roots[0], func(n *Node, _ int) bool {
+		if title == "" && strings.TrimSpace(n.PaneTitle) != "" {
+			title = strings.TrimSpace(n.PaneTitle)
+		}
+		return title == ""
+	})
+	if title == "" {
+		b := s.Windows[top].Bounds
+		if b.Empty() {
+			b = s.Nodes[roots[0]].Bounds
+		}
+		for _, e := range Elements(s) {
+			n := s.Node(e.NodeID)
+			if n == nil || n.Window != top || e.Kind != KindText || strings.TrimSpace(e.Label) == "" {
+				continue
+			}
+			if float64(e.Bounds[1]-b[1]) < TitleBand*float64(b.Height()) {
+				title = strings.TrimSpace(e.Label)
+			}
+			break
+		}
+	}
+	if len([]rune(title)) > MaxTitle {
+		return ""
+	}
+	return title
+}
+
+// TitleBand is the share of a window's height, from its top, where its
+// title sits (Title); MaxTitle the most characters a title has.
+const (
+	TitleBand = 0.15
+	MaxTitle  = 60
+)

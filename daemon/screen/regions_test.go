@@ -51,3 +51,27 @@ func TestWriting(t *testing.T) {
 		}
 	}
 }
+
+// TestTitle: a pane title, else the first text in the top band of the top
+// window, names the screen; a first text further down does not.
+func TestTitle(t *testing.T) {
+	doc := func(nodes string) string {
+		return `{"schema":1,"width":1080,"height":2400,"windows":[{"id":1,"type":"application","layer":1,"bounds":[0,0,1080,2400],"nodes":[
+		 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2400],"visible_to_user":true,"enabled":true},` + nodes + `]}]}`
+	}
+	for _, tt := range []struct{ name, nodes, want string }{
+		{"toolbar title", `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Dora Lind","bounds":[180,90,700,200],"visible_to_user":true,"enabled":true},
+		 {"id":2,"parent":0,"class":"android.widget.Button","text":"Delete","clickable":true,"bounds":[0,900,1080,1000],"visible_to_user":true,"enabled":true}`, "Dora Lind"},
+		{"pane title", `{"id":1,"parent":0,"class":"android.widget.FrameLayout","pane_title":"Trip notes","bounds":[0,0,1080,2400],"visible_to_user":true,"enabled":true},
+		 {"id":2,"parent":1,"class":"android.widget.TextView","text":"Day one","bounds":[0,100,1080,200],"visible_to_user":true,"enabled":true}`, "Trip notes"},
+		{"first text far down", `{"id":1,"parent":0,"class":"android.widget.TextView","text":"No items yet","bounds":[0,1200,1080,1300],"visible_to_user":true,"enabled":true}`, ""},
+	} {
+		s, err := ParseJSON([]byte(doc(tt.nodes)))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := Title(s); got != tt.want {
+			t.Errorf("%s: Title = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -213,8 +213,18 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 
 	// decisive conflicts: opposite concepts left unmatched on the two
 	// sides, negation on one side only, swapped roles
-	opp := opposed(cmdLone, patLone) || switchFlipped(pat, cmd, al.slotOf)
-	neg, swapped := negated(cmd, al.slotOf) != negated(pat, nil), rolesSwapped(pat, cmd, al.slotOf)
+	var opp, neg bool
+	if agree, ok := directionsAgree(pat, cmd, al.slotOf); ok {
+		// both sides say which way a setting goes: compare where they
+		// end up, their on/off words and negations together ("don't
+		// show the numbers" asks what "turn on hide numbers" does)
+		neg = !agree && negated(cmd, al.slotOf) != negated(pat, nil)
+		opp = !agree && !neg || opposedBeyondSwitch(cmdLone, patLone)
+	} else {
+		opp = opposed(cmdLone, patLone) || switchFlipped(pat, cmd, al.slotOf)
+		neg = negated(cmd, al.slotOf) != negated(pat, nil)
+	}
+	swapped := rolesSwapped(pat, cmd, al.slotOf)
 	if opp || neg || swapped {
 		mult *= penOpposite
 	}

@@ -134,6 +134,57 @@ func switchSign(toks []ptok, slotOf []int) int {
 	return sign
 }
 
+// direction is the state a text asks a setting to end in, its on and off
+// words (switchSign) and its negations read together: "turn on hide
+// numbers" -1, "don't show the numbers" -1, "the week should not start
+// on Sunday" -1 (a negation alone turns the setting it names off),
+// "enable do not disturb" -1 and "turn off do not disturb" +1 (the
+// negation in the setting's name counts too). 0 when the text has
+// neither on/off words nor a negation.
+func direction(toks []ptok, slotOf []int) int {
+	s, n := switchSign(toks, slotOf), negated(toks, slotOf)
+	switch {
+	case s == 0 && !n:
+		return 0
+	case s == 0:
+		return -1
+	case n:
+		return -s
+	}
+	return s
+}
+
+// directionsAgree compares the directions of pattern and command when
+// at least one of them has an on/off word (a setting; a negation alone on
+// both sides is no setting: "don't delete" against "delete") and both
+// have a direction; ok false otherwise, when the negation and on/off
+// checks apply one by one.
+func directionsAgree(pat, cmd []ptok, slotOf []int) (agree, ok bool) {
+	if switchSign(pat, nil) == 0 && switchSign(cmd, slotOf) == 0 {
+		return false, false
+	}
+	p, c := direction(pat, nil), direction(cmd, slotOf)
+	if p == 0 || c == 0 {
+		return false, false
+	}
+	return p == c, true
+}
+
+// opposedBeyondSwitch is opposed for every pair of opposite concepts
+// but on and off, which direction reads together.
+func opposedBeyondSwitch(c, p []cmem) bool {
+	for _, a := range c {
+		for _, b := range p {
+			if isOpposite(a.id, b.id) && !(isSwitchWord(a.id) && isSwitchWord(b.id)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isSwitchWord(id string) bool { return id == "on" || id == "off" }
+
 // switchFlipped reports whether the command asks a switch for the other
 // state than the pattern does, reading all their on and off words
 // (switchSign), matched or not: "show the caller ID" against "turn on

@@ -222,3 +222,39 @@ func TestDigitsAreNoTypo(t *testing.T) {
 		t.Errorf("a typo: %+v, want every word matched", c)
 	}
 }
+
+// TestDirectionsCompose: on/off words and negations are read together on
+// each side; a command is contradicted only when the setting ends up the
+// other way.
+func TestDirectionsCompose(t *testing.T) {
+	m := NewMatcher(testFlows())
+	for _, tt := range []struct {
+		cmd          string
+		flow         int64
+		contradicted bool
+	}{
+		{"don't show the caller id", fHideCaller, false},
+		{"never show the caller id", fHideCaller, false},
+		{"show the caller id", fHideCaller, true},
+		{"don't hide the caller id", fHideCaller, true},
+		{"turn off hide caller id", fHideCaller, true},
+		{"hide notifications on the lock screen", fNoLockNotif, false},
+		{"turn off notifications on the lock screen", fNoLockNotif, false},
+		{"show notifications on the lock screen", fNoLockNotif, true},
+		{"don't hide notifications on the lock screen", fNoLockNotif, true},
+	} {
+		t.Run(tt.cmd, func(t *testing.T) {
+			for _, c := range m.Rank(tt.cmd, pkgSettings, 40) {
+				if c.FlowID != tt.flow {
+					continue
+				}
+				got := slices.ContainsFunc(c.Vetoes, func(v string) bool { return v == VetoOpposite || v == VetoNegation })
+				if got != tt.contradicted {
+					t.Errorf("vetoes %v, contradicted %v, want %v", c.Vetoes, got, tt.contradicted)
+				}
+				return
+			}
+			t.Fatalf("flow %d not ranked", tt.flow)
+		})
+	}
+}

@@ -32,8 +32,7 @@ func isOption(s *screen.Snapshot, el *screen.Element) bool {
 	}
 	found := false
 	s.Walk(el.NodeID, func(n *screen.Node, _ int) bool {
-		c := strings.ToLower(n.ShortClass())
-		if n.Checkable && !strings.Contains(c, "switch") && !strings.Contains(c, "checkbox") && !strings.Contains(c, "toggle") {
+		if n.Checkable && !screen.IsToggleClass(n.Class) {
 			found = true
 		}
 		return !found

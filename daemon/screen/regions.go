@@ -113,3 +113,15 @@ const (
 	TitleBand = 0.15
 	MaxTitle  = 60
 )
+
+// IsToggleClass reports whether a checkable view of class (full or short
+// name) flips on its own — a switch, a check box, a toggle button — rather
+// than being one option of a group (a radio button, a checked text in a
+// single-choice list).
+func IsToggleClass(class string) bool {
+	c := strings.ToLower(class)
+	if i := strings.LastIndexByte(c, '.'); i >= 0 {
+		c = c[i+1:]
+	}
+	return strings.Contains(c, "switch") || strings.Contains(c, "checkbox") || strings.Contains(c, "toggle")
+}

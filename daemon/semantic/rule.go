@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -257,7 +258,9 @@ func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
 		if s.Action != device.Tap && s.Action != device.LongPress {
 			continue
 		}
-		option := len(s.Options) > 0 || len(s.Choices) > 0 || s.Target.Checkable
+		// a check box or switch is no option of a group: a word of its
+		// label left out is a rewording, as a button's
+		option := len(s.Options) > 0 || len(s.Choices) > 0 || s.Target.Checkable && !screen.IsToggleClass(s.Target.Class)
 		lw := labelWords(s.Target.Label())
 		for i, w := range lw {
 			if !left[w] {

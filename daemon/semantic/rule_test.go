@@ -33,6 +33,13 @@ func TestDecideGuards(t *testing.T) {
 			{Action: "tap", Target: screen.Descriptor{Text: label, Checkable: checkable}},
 		}}
 	}
+	// toggle: a flow whose last tap is on a check box (no option of a group)
+	toggle := func(id int64, intent, label string) *knowledge.Flow {
+		return &knowledge.Flow{ID: id, Intent: intent, Package: "p", Steps: []knowledge.Step{
+			{Action: "tap", Target: screen.Descriptor{Text: "Settings"}},
+			{Action: "tap", Target: screen.Descriptor{Text: label, Class: "android.widget.CheckBox", Checkable: true}},
+		}}
+	}
 	tests := []struct {
 		name     string
 		cfg      semantic.Config
@@ -47,6 +54,14 @@ func TestDecideGuards(t *testing.T) {
 		{"an unmatched flow word is the label of a checkable element", semantic.MiniLM,
 			[]*knowledge.Flow{plain(1, "same sort by first name", "First name", true)},
 			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"middle"}, FlowUnmatched: []string{"first"}}}, -1, ""},
+		{"a word of a check box's label left out is a rewording", semantic.MiniLM,
+			[]*knowledge.Flow{toggle(1, "same play a sound on key press", "Play a sound on key press")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"typing"}, FlowUnmatched: []string{"press"}}}, 0,
+			"cmd play a sound when typing keys"},
+		{"a word of a check box's label swapped in place names a sibling", semantic.MiniLM,
+			[]*knowledge.Flow{toggle(1, "same play a sound on key press", "Play a sound on key press")},
+			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"hold"}, FlowUnmatched: []string{"press"}}}, -1,
+			"cmd play a sound on key hold"},
 		{"a word of a setting's label left out is a rewording", semantic.MiniLM,
 			[]*knowledge.Flow{plain(1, "same wrap long lines", "Wrap long lines", false)},
 			[]intent.Candidate{{FlowID: 1, Score: grey, Unmatched: []string{"wide"}, FlowUnmatched: []string{"long"}}}, 0,

@@ -581,10 +581,33 @@ func (p *Phone) appendRevealed(s *screen.Snapshot) error {
 		}
 		e := p.revealed[id]
 		top := max(pb[1], pb[3]-rowH*(len(ids)-k))
-		s.Nodes = append(s.Nodes, screen.Node{ID: id, Parent: parent, Window: s.Nodes[parent].Window,
+		n := screen.Node{ID: id, Parent: parent, Window: s.Nodes[parent].Window,
 			Class: "android.widget.TextView", Package: s.Nodes[parent].Package, Text: e.label,
-			Bounds: screen.Rect{pb[0], top, pb[2], top + rowH}, Clickable: true, Focusable: true, Enabled: true, Visible: true})
+			Bounds: screen.Rect{pb[0], top, pb[2], top + rowH}, Clickable: true, Focusable: true, Enabled: true, Visible: true}
+		if sw := p.switchAfter(e); sw != nil {
+			// the row's tap led to a screen showing it as a check box or
+			// switch: it is one, in the state before that tap
+			n.Class, n.Checkable, n.Checked = sw.Class, true, !sw.Checked
+		}
+		s.Nodes = append(s.Nodes, n)
 		s.Nodes[parent].Children = append(s.Nodes[parent].Children, id)
+	}
+	return nil
+}
+
+// switchAfter returns the checkable node labelled e.label on the screen
+// e leads to, nil when there is none: a row revealed below the fold is
+// recorded by its label only, and a check box's tap stays on a screen
+// that shows it toggled.
+func (p *Phone) switchAfter(e edge) *screen.Node {
+	to, err := p.data.State(p.name, e.to)
+	if err != nil {
+		return nil
+	}
+	for i := range to.Nodes {
+		if n := &to.Nodes[i]; n.Checkable && n.Text == e.label {
+			return n
+		}
 	}
 	return nil
 }

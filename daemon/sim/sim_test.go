@@ -256,3 +256,58 @@ func TestImeEnterOnRecordedApps(t *testing.T) {
 	}
 	t.Logf("%d fields of start screens tried", tried)
 }
+
+// TestRevealedTogglesAreCheckable: a row revealed below the fold, recorded
+// by its label only, is a check box when the screen its tap led to shows
+// it as one — in the state before the tap — so the policy and the planner
+// see a setting, not a bare text ("Remove …" is no deletion).
+func TestRevealedTogglesAreCheckable(t *testing.T) {
+	d := load(t)
+	ctx := context.Background()
+	checked := 0
+	for _, task := range d.Tasks {
+		p, err := New(d, task.App)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Episode(&task); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range task.Actions() {
+			if st.RequiresScroll && st.TargetHTML != nil && (st.Action.Target == nil || st.Action.Target.TempID == nil) {
+				if res, _ := p.Perform(ctx, device.Action{Type: device.Scroll, Node: -1, Direction: device.Forward}); res.OK {
+					s, err := p.Snapshot(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					after, err := d.State(task.App, st.NextState)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := droidtask.HTMLLabel(st.TargetHTML.Inner)
+					var toggle *screen.Node
+					for i := range after.Nodes {
+						if n := &after.Nodes[i]; n.Checkable && n.Text == want {
+							toggle = n
+						}
+					}
+					for _, e := range screen.Elements(s) {
+						if n := s.Node(e.NodeID); toggle != nil && e.Label == want {
+							checked++
+							if !n.Checkable || n.Checked == toggle.Checked {
+								t.Errorf("%s step %d: revealed %q checkable=%v checked=%v, want a check box in the other state than after the tap (%v)", task.ID, st.Index, want, n.Checkable, n.Checked, toggle.Checked)
+							}
+						}
+					}
+				}
+			}
+			if err := p.Reset(st.NextState); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Skip("no task taps a check box revealed below the fold")
+	}
+	t.Logf("%d revealed check boxes", checked)
+}

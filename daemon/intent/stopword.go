@@ -25,4 +25,9 @@ var uiStopwords = setOf(
 func IsStopword(word string) bool { return isStopword(strings.ToLower(word)) }
 
 // isStopword is IsStopword for a lower-case word.
-func isStopword(w string) bool { return english.IsStopWord(w) || uiStopwords[w] }
+func isStopword(w string) bool { return !scopeWords[w] && english.IsStopWord(w) || uiStopwords[w] }
+
+// scopeWords are Snowball stop words that narrow what a command applies
+// to ("sort only this folder by size" asks for a scope the plain sort
+// does not set): they count as words of the command.
+var scopeWords = setOf("only")

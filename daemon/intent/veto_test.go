@@ -27,6 +27,8 @@ func TestVetoes(t *testing.T) {
 		{"add Bob to favorites", pkgContacts, fFavAlice, []string{VetoValue, VetoLiteral}},
 		{"call Bob on speaker", pkgContacts, fCall, []string{VetoExtra}},
 		{"set an alarm for 7 am every day", pkgClock, fAlarmSet, []string{VetoExtra}},
+		{"sort only these files by size in ascending order", pkgFiles, fSortAsc, []string{VetoExtra}},
+		{"sort these files by size in ascending order", pkgFiles, fSortAsc, nil},
 		// rewordings: no veto
 		{"turn on dark theme", pkgNotes, fNoteDarkOn, nil},
 		{"turn on hide caller number", pkgSettings, fHideCaller, nil},

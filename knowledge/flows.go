@@ -120,6 +120,9 @@ func (s *Store) SaveFlow(ctx context.Context, f *Flow) error {
 		if err := insertFlowParts(ctx, tx, g); err != nil {
 			return err
 		}
+		if err := insertAnswers(ctx, tx, g); err != nil {
+			return err
+		}
 		reason := ReasonLearned
 		if g.Source != SourceLearned {
 			reason = "saved (" + g.Source + ")"
@@ -555,7 +558,69 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 			f.Commands = append(f.Commands, c)
 		}
 	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+
+	rows, err = tx.QueryContext(ctx, `SELECT flow_id, command, slots FROM flow_answers
+		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, command`, args...)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return fs, nil // a store from before answers were kept (store recover reads those)
+		}
+		return nil, err
+	}
+	cur = 0
+	for rows.Next() {
+		var fid int64
+		var a Answer
+		var slots string
+		if err := rows.Scan(&fid, &a.Command, &slots); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(slots), &a.Slots); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("flow %d answer %q slots: %w", fid, a.Command, err)
+		}
+		if len(a.Slots) == 0 {
+			a.Slots = nil
+		}
+		if f := find(fid, &cur); f != nil {
+			f.Answers = append(f.Answers, a)
+		}
+	}
 	return fs, closeRows(rows)
+}
+
+// insertAnswers writes f's answers (f.ID set) for its package, replacing
+// another flow's answer for the same command: the last one written is the
+// owner's word.
+func insertAnswers(ctx context.Context, tx *sql.Tx, f *Flow) error {
+	if len(f.Answers) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO flow_answers (package, command, flow_id, slots, created) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (package, command) DO UPDATE SET flow_id = excluded.flow_id, slots = excluded.slots, created = excluded.created`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t := now().UnixMilli()
+	for i, a := range f.Answers {
+		slots := a.Slots
+		if slots == nil {
+			slots = map[string]string{}
+		}
+		js, err := json.Marshal(slots)
+		if err != nil {
+			return fmt.Errorf("answers[%d].slots: %w", i, err)
+		}
+		if _, err := st.ExecContext(ctx, f.Package, a.Command, f.ID, string(js), t); err != nil {
+			return fmt.Errorf("answers[%d]: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // newToken returns 128 random bits as 32 hex digits.

@@ -145,6 +145,16 @@ func validateFlow(f *Flow, at string) error {
 			return fmt.Errorf("%scommands[%d]: empty", at, i)
 		}
 	}
+	answers := make(map[string]int, len(f.Answers))
+	for i, a := range f.Answers {
+		if strings.TrimSpace(a.Command) == "" {
+			return fmt.Errorf("%sanswers[%d].command: empty", at, i)
+		}
+		if j, dup := answers[a.Command]; dup {
+			return fmt.Errorf("%sanswers[%d].command: %q repeats answers[%d]", at, i, a.Command, j)
+		}
+		answers[a.Command] = i
+	}
 	return nil
 }
 
@@ -179,7 +189,8 @@ const stepTap = "tap"
 
 // exportable is f as it may leave the phone: without its token (a replay
 // handle), without the owner's "don't ask again" consent, and without the
-// example values of private slots (those typed into password fields).
+// example values of private slots (those typed into password fields), in
+// its slots and its answers.
 func exportable(f Flow) Flow {
 	f.Token, f.AllowSensitive = "", false
 	private := map[string]bool{}
@@ -197,6 +208,20 @@ func exportable(f Flow) Flow {
 			slots[i] = sl
 		}
 		f.Slots = slots
+		answers := make([]Answer, len(f.Answers))
+		for i, a := range f.Answers {
+			kept := map[string]string{}
+			for k, v := range a.Slots {
+				if !private[k] {
+					kept[k] = v
+				}
+			}
+			if len(kept) == 0 {
+				kept = nil
+			}
+			answers[i] = Answer{Command: a.Command, Slots: kept}
+		}
+		f.Answers = answers
 	}
 	return f
 }

@@ -185,6 +185,20 @@ type Flow struct {
 	// FailStreak counts the flow's failures since its last success, new
 	// version or rollback; see Healthy.
 	FailStreak int `json:"fail_streak,omitempty"`
+	// Answers are the commands the owner chose this flow for in "did you
+	// mean" (Store.RememberAnswer), each for its own words only. They go
+	// with the flow: read with it, exported, salvaged, and written by
+	// SaveFlow (an import); UpdateFlow and ReviseFlow leave them as they
+	// are, and RememberAnswer adds them.
+	Answers []Answer `json:"answers,omitempty"`
+}
+
+// Answer is one command the owner chose a flow for (Flow.Answers): the
+// command as remembered (lower case, spaces collapsed, secrets redacted)
+// and the slot values of that replay (never a password).
+type Answer struct {
+	Command string            `json:"command"`
+	Slots   map[string]string `json:"slots,omitempty"`
 }
 
 // UnhealthyAfter is the number of consecutive failures after which a flow

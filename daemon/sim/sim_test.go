@@ -40,13 +40,7 @@ func TestGroundTruthReplays(t *testing.T) {
 	passed := 0
 	for _, task := range d.Tasks {
 		t.Run(task.ID, func(t *testing.T) {
-			p, err := New(d, task.App)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Episode(&task); err != nil {
-				t.Fatal(err)
-			}
+			p := episode(t, d, &task)
 			for _, st := range task.Actions() {
 				if p.State() != st.State {
 					t.Fatalf("step %d: on %s, want %s", st.Index, p.State(), st.State)
@@ -70,6 +64,19 @@ func TestGroundTruthReplays(t *testing.T) {
 		t.Errorf("%d of %d tasks replayed", passed, len(d.Tasks))
 	}
 	t.Logf("%d of %d tasks replayed to their final screen", passed, len(d.Tasks))
+}
+
+// episode returns a phone on task's app at the start of its episode.
+func episode(t *testing.T, d *droidtask.Dataset, task *droidtask.Task) *Phone {
+	t.Helper()
+	p, err := New(d, task.App)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Episode(task); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func stepAction(t *testing.T, ctx context.Context, p *Phone, st droidtask.Step) device.Action {
@@ -266,13 +273,7 @@ func TestRevealedTogglesAreCheckable(t *testing.T) {
 	ctx := context.Background()
 	checked := 0
 	for _, task := range d.Tasks {
-		p, err := New(d, task.App)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Episode(&task); err != nil {
-			t.Fatal(err)
-		}
+		p := episode(t, d, &task)
 		for _, st := range task.Actions() {
 			if st.RequiresScroll && st.TargetHTML != nil && (st.Action.Target == nil || st.Action.Target.TempID == nil) {
 				if res, _ := p.Perform(ctx, device.Action{Type: device.Scroll, Node: -1, Direction: device.Forward}); res.OK {

@@ -135,6 +135,10 @@ type Report struct {
 	// "done" in the learn phase (Config.Owner).
 	ConfirmedYes int `json:"confirmed_yes,omitempty"`
 	ConfirmedNo  int `json:"confirmed_no,omitempty"`
+	// FailedSensitive counts the learn runs that failed after performing a
+	// sensitive action (TaskRow.Sensitive): a deletion, a send, a call on
+	// the way to a wrong end — the wrong taps that cost most.
+	FailedSensitive int `json:"failed_sensitive"`
 }
 
 // ReplayReport is the replay phase.
@@ -181,6 +185,10 @@ type TaskRow struct {
 	// Confirmed: with Config.Owner, the owner's answer to an unsure "done"
 	// ("yes", "no"), "" when not asked.
 	Confirmed string `json:"confirmed,omitempty"`
+	// Sensitive: the learn run's performed steps the sensitive-action
+	// policy judged sensitive (deleting, sending, calling, paying, an
+	// account, typing over the owner's writing), as traced.
+	Sensitive []string `json:"sensitive,omitempty"`
 	// Instructions: what became of each pasted step (tutorial runs only).
 	Instructions []steps.Outcome `json:"instructions,omitempty"`
 }
@@ -343,6 +351,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 					line += " (backtracked)"
 				}
 				row.Trace = append(row.Trace, line)
+				if s.Sensitive && s.OK {
+					row.Sensitive = append(row.Sensitive, line)
+				}
 			}
 			if res.FlowID != 0 {
 				// the flow the engine saved for this task, even when the
@@ -358,6 +369,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			appMatched += row.MatchedSteps
 			if row.Succeeded {
 				ar.Succeeded++
+			} else if len(row.Sensitive) > 0 {
+				rep.FailedSensitive++
 			}
 			switch row.Confirmed {
 			case "yes":
@@ -503,6 +516,9 @@ func (r *Report) WriteTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%-14s %6d %6d %7.1f%% %8.1f%% %8d\n", "total", r.Tasks, r.Succeeded, 100*r.SuccessRate, 100*r.StepAccuracy, r.Replay.Succeeded)
 	fmt.Fprintf(w, "LLM calls: learn %d, replay %d, commands %d\n", r.LLMCalls, r.Replay.LLMCalls, r.Commands.LLMCalls)
+	if r.Tasks > 0 {
+		fmt.Fprintf(w, "failed runs that performed a sensitive action on the way: %d\n", r.FailedSensitive)
+	}
 	if r.ConfirmedYes+r.ConfirmedNo > 0 {
 		fmt.Fprintf(w, "unsure \"done\": the owner said done %d times, not done %d times (only confirmed runs are learned)\n", r.ConfirmedYes, r.ConfirmedNo)
 	}

@@ -55,6 +55,14 @@ func TestOracleLearnsAndReplaysTwoApps(t *testing.T) {
 	if rep.Tasks == 0 || rep.Succeeded != rep.Tasks || rep.Replay.Succeeded != rep.Tasks || rep.Replay.LLMCalls != 0 {
 		t.Fatalf("%d tasks, %d learned, %d replayed, %d LLM calls", rep.Tasks, rep.Succeeded, rep.Replay.Succeeded, rep.Replay.LLMCalls)
 	}
+	// the recorded routes delete, and say so; none of them failed
+	sensitive := 0
+	for _, row := range rep.PerTask {
+		sensitive += len(row.Sensitive)
+	}
+	if sensitive == 0 || rep.FailedSensitive != 0 {
+		t.Errorf("%d sensitive steps traced, %d failed runs with one; want some, and none failed", sensitive, rep.FailedSensitive)
+	}
 }
 
 // TestNewPicksKeepTheFlowHealthy: a replay that picks an option the

@@ -11,6 +11,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -178,7 +179,17 @@ func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 	} else if d := screen.Describe(s, m.NodeID); step.Target.InList && relaxedLabel(step.Target) != "" && relaxedLabel(d) != relaxedLabel(step.Target) {
 		// another row of the list (Ground credits rows for any content): a
 		// row that clearly carries the step's label, maybe reworded, wins
-		if id, found := reground(s, step, r.cfg.LabelSimilarity); found {
+		if name, named := semantic.RowNames(r.flow)[step.Index]; named {
+			// the flow's intent names the row ("play clip2.mp4"): only a
+			// row carrying that name will do — a look-alike label
+			// ("clip1.mp4") is another item
+			elems := screen.Elements(s)
+			i := namedRow(s, elems, step, name)
+			if i < 0 {
+				return a, nil, false
+			}
+			m = screen.Match{NodeID: elems[i].NodeID}
+		} else if id, found := reground(s, step, r.cfg.LabelSimilarity); found {
 			m = screen.Match{NodeID: id}
 		} else if screen.IsDialog(s) {
 			// rows of a popup menu are commands, not content: another
@@ -236,6 +247,29 @@ func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 		}
 	}
 	return a, el, true
+}
+
+// namedRow returns the index in elems (screen.Elements of s) of the one
+// element of the step's class whose label's first part (before " · ") is
+// name, word for word and case folded; -1 when none is, or several are.
+// "Trip ideas 2" is not the row "Trip ideas", nor "clip1.mp4" "clip2.mp4".
+func namedRow(s *screen.Snapshot, elems []screen.Element, step knowledge.Step, name string) int {
+	want := strings.Join(choiceWords(name), " ")
+	found := -1
+	for i := range elems {
+		head, _, _ := strings.Cut(elems[i].Label, " · ")
+		if want == "" || strings.Join(choiceWords(head), " ") != want {
+			continue
+		}
+		if d := screen.Describe(s, elems[i].NodeID); d.Editable || d.Class != step.Target.Class {
+			continue
+		}
+		if found >= 0 {
+			return -1
+		}
+		found = i
+	}
+	return found
 }
 
 // fillSlots replaces "{name}" references by slot values; a slot without

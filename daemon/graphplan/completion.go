@@ -242,7 +242,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			}
 		}
 		for i := range rs.values {
-			if !rs.values[i].done && containsFold(h.Target.Label(), rs.values[i].text) {
+			if !rs.values[i].done && (containsFold(h.Target.Label(), rs.values[i].text) || answeredAbout(h, rs.values[i].text)) {
 				rs.values[i].done = true
 			}
 		}
@@ -287,6 +287,21 @@ func (rs *runState) names(label string) bool {
 	words := termsOf(label)
 	for _, ct := range rs.terms {
 		if !strings.HasPrefix(string(ct.t), "@") && slices.Contains(words, ct.t) {
+			return true
+		}
+	}
+	return false
+}
+
+// answeredAbout reports whether step h answered a dialog whose text names
+// value ("Delete the note "Diary"?" → Delete): the dialog asked about the
+// item the value names, so the command's action on it is done.
+func answeredAbout(h daemon.StepRecord, value string) bool {
+	if h.Where == nil || !h.Where.Dialog {
+		return false
+	}
+	for _, l := range h.Where.Labels {
+		if l != strings.ToLower(h.Target.Label()) && containsFold(l, value) {
 			return true
 		}
 	}

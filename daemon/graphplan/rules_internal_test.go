@@ -202,3 +202,25 @@ func TestCreatesUnasked(t *testing.T) {
 		}
 	}
 }
+
+// TestAnsweredDialogNamesTheValue: answering a dialog whose text names the
+// command's value ("Delete note "Diary"?") leaves that value done; a
+// dialog about something else, or a screen that is no dialog, does not.
+func TestAnsweredDialogNamesTheValue(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		where  *knowledge.Goal
+		wantOK bool
+	}{
+		{"the dialog names it", &knowledge.Goal{Dialog: true, Labels: []string{`delete note "diary"?`, "delete", "cancel"}}, true},
+		{"another item", &knowledge.Goal{Dialog: true, Labels: []string{`delete note "trip"?`, "delete", "cancel"}}, false},
+		{"no dialog", &knowledge.Goal{Labels: []string{"diary", "delete"}}, false},
+	} {
+		rs := newRunState("delete the note 'Diary'", "")
+		h := daemon.StepRecord{Action: device.Tap, OK: true, Label: "Delete", Target: desc("Delete"), Where: tt.where}
+		(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{h}})
+		if got := rs.pendingValues() == 0; got != tt.wantOK {
+			t.Errorf("%s: value done = %v, want %v", tt.name, got, tt.wantOK)
+		}
+	}
+}

@@ -223,6 +223,8 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 	case device.Tap, device.LongPress, daemon.ActEnsureOn, daemon.ActEnsureOff:
 		if h.Target.InList && !rs.names(h.Target.Label()) {
 			rs.pickedRow = true
+			// a row of the screen's content, not of a popup menu
+			rs.pickedItem = rs.pickedItem || h.Where != nil && !h.Where.Dialog
 		}
 		for _, t := range targetTerms(h.Target) {
 			rs.covered[t] = true

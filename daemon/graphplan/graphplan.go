@@ -78,12 +78,14 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/safety"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -244,6 +246,12 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		if createsUnasked(rs, st, cands[i]) {
 			// the command changes or deletes something that exists;
 			// creating a new one is never on its way
+			continue
+		}
+		if rs.universal && rs.pickedItem && destroys(st, cands[i]) {
+			// the command asked to delete all of something and a step
+			// opened one item it does not name: deleting there deletes
+			// that item, which nobody asked for
 			continue
 		}
 		if cands[i].score >= minScore {
@@ -454,4 +462,16 @@ func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 		}
 	}
 	return false
+}
+
+// destroys reports whether the action candidate c takes now (on this
+// screen, also as the first step of a path through the UI graph) deletes
+// something: the sensitive-action policy's category Destroy for its
+// element.
+func destroys(st *daemon.PlanState, c candidate) bool {
+	if c.element < 0 || c.element >= len(st.Elements) {
+		return false
+	}
+	e := &st.Elements[c.element]
+	return slices.Contains(safety.Classify(safety.Target{Action: c.action, Label: e.Label, ResourceID: e.Resource}).Categories, safety.Destroy)
 }

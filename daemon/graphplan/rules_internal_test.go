@@ -224,3 +224,29 @@ func TestAnsweredDialogNamesTheValue(t *testing.T) {
 		}
 	}
 }
+
+// TestAllButOneItem: a row of the app's content the command does not name
+// counts as one item picked (so a command about all of something deletes
+// nothing there); a popup menu's row does not; "Delete" deletes.
+func TestAllButOneItem(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		where  *knowledge.Goal
+		picked bool
+	}{
+		{"a contact's row", &knowledge.Goal{Labels: []string{"call history"}}, true},
+		{"a menu's row", &knowledge.Goal{Dialog: true, Labels: []string{"settings"}}, false},
+	} {
+		rs := newRunState("delete all call history", "")
+		d := desc("Dora")
+		d.InList = true
+		(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{{Action: device.Tap, OK: true, Label: "Dora", Target: d, Where: tt.where}}})
+		if !rs.universal || rs.pickedItem != tt.picked {
+			t.Errorf("%s: universal %v, picked an item %v; want true, %v", tt.name, rs.universal, rs.pickedItem, tt.picked)
+		}
+	}
+	st := &daemon.PlanState{Elements: []screen.Element{{Kind: screen.KindButton, Label: "Delete"}, {Kind: screen.KindButton, Label: "Edit"}}}
+	if !destroys(st, candidate{action: device.Tap, element: 0}) || destroys(st, candidate{action: device.Tap, element: 1}) {
+		t.Error(`destroys: want "Delete" only`)
+	}
+}

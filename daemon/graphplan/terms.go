@@ -101,6 +101,9 @@ type runState struct {
 	// of the command names. Both: the run did something to one item where
 	// the command asked for all, so its end is not sure (completion.go).
 	universal, pickedRow bool
+	// pickedItem: pickedRow, for a row of a screen that is no dialog or
+	// popup menu (an item of the app's content)
+	pickedItem bool
 	// nearest: the label of the app (screen and graph) whose meaning is
 	// closest to the whole command by SemMargin over the next, unless it
 	// only names the app, or ""; recomputed each step (semantic.go)

@@ -250,3 +250,20 @@ func TestAllButOneItem(t *testing.T) {
 		t.Error(`destroys: want "Delete" only`)
 	}
 }
+
+// TestAppWordsNameNoField: a number goes only into a field the words
+// before it name, and the words naming the app are no such words ("the
+// Notes app to 125%" against a note's name field); a quoted value keeps
+// them to rank fields.
+func TestAppWordsNameNoField(t *testing.T) {
+	field := &screen.Element{Kind: screen.KindInput, Label: "Diary", Value: "Diary", Resource: "note_name"}
+	if v := newRunState("adjust the font size of the Notes app to 125%", "Notes").nextValueFor(field); v >= 0 {
+		t.Errorf("the number goes into a note's name field (value %d)", v)
+	}
+	if v := newRunState("adjust the font size of the Notes app to 125%", "").nextValueFor(field); v < 0 {
+		t.Error("without the app's name, 'notes' is a word naming the field: want the value typed")
+	}
+	if v := newRunState("create a note named 'Trip'", "Notes").nextValueFor(&screen.Element{Kind: screen.KindInput, Resource: "note_name"}); v < 0 {
+		t.Error("a quoted value: want it typed")
+	}
+}

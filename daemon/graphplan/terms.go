@@ -7,6 +7,7 @@ package graphplan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -135,11 +136,22 @@ func newRunState(cmd, appLabel string) *runState {
 			rs.configLike = true
 		}
 	}
+	rs.appWords = map[term]bool{}
+	for _, tm := range termsOf(appLabel) {
+		rs.appWords[tm] = true
+	}
 	for _, v := range u.Values {
 		if v.Kind == intent.KindWord && !rs.search {
 			continue // proper-noun-like words are matched as terms, not typed
 		}
+		// the words before the value that may name its field; for a
+		// number, time or date (typed only into a field they name) not
+		// those naming the app ("… of the Notes app to 125%" names no
+		// field)
 		ctx := termsOf(cmd[:v.Start])
+		if v.Kind != intent.KindQuoted {
+			ctx = slices.DeleteFunc(slices.Clone(ctx), func(t term) bool { return rs.appWords[t] })
+		}
 		if len(ctx) > 2 {
 			ctx = ctx[len(ctx)-2:]
 		}
@@ -156,10 +168,6 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 	}
 	seen := map[term]bool{}
-	rs.appWords = map[term]bool{}
-	for _, tm := range termsOf(appLabel) {
-		rs.appWords[tm] = true
-	}
 	for _, tm := range termsOf(commandWithoutValues(cmd, u)) {
 		if !seen[tm] && !isPolarity(tm) {
 			seen[tm] = true

@@ -166,6 +166,7 @@ type Dataset struct {
 
 	mu     sync.Mutex
 	states map[string]*screen.Snapshot // app/state -> parsed
+	labels map[string]string           // app -> Label
 }
 
 // Load reads apps.json, tasks.jsonl and transitions.jsonl of dir. It
@@ -177,7 +178,7 @@ func Load(dir string) (*Dataset, error) {
 // LoadFS reads a DroidTask-format tree from fsys (the embedded demo app
 // uses it); name labels it in messages.
 func LoadFS(fsys fs.FS, name string) (*Dataset, error) {
-	d := &Dataset{Dir: name, fsys: fsys, Apps: map[string]AppInfo{}, states: map[string]*screen.Snapshot{}}
+	d := &Dataset{Dir: name, fsys: fsys, Apps: map[string]AppInfo{}, states: map[string]*screen.Snapshot{}, labels: map[string]string{}}
 	b, err := fs.ReadFile(fsys, "apps.json")
 	if err != nil {
 		return nil, fmt.Errorf("droidtask: %w", err)

@@ -3,6 +3,7 @@ package droidtask
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -192,6 +193,67 @@ func describeScreen(s *screen.Snapshot) string {
 		act = act[i+1:]
 	}
 	return strings.TrimSpace(act + ": " + strings.Join(labels, ", "))
+}
+
+// Label returns the label app's launcher icon shows, as its recorded
+// screens show it: the text or content-desc, among those of its recorded
+// states, that is the data-set name with spaces and case aside (the name
+// "musicplayer" for "Music Player"), the most frequent one, else the same
+// among the other apps' states (a launcher's); else AppLabel(app). A
+// phone gives the launcher's label; a data set only its name. Computed
+// once per app (it may read every recorded state).
+func (d *Dataset) Label(app string) string {
+	d.mu.Lock()
+	l, ok := d.labels[app]
+	d.mu.Unlock()
+	if ok {
+		return l
+	}
+	want := lettersOf(app)
+	count := map[string]int{}
+	// its own screens first (a title bar, an "About" page), then the other
+	// apps' (a launcher lists it)
+	for _, in := range append([]string{app}, d.AppNames()...) {
+		if len(count) > 0 {
+			break
+		}
+		ids, _ := d.StateIDs(in)
+		for _, id := range ids {
+			s, err := d.State(in, id)
+			if err != nil {
+				continue
+			}
+			for i := range s.Nodes {
+				for _, t := range []string{s.Nodes[i].Text, s.Nodes[i].ContentDesc} {
+					if t = strings.TrimSpace(t); t != "" && len(t) <= 2*len(app)+8 && lettersOf(t) == want {
+						count[t]++
+					}
+				}
+			}
+		}
+	}
+	l = AppLabel(app)
+	best := 0
+	for t, n := range count {
+		if n > best || n == best && t < l {
+			l, best = t, n
+		}
+	}
+	d.mu.Lock()
+	d.labels[app] = l
+	d.mu.Unlock()
+	return l
+}
+
+// lettersOf returns s's letters, lower case.
+func lettersOf(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // AppLabel makes a display label from a data-set app name ("notes" ->

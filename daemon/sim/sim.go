@@ -622,7 +622,7 @@ func sortInts(a []int) {
 
 // InstalledApps implements device.Device: the simulated app.
 func (p *Phone) InstalledApps(ctx context.Context) ([]device.App, error) {
-	return []device.App{{Package: p.app.MainPackage, Label: droidtask.AppLabel(p.name)}}, ctx.Err()
+	return []device.App{{Package: p.app.MainPackage, Label: p.data.Label(p.name)}}, ctx.Err()
 }
 
 // ForegroundApp implements device.Device.

@@ -158,7 +158,7 @@ func Implied(command string) []Category {
 	for _, c := range actionCategories(command) {
 		cats[c] = true
 	}
-	for _, c := range categoriesOf(command, commandWords, true) {
+	for _, c := range append(categoriesOf(command, commandWords, true), categoriesOf(command, commandWordsIntl, false)...) {
 		cats[c] = true
 	}
 	return sorted(cats)

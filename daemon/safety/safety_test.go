@@ -97,6 +97,9 @@ func TestRequestedAndDecide(t *testing.T) {
 		{"replacing a note's text confirms", "replace the shopping note's text with eggs", body, Policy{}, Confirm},
 		{"clearing a note confirms", "clear the shopping note and write eggs", body, Policy{}, Confirm},
 		{"a replay confirms typing over a note", "add eggs to my list", body, Policy{Replay: true}, Confirm},
+		{"replacing in German confirms", "ersetze den Text der Einkaufsnotiz durch Eier", body, Policy{}, Confirm},
+		{"replacing in French confirms", "remplace le texte de la note par oeufs", body, Policy{}, Confirm},
+		{"writing in Spanish is no replacing", "escribe huevos en la nota", body, Policy{}, Refuse},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

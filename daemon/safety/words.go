@@ -93,6 +93,19 @@ var commandWords = map[Category][]string{
 	Overwrite: {"replace", "overwrite", "rewrite", "retype", "erase", "wipe", "clear", "edit"},
 }
 
+// commandWordsIntl are commandWords in the other languages, matched as
+// written (no English inflection), for the categories no element label
+// names (typing over a text is asked for, never tapped).
+var commandWordsIntl = map[Category][]string{
+	Overwrite: {
+		"reemplazar", "reemplaza", "sobrescribir", "sobrescribe", "reescribir", "editar", "edita", // es (pt "editar" too)
+		"remplacer", "remplace", "ecraser", "ecrase", "reecrire", "modifier le texte", // fr
+		"ersetzen", "ersetze", "uberschreiben", "uberschreibe", "neu schreiben", "bearbeiten", "bearbeite", // de
+		"substituir", "substitua", "sobrescrever", "sobrescreva", "reescrever", // pt
+		"替换", "覆盖", "改写", "置き換え", "上書き", // zh, ja
+	},
+}
+
 // confirmWords label the accepting button of a confirmation dialog; they
 // are sensitive when the dialog around them asks about a sensitive action
 // ("Delete 3 items?" → "OK").

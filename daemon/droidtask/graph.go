@@ -198,7 +198,7 @@ func describeScreen(s *screen.Snapshot) string {
 // Label returns the label app's launcher icon shows, as its recorded
 // screens show it: the text or content-desc, among those of its recorded
 // states, that is the data-set name with spaces and case aside (the name
-// "musicplayer" for "Music Player"), the most frequent one, else the same
+// "photoeditor" for "Photo Editor"), the most frequent one, else the same
 // among the other apps' states (a launcher's); else AppLabel(app). A
 // phone gives the launcher's label; a data set only its name. Computed
 // once per app (it may read every recorded state).
@@ -257,7 +257,7 @@ func lettersOf(s string) string {
 }
 
 // AppLabel makes a display label from a data-set app name ("notes" ->
-// "Notes").
+// "Jotter").
 func AppLabel(name string) string {
 	if name == "" {
 		return ""

@@ -205,8 +205,8 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		}
 		for i := range rs.values {
 			// a value the field held before (its label: an input's own
-			// text) named what was changed ("rename 'Diary' to 'events'"
-			// typed over "Diary"); nothing is left to do with it
+			// text) named what was changed ("rename 'Ledger' to 'chores'"
+			// typed over "Ledger"); nothing is left to do with it
 			if !rs.values[i].done && strings.EqualFold(strings.TrimSpace(rs.values[i].text), strings.TrimSpace(h.Label)) {
 				rs.values[i].done = true
 			}
@@ -296,7 +296,7 @@ func (rs *runState) names(label string) bool {
 }
 
 // answeredAbout reports whether step h answered a dialog whose text names
-// value ("Delete the note "Diary"?" → Delete): the dialog asked about the
+// value ("Delete the note "Ledger"?" → Delete): the dialog asked about the
 // item the value names, so the command's action on it is done.
 func answeredAbout(h daemon.StepRecord, value string) bool {
 	if h.Where == nil || !h.Where.Dialog {

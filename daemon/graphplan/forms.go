@@ -54,7 +54,7 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 	for i, v := range rs.values {
 		if v.done || strings.EqualFold(strings.TrimSpace(e.Value), strings.TrimSpace(v.text)) {
 			// a value the field holds already names what is there (the
-			// note "rename 'Diary' to 'events'" renames): typing it
+			// note "rename 'Ledger' to 'chores'" renames): typing it
 			// changes nothing
 			continue
 		}

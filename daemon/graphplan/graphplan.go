@@ -435,9 +435,9 @@ var (
 // createsUnasked reports whether candidate c taps, now, an element that
 // creates something ("Create a new note", "New event": the concept add)
 // for a command that changes or deletes what exists (edit, delete) and
-// does not ask to add: "rename the note 'Diary'" or "delete contact Jack"
+// does not ask to add: "rename the note 'Ledger'" or "delete contact Jack"
 // must find the item, and a new one made on the way (a note named
-// "Diary") is a side effect nobody asked for. A command that also adds
+// "Ledger") is a side effect nobody asked for. A command that also adds
 // ("set an alarm", "add a number to Bob") keeps every element.
 func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 	if c.element < 0 || c.element >= len(st.Elements) || c.action != device.Tap {

@@ -157,22 +157,22 @@ func TestStaleSteps(t *testing.T) {
 	}
 }
 
-// TestValueTheFieldHolds: of "rename 'Diary' to 'events'", the field
-// showing "Diary" gets "events" (typing the name it holds changes
-// nothing), and typing over "Diary" leaves no value pending, so the
+// TestValueTheFieldHolds: of "rename 'Ledger' to 'chores'", the field
+// showing "Ledger" gets "chores" (typing the name it holds changes
+// nothing), and typing over "Ledger" leaves no value pending, so the
 // dialog can be committed.
 func TestValueTheFieldHolds(t *testing.T) {
-	rs := newRunState("rename the note 'diary' to 'events'", "")
+	rs := newRunState("rename the note 'ledger' to 'chores'", "")
 	if len(rs.values) != 2 {
 		t.Fatalf("values %+v, want two", rs.values)
 	}
-	field := &screen.Element{Kind: screen.KindInput, Label: "Diary", Value: "Diary", Resource: "note_name"}
-	if v := rs.nextValueFor(field); v < 0 || rs.values[v].text != "events" {
-		t.Fatalf("nextValueFor = %d (%+v), want the value 'events'", v, rs.values)
+	field := &screen.Element{Kind: screen.KindInput, Label: "Ledger", Value: "Ledger", Resource: "note_name"}
+	if v := rs.nextValueFor(field); v < 0 || rs.values[v].text != "chores" {
+		t.Fatalf("nextValueFor = %d (%+v), want the value 'chores'", v, rs.values)
 	}
-	(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{{Action: device.Input, OK: true, Label: "Diary", Text: "events"}}})
+	(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{{Action: device.Input, OK: true, Label: "Ledger", Text: "chores"}}})
 	if n := rs.pendingValues(); n != 0 {
-		t.Errorf("%d values pending after typing 'events' over 'Diary', want 0", n)
+		t.Errorf("%d values pending after typing 'chores' over 'Ledger', want 0", n)
 	}
 }
 
@@ -189,12 +189,12 @@ func TestCreatesUnasked(t *testing.T) {
 		element int
 		want    bool
 	}{
-		{"rename the note 'Diary' to 'events'", 0, true},
-		{"delete the note 'Diary'", 0, true},
-		{"rename the note 'Diary' to 'events'", 1, false},
-		{"create a note 'Diary' and write eggs", 0, false},
+		{"rename the note 'Ledger' to 'chores'", 0, true},
+		{"delete the note 'Ledger'", 0, true},
+		{"rename the note 'Ledger' to 'chores'", 1, false},
+		{"create a note 'Ledger' and write eggs", 0, false},
 		{"set an alarm for 7 am", 0, false},
-		{"show the note 'Diary'", 0, false},
+		{"show the note 'Ledger'", 0, false},
 	} {
 		rs := newRunState(tt.cmd, "")
 		if got := createsUnasked(rs, st, candidate{action: device.Tap, element: tt.element}); got != tt.want {
@@ -204,7 +204,7 @@ func TestCreatesUnasked(t *testing.T) {
 }
 
 // TestAnsweredDialogNamesTheValue: answering a dialog whose text names the
-// command's value ("Delete note "Diary"?") leaves that value done; a
+// command's value ("Delete note "Ledger"?") leaves that value done; a
 // dialog about something else, or a screen that is no dialog, does not.
 func TestAnsweredDialogNamesTheValue(t *testing.T) {
 	for _, tt := range []struct {
@@ -212,11 +212,11 @@ func TestAnsweredDialogNamesTheValue(t *testing.T) {
 		where  *knowledge.Goal
 		wantOK bool
 	}{
-		{"the dialog names it", &knowledge.Goal{Dialog: true, Labels: []string{`delete note "diary"?`, "delete", "cancel"}}, true},
+		{"the dialog names it", &knowledge.Goal{Dialog: true, Labels: []string{`delete note "ledger"?`, "delete", "cancel"}}, true},
 		{"another item", &knowledge.Goal{Dialog: true, Labels: []string{`delete note "trip"?`, "delete", "cancel"}}, false},
-		{"no dialog", &knowledge.Goal{Labels: []string{"diary", "delete"}}, false},
+		{"no dialog", &knowledge.Goal{Labels: []string{"ledger", "delete"}}, false},
 	} {
-		rs := newRunState("delete the note 'Diary'", "")
+		rs := newRunState("delete the note 'Ledger'", "")
 		h := daemon.StepRecord{Action: device.Tap, OK: true, Label: "Delete", Target: desc("Delete"), Where: tt.where}
 		(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{h}})
 		if got := rs.pendingValues() == 0; got != tt.wantOK {
@@ -234,10 +234,10 @@ func TestAllButOneItem(t *testing.T) {
 		where  *knowledge.Goal
 		picked bool
 	}{
-		{"a contact's row", &knowledge.Goal{Labels: []string{"call history"}}, true},
+		{"a contact's row", &knowledge.Goal{Labels: []string{"voicemails"}}, true},
 		{"a menu's row", &knowledge.Goal{Dialog: true, Labels: []string{"settings"}}, false},
 	} {
-		rs := newRunState("delete all call history", "")
+		rs := newRunState("delete all voicemails", "")
 		d := desc("Dora")
 		d.InList = true
 		(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{{Action: device.Tap, OK: true, Label: "Dora", Target: d, Where: tt.where}}})
@@ -253,17 +253,17 @@ func TestAllButOneItem(t *testing.T) {
 
 // TestAppWordsNameNoField: a number goes only into a field the words
 // before it name, and the words naming the app are no such words ("the
-// Notes app to 125%" against a note's name field); a quoted value keeps
+// Jotter app to 140%" against a note's name field); a quoted value keeps
 // them to rank fields.
 func TestAppWordsNameNoField(t *testing.T) {
-	field := &screen.Element{Kind: screen.KindInput, Label: "Diary", Value: "Diary", Resource: "note_name"}
-	if v := newRunState("adjust the font size of the Notes app to 125%", "Notes").nextValueFor(field); v >= 0 {
+	field := &screen.Element{Kind: screen.KindInput, Label: "Ledger", Value: "Ledger", Resource: "jotter_name"}
+	if v := newRunState("adjust the font size of the Jotter app to 140%", "Jotter").nextValueFor(field); v >= 0 {
 		t.Errorf("the number goes into a note's name field (value %d)", v)
 	}
-	if v := newRunState("adjust the font size of the Notes app to 125%", "").nextValueFor(field); v < 0 {
+	if v := newRunState("adjust the font size of the Jotter app to 140%", "").nextValueFor(field); v < 0 {
 		t.Error("without the app's name, 'notes' is a word naming the field: want the value typed")
 	}
-	if v := newRunState("create a note named 'Trip'", "Notes").nextValueFor(&screen.Element{Kind: screen.KindInput, Resource: "note_name"}); v < 0 {
+	if v := newRunState("create a note named 'Trip'", "Jotter").nextValueFor(&screen.Element{Kind: screen.KindInput, Resource: "note_name"}); v < 0 {
 		t.Error("a quoted value: want it typed")
 	}
 }

@@ -146,7 +146,7 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 		// the words before the value that may name its field; for a
 		// number, time or date (typed only into a field they name) not
-		// those naming the app ("… of the Notes app to 125%" names no
+		// those naming the app ("… of the Jotter app to 140%" names no
 		// field)
 		ctx := termsOf(cmd[:v.Start])
 		if v.Kind != intent.KindQuoted {

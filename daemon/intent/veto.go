@@ -136,8 +136,8 @@ func switchSign(toks []ptok, slotOf []int) int {
 
 // direction is the state a text asks a setting to end in, its on and off
 // words (switchSign) and its negations read together: "turn on hide
-// numbers" -1, "don't show the numbers" -1, "the week should not start
-// on Sunday" -1 (a negation alone turns the setting it names off),
+// numbers" -1, "don't show the numbers" -1, "the screen should not
+// dim" -1 (a negation alone turns the setting it names off),
 // "enable do not disturb" -1 and "turn off do not disturb" +1 (the
 // negation in the setting's name counts too). 0 when the text has
 // neither on/off words nor a negation.

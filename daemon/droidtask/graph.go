@@ -256,7 +256,7 @@ func lettersOf(s string) string {
 	return b.String()
 }
 
-// AppLabel makes a display label from a data-set app name ("notes" ->
+// AppLabel makes a display label from a data-set app name ("jotter" ->
 // "Jotter").
 func AppLabel(name string) string {
 	if name == "" {

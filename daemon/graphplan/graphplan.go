@@ -440,28 +440,10 @@ var (
 // "Ledger") is a side effect nobody asked for. A command that also adds
 // ("set an alarm", "add a number to Bob") keeps every element.
 func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
-	if c.element < 0 || c.element >= len(st.Elements) || c.action != device.Tap {
+	if !rs.changesOnly || c.element < 0 || c.element >= len(st.Elements) || c.action != device.Tap {
 		return false
 	}
-	changes := false
-	for _, t := range termsOf(rs.cmd) {
-		switch t {
-		case "@add":
-			return false
-		case "@edit", "@delete":
-			changes = true
-		}
-	}
-	if !changes {
-		return false
-	}
-	e := &st.Elements[c.element]
-	for _, t := range termsOf(e.Label) {
-		if t == "@add" {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(termsOf(st.Elements[c.element].Label), "@add")
 }
 
 // destroys reports whether the action candidate c takes now (on this

@@ -105,6 +105,9 @@ type runState struct {
 	// pickedItem: pickedRow, for a row of a screen that is no dialog or
 	// popup menu (an item of the app's content)
 	pickedItem bool
+	// changesOnly: the command changes or deletes what exists (the
+	// concepts edit, delete) and does not ask to add (createsUnasked)
+	changesOnly bool
 	// nearest: the label of the app (screen and graph) whose meaning is
 	// closest to the whole command by SemMargin over the next, unless it
 	// only names the app, or ""; recomputed each step (semantic.go)
@@ -136,6 +139,8 @@ func newRunState(cmd, appLabel string) *runState {
 			rs.configLike = true
 		}
 	}
+	cmdTerms := termsOf(cmd)
+	rs.changesOnly = !slices.Contains(cmdTerms, "@add") && (slices.Contains(cmdTerms, "@edit") || slices.Contains(cmdTerms, "@delete"))
 	rs.appWords = map[term]bool{}
 	for _, tm := range termsOf(appLabel) {
 		rs.appWords[tm] = true
@@ -301,9 +306,6 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				}
 				if rs.search && isSearchField(e) {
 					sc += 0.5 // the command asks to search: this is where
-				}
-				if e.Value == rs.values[v].text {
-					continue
 				}
 				out = append(out, candidate{action: device.Input, element: i, text: rs.values[v].text,
 					score: sc / (1 + penalty(st, device.Input, d)), reason: fmt.Sprintf("type %q into %q", rs.values[v].text, e.Label)})

@@ -1,8 +1,8 @@
 // Package safety owns Wayfinder's one sensitive-action policy: which
 // actions on a phone are consequential (they delete, send, pay, call,
-// change an account or type over text the owner wrote), whether the owner's command asks for them, and what
-// the engine must do about an action before it happens — act, ask the
-// owner, or refuse.
+// change an account or type over text the owner wrote), whether the
+// owner's command asks for them, and what the engine must do about an
+// action before it happens — act, ask the owner, or refuse.
 //
 // Every action the engine performs passes Decide, whoever chose it (graph
 // planner, LLM planner, replay, repair, recovery) and whichever transport

@@ -119,9 +119,6 @@ const (
 // than being one option of a group (a radio button, a checked text in a
 // single-choice list).
 func IsToggleClass(class string) bool {
-	c := strings.ToLower(class)
-	if i := strings.LastIndexByte(c, '.'); i >= 0 {
-		c = c[i+1:]
-	}
+	c := strings.ToLower(ShortClass(class))
 	return strings.Contains(c, "switch") || strings.Contains(c, "checkbox") || strings.Contains(c, "toggle")
 }

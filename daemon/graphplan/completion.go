@@ -72,7 +72,8 @@ func viewingCommand(cmd string) bool {
 // screen now ("view favorite contacts" after tapping Favorites, which
 // lists contacts): going on would leave the screen asked for.
 func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
-	if !rs.viewing || !rs.lastStepCovered(st) {
+	explored := rs.explore.led(st)
+	if !rs.viewing || !rs.lastStepCovered(st) && !explored {
 		return false
 	}
 	shown := map[term]bool{}
@@ -81,12 +82,19 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 			shown[t] = true
 		}
 	}
+	named := false // a term of the command is shown here
 	for _, ct := range rs.terms {
-		if !ct.nav && w[ct.t] > 0 && !rs.covered[ct.t] && !shown[ct.t] && !anyIn(rs.alias[ct.t], shown) {
+		if ct.nav || w[ct.t] <= 0 || rs.covered[ct.t] {
+			continue
+		}
+		if !shown[ct.t] && !anyIn(rs.alias[ct.t], shown) {
 			return false
 		}
+		named = true
 	}
-	return true
+	// a screen an exploratory tap led to, which covers nothing, shows
+	// what the command asks only if it shows some of it
+	return named || !explored
 }
 
 // openResult taps the search result that carries the searched value when

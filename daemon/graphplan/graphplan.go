@@ -315,6 +315,11 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.3), nil
 		}
 	}
+	if best == nil && !rs.coveredAny() && pending == 0 && rs.scrolls >= maxScrolls && (rs.viewing || rs.configLike) {
+		if d, ok := p.explore(rs, st, g); ok {
+			return d, nil
+		}
+	}
 	if best == nil {
 		// nothing relevant: reveal more of the screen, then give up
 		if rs.scrolls < maxScrolls {

@@ -114,6 +114,8 @@ type runState struct {
 	nearest string
 	// appWords: the terms of the app's label
 	appWords map[term]bool
+	// explore: the exploratory taps taken (explore.go)
+	explore exploration
 	// toggled: a switch, check box or toggle button was acted on
 	toggled bool
 	// stale: steps taken in a row that did nothing the command asked

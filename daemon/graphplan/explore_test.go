@@ -1,0 +1,72 @@
+package graphplan_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestExploresWhereTheGraphHasNoWay: the UI graph knows the About screen
+// (its version line) but not the menu item that leads there. The planner
+// explores: it opens the menu the graph knows and tries its items of
+// unknown effect until one shows what the command asks, and stops there.
+// Without exploration it gives up on the home screen. Nothing it tries creates a
+// note, opens one or changes a setting.
+func TestExploresWhereTheGraphHasNoWay(t *testing.T) {
+	ctx := context.Background()
+	{
+		phone, st := demotest.New(t, true)
+		apps, err := st.Apps(ctx)
+		if err != nil || len(apps) != 1 {
+			t.Fatalf("apps %v, %v", apps, err)
+		}
+		kg, err := st.Graph(ctx, apps[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gp := graphplan.New(st)
+		gp.Exclude(edgesTo(kg, "About"))
+		eng := daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
+		if err := phone.Reset("home"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := eng.Run(ctx, "check the app version", daemon.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != knowledge.OutcomeSuccess || phone.State() != "about" {
+			t.Fatalf("outcome %s (%s) on %s; steps %+v", res.Outcome, res.Error, phone.State(), res.Steps)
+		}
+		for _, s := range res.Steps {
+			if slices.Contains([]string{"Create a new note", "Shopping list", "Trip ideas", "Books to read", "Dark mode", "Show word count"}, s.Label) {
+				t.Errorf("explored %q", s.Label)
+			}
+		}
+	}
+}
+
+// edgesTo returns the graphplan.EdgeKey of every transition of kg taken
+// by tapping an element labelled label.
+func edgesTo(kg *knowledge.Graph, label string) map[string]bool {
+	prints, keys := map[int64]string{}, map[int64]string{}
+	for _, s := range kg.Screens {
+		prints[s.ID] = s.Fingerprint
+	}
+	for _, e := range kg.Elements {
+		if e.Descriptor.Label() == label {
+			keys[e.ID] = e.Key
+		}
+	}
+	out := map[string]bool{}
+	for _, tr := range kg.Transitions {
+		if k, ok := keys[tr.ElementID]; ok {
+			out[graphplan.EdgeKey(prints[tr.From], tr.Action, k, prints[tr.To])] = true
+		}
+	}
+	return out
+}

@@ -70,3 +70,39 @@ func edgesTo(kg *knowledge.Graph, label string) map[string]bool {
 	}
 	return out
 }
+
+// TestCommitComesLast: "… and save it" is not a way to do the rest of the
+// command. With the way into settings hidden from the UI graph, the only
+// known path the command's words reach is a note's Save button; the
+// planner must not open a note and save it, but find the dark-mode
+// switch.
+func TestCommitComesLast(t *testing.T) {
+	ctx := context.Background()
+	phone, st := demotest.New(t, true)
+	apps, err := st.Apps(ctx)
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("apps %v, %v", apps, err)
+	}
+	kg, err := st.Graph(ctx, apps[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp := graphplan.New(st)
+	gp.Exclude(edgesTo(kg, "Settings"))
+	eng := daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Run(ctx, "turn on dark mode and save it", daemon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Steps {
+		if slices.Contains([]string{"Save", "Shopping list", "Trip ideas", "Books to read"}, s.Label) {
+			t.Errorf("tapped %q", s.Label)
+		}
+	}
+	if res.Outcome != knowledge.OutcomeSuccess || phone.State() != "settings_dark" {
+		t.Fatalf("outcome %s (%s) on %s; steps %+v", res.Outcome, res.Error, phone.State(), res.Steps)
+	}
+}

@@ -243,6 +243,12 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			// "page" only said where to look
 			continue
 		}
+		if rs.commitOnly(cands[i].covers) && (rs.contentLeft(weights) || cands[i].via > 0) {
+			// "… and save it": a commit comes after what it commits, not
+			// instead of it (a theme command printed to PDF for its
+			// "save"), and where it was done, not on another screen
+			continue
+		}
 		if createsUnasked(rs, st, cands[i]) {
 			// the command changes or deletes something that exists;
 			// creating a new one is never on its way

@@ -536,6 +536,30 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 
 // onlyNav reports whether every term of ts is a navigation word of the
 // command (cmdTerm.nav) or no term of it at all.
+// commitOnly reports whether ts is not empty and every term of it is a
+// commit: the concept save ("save", "OK", "apply", "done") or a word of
+// the command that means it.
+func (rs *runState) commitOnly(ts []term) bool {
+	for _, t := range ts {
+		if t != "@save" && !slices.Contains(termsOf(rs.words[t]), "@save") {
+			return false
+		}
+	}
+	return len(ts) > 0
+}
+
+// contentLeft reports whether a term of the command that is neither
+// navigation nor a commit (commitOnly), and that some element of the app
+// carries (weight w above 0), is not covered yet.
+func (rs *runState) contentLeft(w map[term]float64) bool {
+	for _, ct := range rs.terms {
+		if !ct.nav && w[ct.t] > 0 && !rs.covered[ct.t] && !rs.commitOnly([]term{ct.t}) {
+			return true
+		}
+	}
+	return false
+}
+
 func (rs *runState) onlyNav(ts []term) bool {
 	for _, t := range ts {
 		for _, ct := range rs.terms {

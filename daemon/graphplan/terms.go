@@ -534,8 +534,6 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 	return w
 }
 
-// onlyNav reports whether every term of ts is a navigation word of the
-// command (cmdTerm.nav) or no term of it at all.
 // commitOnly reports whether ts is not empty and every term of it is a
 // commit: the concept save ("save", "OK", "apply", "done") or a word of
 // the command that means it.
@@ -560,6 +558,8 @@ func (rs *runState) contentLeft(w map[term]float64) bool {
 	return false
 }
 
+// onlyNav reports whether every term of ts is a navigation word of the
+// command (cmdTerm.nav) or no term of it at all.
 func (rs *runState) onlyNav(ts []term) bool {
 	for _, t := range ts {
 		for _, ct := range rs.terms {

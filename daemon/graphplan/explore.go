@@ -44,7 +44,8 @@ func elementKey(print string, e *screen.Element) string {
 }
 
 // explore returns the step to take when no candidate is relevant and
-// nothing the command asks was done yet. It is AutoTask's trial and error
+// nothing the command asks was done yet, or the run is about to give up
+// on what is left of it. It is AutoTask's trial and error
 // (Pan, Wang et al., §3: forward exploration, then backtracking, §4.4)
 // without a model to choose: the app's knowledge is partial, and the way to an option nobody recorded is most
 // often behind a button nobody tapped. In order: a tap on an element of

@@ -335,6 +335,14 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 					Reason: "nothing on this screen matches the command; scrolling to reveal more"}, nil
 			}
 		}
+		if rs.coveredAny() && (pending > 0 || unknown != "" || unset) && (rs.viewing || rs.configLike) {
+			// about to give up on a command partly done (a value, an
+			// action or a switch is left): what is left may be behind an
+			// element nobody tried
+			if d, ok := p.explore(rs, st, g); ok {
+				return d, nil
+			}
+		}
 		if unknown != "" && rs.coveredAny() {
 			return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
 				Reason: fmt.Sprintf("nothing in the app matches %q: the steps taken cannot have done it", unknown)}, nil

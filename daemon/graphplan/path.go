@@ -270,6 +270,7 @@ func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, ma
 	dist := map[int64]float64{start: 0}
 	first := map[int64]gEdge{}
 	hops := map[int64]int{start: 0}
+	prev := map[int64]int64{} // the screen each was reached from
 	pq := &pqueue{{id: start}}
 	for pq.Len() > 0 {
 		it := heap.Pop(pq).(pqItem)
@@ -277,11 +278,18 @@ func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, ma
 			continue
 		}
 		for _, e := range g.out[it.id] {
+			if p, ok := prev[it.id]; ok && g.dialog[it.id] && !g.dialog[p] && e.action == device.Back && e.to != p {
+				// leaving a dialog by back returns to the screen that
+				// opened it; a recording that shows another state of it
+				// (scrolled elsewhere meanwhile) is no way there
+				continue
+			}
 			nd := it.cost + e.cost
 			if old, ok := dist[e.to]; ok && old <= nd {
 				continue
 			}
 			dist[e.to] = nd
+			prev[e.to] = it.id
 			hops[e.to] = hops[it.id] + 1
 			if it.id == start {
 				first[e.to] = e

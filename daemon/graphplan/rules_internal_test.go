@@ -89,6 +89,38 @@ func TestPathsNeverChangeASetting(t *testing.T) {
 	}
 }
 
+// TestBackFromADialogReturns: leaving a dialog by back leads to the screen
+// that opened it. A recording in which back from the dialog showed another
+// state of that screen (2 → 3, scrolled further meanwhile) is no path from
+// 1; screen 3 stays reachable by its own scroll, and a dialog opened from
+// 3 still leads back to 3.
+func TestBackFromADialogReturns(t *testing.T) {
+	els := []knowledge.Element{
+		{ID: 10, ScreenID: 1, Descriptor: desc("Font size")},
+		{ID: 30, ScreenID: 3, Descriptor: desc("Autosave")},
+		{ID: 31, ScreenID: 3, Descriptor: desc("Theme")},
+	}
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}, {ID: 2, Fingerprint: "b", Dialog: true}, {ID: 3, Fingerprint: "c"}, {ID: 4, Fingerprint: "d", Dialog: true}},
+		Elements: els, Transitions: []knowledge.Transition{
+			{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 5},
+			{From: 2, To: 3, Action: "back", Count: 5},
+			{From: 2, To: 1, Action: "back", Count: 1},
+			{From: 1, To: 3, Action: "scroll", Count: 1},
+			{From: 3, To: 4, Action: "tap", ElementID: 31, Count: 1},
+			{From: 4, To: 3, Action: "back", Count: 1},
+		}}
+	dist, first, hops := buildGraph(kg, nil).dijkstra(1)
+	if e := first[3]; e.action != "scroll" || hops[3] != 1 {
+		t.Errorf("screen 3 reached by %q in %d hops, want its own scroll in 1", e.action, hops[3])
+	}
+	if _, ok := dist[4]; !ok {
+		t.Error("the dialog screen 3 opens must stay reachable")
+	}
+	if d, _, _ := buildGraph(kg, nil).dijkstra(4); d[3] == 0 {
+		t.Error("from the dialog itself, back leads to where the recording went")
+	}
+}
+
 // TestUnknownAction: an action the command names that no element of the
 // app carries, by word or by meaning, keeps the command from being done,
 // unless a step covered it or set a switch.

@@ -215,6 +215,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	for i := range cands {
 		cands[i].rank = cands[i].score * (1 + SemTieBreak*cands[i].tie)
 	}
+	onScreenFirst(st, cands)
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].rank != cands[j].rank {
 			return cands[i].rank > cands[j].rank
@@ -363,6 +364,40 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		conf = math.Max(0, math.Min(1, (best.score-cands[1].score)/best.score+0.3))
 	}
 	return decision(*best, conf), nil
+}
+
+// onScreenFirst ranks a candidate that takes a path elsewhere (via > 0)
+// below an element of this screen that covers every word it covers, with
+// at least half its score: going elsewhere for the same words is no
+// better than acting here (an option
+// "Medium" in the dialog it opened, not back to the row whose summary
+// reads "Medium"). Text that is no element to act on (a dialog's
+// message) dominates nothing.
+func onScreenFirst(st *daemon.PlanState, cands []candidate) {
+	for i := range cands {
+		if cands[i].via == 0 || len(cands[i].covers) == 0 {
+			continue
+		}
+		for j := range cands {
+			c := &cands[j]
+			if c.via != 0 || c.score < MinScore || c.rank > cands[i].rank || c.element < 0 || c.element >= len(st.Elements) || st.Elements[c.element].Kind == screen.KindText {
+				continue // an element's text is no element to act on
+			}
+			if c.score >= cands[i].score/2 && subset(cands[i].covers, c.covers) {
+				cands[i].rank = cands[j].rank * 0.99
+			}
+		}
+	}
+}
+
+// subset reports whether every term of a is in b.
+func subset(a, b []term) bool {
+	for _, t := range a {
+		if !slices.Contains(b, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // switchSet reports whether a step of the run may have set what a command

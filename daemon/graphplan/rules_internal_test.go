@@ -299,3 +299,27 @@ func TestAppWordsNameNoField(t *testing.T) {
 		t.Error("a quoted value: want it typed")
 	}
 }
+
+// TestOnScreenFirst: a path elsewhere ranks below an element here that
+// covers the same words with at least half its score; a text that is no
+// element to act on, or a much weaker match, leaves it first.
+func TestOnScreenFirst(t *testing.T) {
+	st := &daemon.PlanState{Elements: []screen.Element{{Kind: screen.KindButton, Label: "Medium"}, {Kind: screen.KindText, Label: "Font size is Medium"}}}
+	for _, tc := range []struct {
+		name      string
+		here      candidate
+		pathFirst bool
+	}{
+		{"an option here covering the same word", candidate{element: 0, score: 0.33, rank: 0.33, covers: []term{"medium"}}, false},
+		{"a text here", candidate{element: 1, score: 0.33, rank: 0.33, covers: []term{"medium"}}, true},
+		{"a much weaker match here", candidate{element: 0, score: 0.15, rank: 0.15, covers: []term{"medium"}}, true},
+		{"covering less here", candidate{element: 0, score: 0.33, rank: 0.33, covers: []term{"font"}}, true},
+	} {
+		path := candidate{action: device.Back, element: -1, via: 1, score: 0.4, rank: 0.5, covers: []term{"medium"}}
+		cands := []candidate{path, tc.here}
+		onScreenFirst(st, cands)
+		if got := cands[0].rank > cands[1].rank; got != tc.pathFirst {
+			t.Errorf("%s: path ranks first = %v, want %v (ranks %.3f, %.3f)", tc.name, got, tc.pathFirst, cands[0].rank, cands[1].rank)
+		}
+	}
+}

@@ -250,6 +250,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			// "save"), and where it was done, not on another screen
 			continue
 		}
+		if retoggles(st, cands[i]) {
+			// a second tap on a toggle undoes the first
+			continue
+		}
 		if createsUnasked(rs, st, cands[i]) {
 			// the command changes or deletes something that exists;
 			// creating a new one is never on its way
@@ -498,6 +502,23 @@ func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 		return false
 	}
 	return slices.Contains(termsOf(st.Elements[c.element].Label), "@add")
+}
+
+// retoggles reports whether candidate c taps, now, a toggle (isToggle:
+// checkable, or named "toggle") the run already tapped, in a step that
+// took effect and was not undone: the second tap would undo the first (a
+// radio option tapped again merely does nothing).
+func retoggles(st *daemon.PlanState, c candidate) bool {
+	if c.action != device.Tap || c.element < 0 || c.element >= len(st.Elements) {
+		return false
+	}
+	d := screen.Describe(st.Screen, st.Elements[c.element].NodeID)
+	if !isToggle(d) {
+		return false
+	}
+	return slices.ContainsFunc(st.History, func(h daemon.StepRecord) bool {
+		return h.Action == device.Tap && h.OK && !h.Backtracked && !h.Undo && h.Target.Key() == d.Key()
+	})
 }
 
 // destroys reports whether the action candidate c takes now (on this

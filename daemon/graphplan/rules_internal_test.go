@@ -323,3 +323,47 @@ func TestOnScreenFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestRetoggles: a toggle the run tapped is not tapped again (it would
+// undo the step); a plain button is, and so is a toggle whose earlier tap
+// was undone or had no effect.
+func TestRetoggles(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Toggle grid lines","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Refresh","bounds":[300,100,600,250],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	at := func(label string) int {
+		for i := range els {
+			if els[i].Label == label {
+				return i
+			}
+		}
+		t.Fatalf("no element %q", label)
+		return -1
+	}
+	toggle, button := at("Toggle grid lines"), at("Refresh")
+	tapped := func(i int, ok, undo bool) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Tap, OK: ok, Undo: undo, Target: screen.Describe(s, els[i].NodeID)}
+	}
+	for _, tc := range []struct {
+		name    string
+		history []daemon.StepRecord
+		elem    int
+		want    bool
+	}{
+		{"toggle tapped before", []daemon.StepRecord{tapped(toggle, true, false)}, toggle, true},
+		{"toggle never tapped", nil, toggle, false},
+		{"button tapped before", []daemon.StepRecord{tapped(button, true, false)}, button, false},
+		{"toggle tap that did nothing", []daemon.StepRecord{tapped(toggle, false, false)}, toggle, false},
+		{"toggle tap undone", []daemon.StepRecord{tapped(toggle, true, true)}, toggle, false},
+	} {
+		st := &daemon.PlanState{Screen: s, Elements: els, History: tc.history}
+		if got := retoggles(st, candidate{action: device.Tap, element: tc.elem}); got != tc.want {
+			t.Errorf("%s: retoggles = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -148,7 +148,17 @@ func (rs *runState) lastStepCovered(st *daemon.PlanState) bool {
 		return false
 	}
 	h := st.History[n-1]
-	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print || h.Screen == st.Print {
+	if h.Screen == st.Print {
+		return false
+	}
+	return rs.tapCovered(st, h)
+}
+
+// tapCovered reports whether step h, the run's last, is a tap that took
+// effect, led to the current screen and did part of the command (a word
+// of its target is one of the command's, not a navigation word).
+func (rs *runState) tapCovered(st *daemon.PlanState, h daemon.StepRecord) bool {
+	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print {
 		return false
 	}
 	tapped := map[term]bool{}

@@ -5,6 +5,7 @@ package graphplan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -187,6 +188,29 @@ func saveButton(st *daemon.PlanState) (candidate, bool) {
 		}
 	}
 	return candidate{}, false
+}
+
+// acceptChoice returns the positive button of the current screen when the
+// run's last step picked an option here (a checkable element tapped,
+// staying on this screen) and the screen also offers to cancel (a button
+// of the concept close): a picker, full-screen or not, whose choice is
+// kept only once accepted.
+func acceptChoice(st *daemon.PlanState) (candidate, bool) {
+	n := len(st.History)
+	if n == 0 {
+		return candidate{}, false
+	}
+	h := st.History[n-1]
+	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print || !h.Target.Checkable {
+		return candidate{}, false
+	}
+	cancel := slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
+		return e.Kind == screen.KindButton && !e.Disabled && slices.Contains(termsOf(e.Label), "@close")
+	})
+	if !cancel {
+		return candidate{}, false
+	}
+	return positiveButton(st)
 }
 
 // positiveWords label the button that accepts a dialog (generic UI

@@ -250,6 +250,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			// "save"), and where it was done, not on another screen
 			continue
 		}
+		if discards(rs, st, cands[i]) {
+			// leaving by "Cancel" would undo the choice just made here
+			continue
+		}
 		if retoggles(st, cands[i]) {
 			// a second tap on a toggle undoes the first
 			continue
@@ -299,6 +303,14 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if (best == nil || (best.via > 0 && rs.lastStepCovered(st))) && pending == 0 && rs.coveredAny() &&
 		(daemon.IsDialog(st.Screen) || confirmation(st)) && !rs.confirmedDialog {
 		if c, ok := positiveButton(st); ok {
+			rs.confirmedDialog = true
+			return decision(c, 0.7), nil
+		}
+	}
+	// a choice picked in a list that has OK and Cancel (a picker shown
+	// full-screen) is kept only once accepted
+	if best == nil && pending == 0 && !rs.confirmedDialog {
+		if c, ok := acceptChoice(st); ok {
 			rs.confirmedDialog = true
 			return decision(c, 0.7), nil
 		}
@@ -502,6 +514,19 @@ func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 		return false
 	}
 	return slices.Contains(termsOf(st.Elements[c.element].Label), "@add")
+}
+
+// discards reports whether candidate c taps, now, a button that cancels
+// (the concept close: "Cancel", "Dismiss") right after a step on this
+// screen did part of the command (a sound picked in its list): it would
+// throw that choice away.
+func discards(rs *runState, st *daemon.PlanState, c candidate) bool {
+	n := len(st.History)
+	if c.action != device.Tap || c.element < 0 || c.element >= len(st.Elements) || n == 0 || !rs.tapCovered(st, st.History[n-1]) {
+		return false
+	}
+	e := &st.Elements[c.element]
+	return e.Kind == screen.KindButton && slices.Contains(termsOf(e.Label), "@close")
 }
 
 // retoggles reports whether candidate c taps, now, a toggle (isToggle:

@@ -367,3 +367,56 @@ func TestRetoggles(t *testing.T) {
 		}
 	}
 }
+
+// TestPickedChoiceIsAccepted: after an option of a picker with OK and
+// Cancel was tapped, Cancel is no way on (discards) and OK accepts it
+// (acceptChoice); without a pick, or with no Cancel on screen, neither
+// applies.
+func TestPickedChoiceIsAccepted(t *testing.T) {
+	picker := func(withCancel bool) *screen.Snapshot {
+		cancel := ""
+		if withCancel {
+			cancel = `,{"id":4,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[100,900,500,1000],"clickable":true,"enabled":true,"visible_to_user":true}`
+		}
+		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+		 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+		 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Chime","bounds":[100,200,980,300],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"Bells","bounds":[100,300,980,400],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}` + cancel + `]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name           string
+		cancel, picked bool
+		want           bool
+	}{
+		{"picked, with Cancel", true, true, true},
+		{"nothing picked", true, false, false},
+		{"no Cancel on screen", false, true, false},
+	} {
+		s := picker(tc.cancel)
+		els := screen.Elements(s)
+		idx := map[string]int{}
+		for i, e := range els {
+			idx[e.Label] = i
+		}
+		var hist []daemon.StepRecord
+		if tc.picked {
+			hist = []daemon.StepRecord{{Action: device.Tap, OK: true, Screen: "p", After: "p", Target: screen.Describe(s, els[idx["Bells"]].NodeID)}}
+		}
+		st := &daemon.PlanState{Command: "set the reminder sound to bells", Screen: s, Elements: els, Print: "p", History: hist}
+		rs := newRunState(st.Command, "")
+		c, ok := acceptChoice(st)
+		if ok != tc.want || ok && els[c.element].Label != "OK" {
+			t.Errorf("%s: acceptChoice = %v %q, want %v", tc.name, ok, els[max(c.element, 0)].Label, tc.want)
+		}
+		if i, has := idx["Cancel"]; has {
+			if got := discards(rs, st, candidate{action: device.Tap, element: i}); got != tc.want {
+				t.Errorf("%s: discards(Cancel) = %v, want %v", tc.name, got, tc.want)
+			}
+		}
+	}
+}

@@ -72,13 +72,21 @@ func viewingCommand(cmd string) bool {
 // screen now ("view favorite contacts" after tapping Favorites, which
 // lists contacts): going on would leave the screen asked for.
 func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
-	explored := rs.explore.led(st)
-	if !rs.viewing || !rs.lastStepCovered(st) && !explored {
+	// arrived: the last step led here covering nothing (an exploratory
+	// tap, or a path's step toward a text now shown); then the command's
+	// words must be shown on what is no setting, or the command asks to
+	// turn it on ("display the number of words" beside a word-count switch)
+	arrived := !rs.lastStepCovered(st) && (rs.explore.led(st) || moved(st))
+	if !rs.viewing || !rs.lastStepCovered(st) && !arrived {
 		return false
 	}
 	shown := map[term]bool{}
 	for i := range st.Elements {
-		for _, t := range elementTerms(&st.Elements[i], "") {
+		e := &st.Elements[i]
+		if arrived && (e.Kind == screen.KindCheckbox || holdsSetting(st.Screen, e.NodeID)) {
+			continue
+		}
+		for _, t := range elementTerms(e, "") {
 			shown[t] = true
 		}
 	}
@@ -92,9 +100,9 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 		}
 		named = true
 	}
-	// a screen an exploratory tap led to, which covers nothing, shows
-	// what the command asks only if it shows some of it
-	return named || !explored
+	// a screen the last step led to, covering nothing, shows what the
+	// command asks only if it shows some of it
+	return named || !arrived
 }
 
 // openResult taps the search result that carries the searched value when

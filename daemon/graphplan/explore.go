@@ -135,6 +135,13 @@ func (x *exploration) led(st *daemon.PlanState) bool {
 	return x.last != "" && n > 0 && st.History[n-1].OK && st.History[n-1].After != st.History[n-1].Screen
 }
 
+// moved reports whether the run's last step took effect and changed the
+// screen.
+func moved(st *daemon.PlanState) bool {
+	n := len(st.History)
+	return n > 0 && st.History[n-1].OK && !st.History[n-1].Backtracked && st.History[n-1].After != st.History[n-1].Screen && st.History[n-1].After == st.Print
+}
+
 // explorable reports whether e may be tapped to see where it leads: a
 // button with a name, enabled, no text field or setting (a switch, check
 // box or radio button would change something), no element that creates

@@ -15,11 +15,12 @@ import (
 // (its version line) but not the menu item that leads there. The planner
 // explores: it opens the menu the graph knows and tries its items of
 // unknown effect until one shows what the command asks, and stops there.
-// Without exploration it gives up on the home screen. Nothing it tries creates a
-// note, opens one or changes a setting.
+// Without exploration it gives up on the home screen. With the way known
+// it takes it and stops on arrival: the version line is text to read, not
+// to tap. Nothing it tries creates a note, opens one or changes a setting.
 func TestExploresWhereTheGraphHasNoWay(t *testing.T) {
 	ctx := context.Background()
-	{
+	for _, hide := range []bool{true, false} {
 		phone, st := demotest.New(t, true)
 		apps, err := st.Apps(ctx)
 		if err != nil || len(apps) != 1 {
@@ -30,7 +31,9 @@ func TestExploresWhereTheGraphHasNoWay(t *testing.T) {
 			t.Fatal(err)
 		}
 		gp := graphplan.New(st)
-		gp.Exclude(edgesTo(kg, "About"))
+		if hide {
+			gp.Exclude(edgesTo(kg, "About"))
+		}
 		eng := daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
 		if err := phone.Reset("home"); err != nil {
 			t.Fatal(err)
@@ -40,11 +43,11 @@ func TestExploresWhereTheGraphHasNoWay(t *testing.T) {
 			t.Fatal(err)
 		}
 		if res.Outcome != knowledge.OutcomeSuccess || phone.State() != "about" {
-			t.Fatalf("outcome %s (%s) on %s; steps %+v", res.Outcome, res.Error, phone.State(), res.Steps)
+			t.Fatalf("hidden %v: outcome %s (%s) on %s; steps %+v", hide, res.Outcome, res.Error, phone.State(), res.Steps)
 		}
 		for _, s := range res.Steps {
-			if slices.Contains([]string{"Create a new note", "Shopping list", "Trip ideas", "Books to read", "Dark mode", "Show word count"}, s.Label) {
-				t.Errorf("explored %q", s.Label)
+			if slices.Contains([]string{"Create a new note", "Shopping list", "Trip ideas", "Books to read", "Dark mode", "Show word count", "Notebook 1.0"}, s.Label) {
+				t.Errorf("hidden %v: tapped %q", hide, s.Label)
 			}
 		}
 	}

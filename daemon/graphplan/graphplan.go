@@ -250,6 +250,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			// "save"), and where it was done, not on another screen
 			continue
 		}
+		if c := cands[i]; c.action == device.Tap && c.element >= 0 && c.element < len(st.Elements) && st.Elements[c.element].Kind == screen.KindText {
+			// text no interactive element holds: a tap on it does nothing
+			continue
+		}
 		if discards(rs, st, cands[i]) {
 			// leaving by "Cancel" would undo the choice just made here
 			continue

@@ -224,7 +224,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 	case device.Input:
 		for i := range rs.values {
 			if !rs.values[i].done && strings.EqualFold(rs.values[i].text, h.Text) {
-				rs.values[i].done = true
+				rs.values[i].done, rs.values[i].typed = true, true
 				rs.typed++
 				break
 			}
@@ -259,6 +259,9 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			rs.covered[t] = true
 		}
 		rs.coverAliases(targetTerms(h.Target))
+		if h.Action == device.Tap && slices.Contains(targetTerms(h.Target), "@add") {
+			rs.created = true
+		}
 		if isToggle(h.Target) {
 			rs.toggled = true
 			// a toggle is the add / remove, on / off the command asks

@@ -51,6 +51,13 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 // they are more often picked from a list than typed. A value equal to the
 // field's text is never typed there.
 func (rs *runState) nextValueFor(e *screen.Element) int {
+	for _, v := range rs.values {
+		if v.done && v.typed && strings.EqualFold(strings.TrimSpace(e.Value), strings.TrimSpace(v.text)) {
+			// the field holds a value the run typed: another one typed
+			// there would replace it
+			return -1
+		}
+	}
 	best, bestScore := -1, -1.0
 	for i, v := range rs.values {
 		if v.done || strings.EqualFold(strings.TrimSpace(e.Value), strings.TrimSpace(v.text)) {
@@ -77,6 +84,34 @@ func scrollable(st *daemon.PlanState) int {
 		}
 	}
 	return -1
+}
+
+// formFilled reports whether the run's last step typed a value on this
+// screen and every text field of it (search fields aside) now holds what
+// the run typed there: nothing is left to type here.
+func formFilled(st *daemon.PlanState) bool {
+	n := len(st.History)
+	if n == 0 || st.History[n-1].Action != device.Input || !st.History[n-1].OK || st.History[n-1].After != st.Print {
+		return false
+	}
+	typed := map[string]bool{}
+	for _, h := range st.History {
+		if h.Action == device.Input && h.OK && !h.Undo && h.After == st.Print {
+			typed[h.Target.Key()] = true
+		}
+	}
+	fields := 0
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindInput || isSearchField(e) {
+			continue
+		}
+		fields++
+		if !typed[screen.Describe(st.Screen, e.NodeID).Key()] {
+			return false
+		}
+	}
+	return fields > 0
 }
 
 // confirmButton finds the button that commits a form on this screen.

@@ -273,14 +273,17 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			// that item, which nobody asked for
 			continue
 		}
-		if cands[i].score >= minScore {
+		if cands[i].score >= minScore || cands[i].action == device.Input && cands[i].score >= MinScore {
+			// a value still to type is no overshoot
 			best = &cands[i]
 			break
 		}
 	}
 	// typed values waiting for a commit, once nothing else of the command
-	// is left on this screen
-	if pending == 0 && rs.typed > 0 && !rs.committed && (best == nil || best.via > 0) {
+	// is left on this screen, or the value just typed filled its last
+	// field and the values left belong to what it opens ("create a note
+	// called 'X' and type 'Y'": the name dialog first)
+	if (pending == 0 && rs.typed > 0 && (best == nil || best.via > 0) || pending > 0 && formFilled(st)) && !rs.committed {
 		if c, ok := confirmButton(st); ok {
 			rs.committed = true
 			return decision(c, 0.9), nil

@@ -420,3 +420,76 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 		}
 	}
 }
+
+// TestFormFilled: a form whose every text field holds what the run just
+// typed is filled (commit it, the values left belong further on); one
+// with a field still empty, or whose last step typed nothing, is not.
+func TestFormFilled(t *testing.T) {
+	form := func(second bool) *screen.Snapshot {
+		extra := ""
+		if second {
+			extra = `,{"id":3,"parent":0,"class":"android.widget.EditText","hint":"Phone","bounds":[100,400,980,500],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true}`
+		}
+		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+		 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+		 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Milk","hint":"Name","bounds":[100,200,980,300],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}` + extra + `]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name          string
+		second, typed bool
+		want          bool
+	}{
+		{"the one field typed", false, true, true},
+		{"a second field empty", true, true, false},
+		{"nothing typed", false, false, false},
+	} {
+		s := form(tc.second)
+		els := screen.Elements(s)
+		var hist []daemon.StepRecord
+		if tc.typed {
+			hist = []daemon.StepRecord{{Action: device.Input, OK: true, Text: "Milk", Screen: "p", After: "p", Target: screen.Describe(s, 1)}}
+		} else {
+			hist = []daemon.StepRecord{{Action: device.Tap, OK: true, Screen: "o", After: "p", Target: screen.Describe(s, 2)}}
+		}
+		st := &daemon.PlanState{Screen: s, Elements: els, Print: "p", History: hist}
+		if got := formFilled(st); got != tc.want {
+			t.Errorf("%s: formFilled = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTypingIntoABody: a document's body that shows text takes no value
+// the command does not name its field for, unless the run created the
+// document (its text is then a placeholder or the run's own); and a field
+// holding a value the run typed takes no other value over it.
+func TestTypingIntoABody(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Insert text here","bounds":[0,240,1080,2280],"clickable":true,"editable":true,"scrollable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
+	for _, created := range []bool{false, true} {
+		rs := newRunState("create a note and type 'two bottles'", "")
+		rs.created = created
+		got := false
+		for _, c := range (&Planner{}).screenCandidates(rs, st, nil, map[term]float64{}) {
+			got = got || c.action == device.Input
+		}
+		if got != created {
+			t.Errorf("created %v: a value typed into the body = %v, want %v", created, got, created)
+		}
+	}
+	rs := newRunState("call it 'Milk' and type 'two bottles'", "")
+	rs.values[0].done, rs.values[0].typed = true, true
+	if v := rs.nextValueFor(&screen.Element{Kind: screen.KindInput, Value: "Milk"}); v >= 0 {
+		t.Errorf("a field holding the typed %q takes %q over it", rs.values[0].text, rs.values[v].text)
+	}
+}

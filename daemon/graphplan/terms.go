@@ -53,6 +53,7 @@ type value struct {
 	quoted  bool   // quoted values are typed; others only into a field whose label fits
 	context []term // terms just before the value ("title", "named")
 	done    bool
+	typed   bool // done by typing it (not by picking or finding it)
 }
 
 // runState is what the planner keeps during one command.
@@ -114,6 +115,9 @@ type runState struct {
 	nearest string
 	// appWords: the terms of the app's label
 	appWords map[term]bool
+	// created: a step tapped an element that creates something (the
+	// concept add): a document the run opened since is its own
+	created bool
 	// explore: the exploratory taps taken (explore.go)
 	explore exploration
 	// toggled: a switch, check box or toggle button was acted on
@@ -294,12 +298,13 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				// a dialog's or the focused field is the natural place; a
 				// field elsewhere on a busy screen is a weak guess
 				ov := overlap(rs.values[v].context, elementTerms(e, ""))
-				if screen.IsBody(st.Screen, e) && overlap(rs.values[v].context, termsOf(e.Hint)) == 0 {
+				if screen.IsBody(st.Screen, e) && !rs.created && overlap(rs.values[v].context, termsOf(e.Hint)) == 0 {
 					// a document's body (screen.IsBody): typing would replace
 					// what the owner wrote, and no word before the value
 					// names the field's hint. Its resource-id words do not
 					// count: a "note text" id shares "note" with any
-					// command about notes
+					// command about notes. A document the run created is
+					// the command's own ("create a note … and type 'X'")
 					continue
 				}
 				sc := 0.2 + 0.5*ov

@@ -60,6 +60,9 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 	}
 	best, bestScore := -1, -1.0
 	for i, v := range rs.values {
+		if v.selects && !isSearchField(e) {
+			continue // a label of the app names what to pick, not what to type
+		}
 		if v.done || strings.EqualFold(strings.TrimSpace(e.Value), strings.TrimSpace(v.text)) {
 			// a value the field holds already names what is there (the
 			// note "rename 'Ledger' to 'chores'" renames): typing it

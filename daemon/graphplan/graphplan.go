@@ -80,6 +80,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -197,6 +198,7 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			Reason: fmt.Sprintf("%d steps in a row did nothing the command asks", rs.stale)}, nil
 	}
 	rs.reopenInDialog(st)
+	rs.markSelectors(st, g)
 	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)
 	pending := rs.pendingValues()
@@ -387,6 +389,31 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		conf = math.Max(0, math.Min(1, (best.score-cands[1].score)/best.score+0.3))
 	}
 	return decision(*best, conf), nil
+}
+
+// markSelectors marks the quoted values that are the label of an element
+// the app shows (on this screen or in its UI graph), not introduced as a
+// name or a new value (value.selects); once per run.
+func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
+	if rs.selectorsMarked {
+		return
+	}
+	rs.selectorsMarked = true
+	labels := map[string]bool{}
+	for i := range st.Elements {
+		if st.Elements[i].Kind != screen.KindInput {
+			labels[strings.ToLower(strings.TrimSpace(st.Elements[i].Label))] = true
+		}
+	}
+	for _, e := range g.elems {
+		if !e.Descriptor.Editable {
+			labels[strings.ToLower(strings.TrimSpace(e.Descriptor.Label()))] = true
+		}
+	}
+	for i := range rs.values {
+		v := &rs.values[i]
+		v.selects = v.quoted && !v.names && labels[strings.ToLower(strings.TrimSpace(v.text))]
+	}
 }
 
 // onScreenFirst ranks a candidate that takes a path elsewhere (via > 0)

@@ -493,3 +493,38 @@ func TestTypingIntoABody(t *testing.T) {
 		t.Errorf("a field holding the typed %q takes %q over it", rs.values[0].text, rs.values[v].text)
 	}
 }
+
+// TestSelectorValues: a quoted value that is the label of something the
+// app shows picks that thing: it is typed into a search field only; one
+// introduced as a name or a new value ("to 'X'", "called 'X'") is typed.
+func TestSelectorValues(t *testing.T) {
+	g := buildGraph(&knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}},
+		Elements: []knowledge.Element{{ID: 1, ScreenID: 1, Descriptor: desc("Ledger")}, {ID: 2, ScreenID: 1, Descriptor: desc("Chores")}}}, nil)
+	st := &daemon.PlanState{Screen: &screen.Snapshot{}}
+	field := &screen.Element{Kind: screen.KindInput, Label: "File name"}
+	search := &screen.Element{Kind: screen.KindInput, Label: "Search", Hint: "Search"}
+	for _, tc := range []struct {
+		cmd          string
+		field, found string // the value typed into a plain field, into a search field ("": none)
+	}{
+		{"export the note 'Ledger' as a file", "", "Ledger"},
+		{"rename the note 'Ledger' to 'Chores'", "Chores", "Ledger"},
+		{"create a note called 'Chores'", "Chores", "Chores"},
+		{"export the note 'Budget' as a file", "Budget", "Budget"},
+	} {
+		rs := newRunState(tc.cmd, "")
+		rs.markSelectors(st, g)
+		for _, c := range []struct {
+			e    *screen.Element
+			want string
+		}{{field, tc.field}, {search, tc.found}} {
+			got := ""
+			if v := rs.nextValueFor(c.e); v >= 0 {
+				got = rs.values[v].text
+			}
+			if got != c.want {
+				t.Errorf("%q into %q: typed %q, want %q", tc.cmd, c.e.Label, got, c.want)
+			}
+		}
+	}
+}

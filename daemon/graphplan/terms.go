@@ -54,6 +54,11 @@ type value struct {
 	context []term // terms just before the value ("title", "named")
 	done    bool
 	typed   bool // done by typing it (not by picking or finding it)
+	// names: the word before the value gives it as a name or a new value
+	// ("called", "to", "as"); selects: the value is the label of
+	// something the app shows and names is false, so it picks that thing
+	// ("delete the note 'Diary'") and is typed only to search for it
+	names, selects bool
 }
 
 // runState is what the planner keeps during one command.
@@ -118,6 +123,8 @@ type runState struct {
 	// created: a step tapped an element that creates something (the
 	// concept add): a document the run opened since is its own
 	created bool
+	// selectorsMarked: markSelectors ran
+	selectorsMarked bool
 	// explore: the exploratory taps taken (explore.go)
 	explore exploration
 	// toggled: a switch, check box or toggle button was acted on
@@ -166,7 +173,7 @@ func newRunState(cmd, appLabel string) *runState {
 		if len(ctx) > 2 {
 			ctx = ctx[len(ctx)-2:]
 		}
-		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx})
+		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start])})
 	}
 	rs.viewing = viewingCommand(cmd)
 	if rs.search {
@@ -561,6 +568,17 @@ func (rs *runState) contentLeft(w map[term]float64) bool {
 		}
 	}
 	return false
+}
+
+// namingWords introduce a value as a name or a new setting rather than as
+// something that exists: "called 'X'", "to 'X'", "as 'X'".
+var namingWords = map[string]bool{"called": true, "named": true, "titled": true, "name": true, "to": true, "as": true, "into": true, "type": true, "write": true, "saying": true, "says": true, "text": true}
+
+// namesValue reports whether the word before a value (before is the
+// command up to the value) introduces it as a name or a new value.
+func namesValue(before string) bool {
+	f := strings.Fields(strings.ToLower(strings.TrimRight(before, " '\"“‘«`:")))
+	return len(f) > 0 && namingWords[strings.Trim(f[len(f)-1], ",.;")]
 }
 
 // onlyNav reports whether every term of ts is a navigation word of the

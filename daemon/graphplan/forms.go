@@ -58,10 +58,14 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 			return -1
 		}
 	}
+	composes := composer(e)
 	best, bestScore := -1, -1.0
 	for i, v := range rs.values {
 		if v.selects && !isSearchField(e) {
 			continue // a label of the app names what to pick, not what to type
+		}
+		if composes && !rs.sends {
+			continue // a message's text only for a command that sends one
 		}
 		if v.done || strings.EqualFold(strings.TrimSpace(e.Value), strings.TrimSpace(v.text)) {
 			// a value the field holds already names what is there (the
@@ -115,6 +119,23 @@ func formFilled(st *daemon.PlanState) bool {
 		}
 	}
 	return fields > 0
+}
+
+// composer reports whether input field e is where a message is written:
+// its label or hint asks to type, write or enter a message ("Type a
+// message…"), not merely a text holding the word (a file name
+// "Messages_2023…").
+func composer(e *screen.Element) bool {
+	ts := termsOf(e.Label + " " + e.Hint)
+	if !slices.Contains(ts, "@message") {
+		return false
+	}
+	for _, w := range []string{"type", "write", "enter", "compos"} {
+		if slices.Contains(ts, term(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // confirmButton finds the button that commits a form on this screen.

@@ -528,3 +528,25 @@ func TestSelectorValues(t *testing.T) {
 		}
 	}
 }
+
+// TestComposerTakesOnlyMessages: the field where a message is written
+// ("Type a message…") takes a value only for a command that sends one; a
+// field whose text merely holds the word (a file name) is no composer.
+func TestComposerTakesOnlyMessages(t *testing.T) {
+	box := &screen.Element{Kind: screen.KindInput, Label: "Type a message…"}
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"send Dora a message saying 'on my way'", true},
+		{"text Dora 'on my way'", true},
+		{"rename the chat with Dora to 'family'", false},
+	} {
+		if got := newRunState(tc.cmd, "").nextValueFor(box) >= 0; got != tc.want {
+			t.Errorf("%q: typed into the message box = %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+	if composer(&screen.Element{Kind: screen.KindInput, Label: "Messages_2024_backup"}) {
+		t.Error("a file name holding the word 'messages' is taken for a message box")
+	}
+}

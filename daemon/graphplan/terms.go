@@ -123,6 +123,9 @@ type runState struct {
 	// created: a step tapped an element that creates something (the
 	// concept add): a document the run opened since is its own
 	created bool
+	// sends: the command sends something (the concept send: "send",
+	// "text", "reply"); only then is a value typed into a message's field
+	sends bool
 	// selectorsMarked: markSelectors ran
 	selectorsMarked bool
 	// explore: the exploratory taps taken (explore.go)
@@ -154,6 +157,7 @@ func newRunState(cmd, appLabel string) *runState {
 	}
 	cmdTerms := termsOf(cmd)
 	rs.changesOnly = !slices.Contains(cmdTerms, "@add") && (slices.Contains(cmdTerms, "@edit") || slices.Contains(cmdTerms, "@delete"))
+	rs.sends = slices.Contains(cmdTerms, "@send")
 	rs.appWords = map[term]bool{}
 	for _, tm := range termsOf(appLabel) {
 		rs.appWords[tm] = true

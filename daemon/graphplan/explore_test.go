@@ -8,6 +8,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -21,23 +22,11 @@ import (
 func TestExploresWhereTheGraphHasNoWay(t *testing.T) {
 	ctx := context.Background()
 	for _, hide := range []bool{true, false} {
-		phone, st := demotest.New(t, true)
-		apps, err := st.Apps(ctx)
-		if err != nil || len(apps) != 1 {
-			t.Fatalf("apps %v, %v", apps, err)
-		}
-		kg, err := st.Graph(ctx, apps[0].ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gp := graphplan.New(st)
+		hidden := ""
 		if hide {
-			gp.Exclude(edgesTo(kg, "About"))
+			hidden = "About"
 		}
-		eng := daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
-		if err := phone.Reset("home"); err != nil {
-			t.Fatal(err)
-		}
+		phone, eng := withoutWayIn(t, hidden)
 		res, err := eng.Run(ctx, "check the app version", daemon.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -51,6 +40,30 @@ func TestExploresWhereTheGraphHasNoWay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withoutWayIn returns the demo phone on its home screen and an engine
+// whose graph planner knows the demo app's UI graph without the
+// transitions taken by tapping an element labelled label ("": all of it).
+func withoutWayIn(t *testing.T, label string) (*sim.Phone, *daemon.Engine) {
+	t.Helper()
+	phone, st := demotest.New(t, true)
+	gp := graphplan.New(st)
+	if label != "" {
+		apps, err := st.Apps(context.Background())
+		if err != nil || len(apps) != 1 {
+			t.Fatalf("apps %v, %v", apps, err)
+		}
+		kg, err := st.Graph(context.Background(), apps[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gp.Exclude(edgesTo(kg, label))
+	}
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	return phone, daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
 }
 
 // edgesTo returns the graphplan.EdgeKey of every transition of kg taken
@@ -81,21 +94,7 @@ func edgesTo(kg *knowledge.Graph, label string) map[string]bool {
 // switch.
 func TestCommitComesLast(t *testing.T) {
 	ctx := context.Background()
-	phone, st := demotest.New(t, true)
-	apps, err := st.Apps(ctx)
-	if err != nil || len(apps) != 1 {
-		t.Fatalf("apps %v, %v", apps, err)
-	}
-	kg, err := st.Graph(ctx, apps[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gp := graphplan.New(st)
-	gp.Exclude(edgesTo(kg, "Settings"))
-	eng := daemon.New(phone, st, gp, nil, daemon.Config{NoLearn: true})
-	if err := phone.Reset("home"); err != nil {
-		t.Fatal(err)
-	}
+	phone, eng := withoutWayIn(t, "Settings")
 	res, err := eng.Run(ctx, "turn on dark mode and save it", daemon.Options{})
 	if err != nil {
 		t.Fatal(err)

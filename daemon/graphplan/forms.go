@@ -93,6 +93,31 @@ func scrollable(st *daemon.PlanState) int {
 	return -1
 }
 
+// markSelectors marks the quoted values that are the label of an element
+// the app shows (on this screen or in its UI graph), not introduced as a
+// name or a new value (value.selects); once per run.
+func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
+	if rs.selectorsMarked {
+		return
+	}
+	rs.selectorsMarked = true
+	labels := map[string]bool{}
+	for i := range st.Elements {
+		if st.Elements[i].Kind != screen.KindInput {
+			labels[strings.ToLower(strings.TrimSpace(st.Elements[i].Label))] = true
+		}
+	}
+	for _, e := range g.elems {
+		if !e.Descriptor.Editable {
+			labels[strings.ToLower(strings.TrimSpace(e.Descriptor.Label()))] = true
+		}
+	}
+	for i := range rs.values {
+		v := &rs.values[i]
+		v.selects = v.quoted && !v.names && labels[strings.ToLower(strings.TrimSpace(v.text))]
+	}
+}
+
 // formFilled reports whether the run's last step typed a value on this
 // screen and every text field of it (search fields aside) now holds what
 // the run typed there: nothing is left to type here.

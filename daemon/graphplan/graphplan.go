@@ -78,15 +78,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
-	"github.com/wayfinder-agent/wayfinder/daemon/safety"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -241,38 +238,10 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	var best *candidate // the first relevant one (without an embedder: cands[0] or none)
 	for i := range cands {
-		if remaining < 1e-9 && len(cands[i].covers) > 0 && rs.onlyNav(cands[i].covers) {
-			// everything the command names is done; a word like "tab" or
-			// "page" only said where to look
-			continue
-		}
-		if rs.commitOnly(cands[i].covers) && (rs.contentLeft(weights) || cands[i].via > 0) {
-			// "… and save it": a commit comes after what it commits, not
-			// instead of it (a theme command printed to PDF for its
-			// "save"), and where it was done, not on another screen
-			continue
-		}
-		if c := cands[i]; c.action == device.Tap && c.element >= 0 && c.element < len(st.Elements) && st.Elements[c.element].Kind == screen.KindText {
-			// text no interactive element holds: a tap on it does nothing
-			continue
-		}
-		if discards(rs, st, cands[i]) {
-			// leaving by "Cancel" would undo the choice just made here
-			continue
-		}
-		if retoggles(st, cands[i]) {
-			// a second tap on a toggle undoes the first
-			continue
-		}
-		if createsUnasked(rs, st, cands[i]) {
-			// the command changes or deletes something that exists;
-			// creating a new one is never on its way
-			continue
-		}
-		if rs.universal && rs.pickedItem && destroys(st, cands[i]) {
-			// the command asked to delete all of something and a step
-			// opened one item it does not name: deleting there deletes
-			// that item, which nobody asked for
+		if why := rs.passOver(st, cands[i], weights, remaining); why != "" {
+			if debugGraph {
+				fmt.Fprintf(os.Stderr, "graphplan: passed over %s %d: %s\n", cands[i].action, cands[i].element, why)
+			}
 			continue
 		}
 		if cands[i].score >= minScore || cands[i].action == device.Input && cands[i].score >= MinScore {
@@ -391,65 +360,6 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	return decision(*best, conf), nil
 }
 
-// markSelectors marks the quoted values that are the label of an element
-// the app shows (on this screen or in its UI graph), not introduced as a
-// name or a new value (value.selects); once per run.
-func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
-	if rs.selectorsMarked {
-		return
-	}
-	rs.selectorsMarked = true
-	labels := map[string]bool{}
-	for i := range st.Elements {
-		if st.Elements[i].Kind != screen.KindInput {
-			labels[strings.ToLower(strings.TrimSpace(st.Elements[i].Label))] = true
-		}
-	}
-	for _, e := range g.elems {
-		if !e.Descriptor.Editable {
-			labels[strings.ToLower(strings.TrimSpace(e.Descriptor.Label()))] = true
-		}
-	}
-	for i := range rs.values {
-		v := &rs.values[i]
-		v.selects = v.quoted && !v.names && labels[strings.ToLower(strings.TrimSpace(v.text))]
-	}
-}
-
-// onScreenFirst ranks a candidate that takes a path elsewhere (via > 0)
-// below an element of this screen that covers every word it covers, with
-// at least half its score: going elsewhere for the same words is no
-// better than acting here (an option
-// "Medium" in the dialog it opened, not back to the row whose summary
-// reads "Medium"). Text that is no element to act on (a dialog's
-// message) dominates nothing.
-func onScreenFirst(st *daemon.PlanState, cands []candidate) {
-	for i := range cands {
-		if cands[i].via == 0 || len(cands[i].covers) == 0 {
-			continue
-		}
-		for j := range cands {
-			c := &cands[j]
-			if c.via != 0 || c.score < MinScore || c.rank > cands[i].rank || c.element < 0 || c.element >= len(st.Elements) || st.Elements[c.element].Kind == screen.KindText {
-				continue // an element's text is no element to act on
-			}
-			if c.score >= cands[i].score/2 && subset(cands[i].covers, c.covers) {
-				cands[i].rank = cands[j].rank * 0.99
-			}
-		}
-	}
-}
-
-// subset reports whether every term of a is in b.
-func subset(a, b []term) bool {
-	for _, t := range a {
-		if !slices.Contains(b, t) {
-			return false
-		}
-	}
-	return true
-}
-
 // switchSet reports whether a step of the run may have set what a command
 // that turns something on or off asks: it acted on a toggle
 // (runState.toggled: checkable, or "toggle" in its name) or set a switch
@@ -535,59 +445,3 @@ var (
 	_ daemon.Learner   = (*Planner)(nil)
 	_ daemon.GuideFree = (*Planner)(nil)
 )
-
-// createsUnasked reports whether candidate c taps, now, an element that
-// creates something ("Create a new note", "New event": the concept add)
-// for a command that changes or deletes what exists (edit, delete) and
-// does not ask to add: "rename the note 'Ledger'" or "delete contact Jack"
-// must find the item, and a new one made on the way (a note named
-// "Ledger") is a side effect nobody asked for. A command that also adds
-// ("set an alarm", "add a number to Bob") keeps every element.
-func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
-	if !rs.changesOnly || c.element < 0 || c.element >= len(st.Elements) || c.action != device.Tap {
-		return false
-	}
-	return slices.Contains(termsOf(st.Elements[c.element].Label), "@add")
-}
-
-// discards reports whether candidate c taps, now, a button that cancels
-// (the concept close: "Cancel", "Dismiss") right after a step on this
-// screen did part of the command (a sound picked in its list): it would
-// throw that choice away.
-func discards(rs *runState, st *daemon.PlanState, c candidate) bool {
-	n := len(st.History)
-	if c.action != device.Tap || c.element < 0 || c.element >= len(st.Elements) || n == 0 || !rs.tapCovered(st, st.History[n-1]) {
-		return false
-	}
-	e := &st.Elements[c.element]
-	return e.Kind == screen.KindButton && slices.Contains(termsOf(e.Label), "@close")
-}
-
-// retoggles reports whether candidate c taps, now, a toggle (isToggle:
-// checkable, or named "toggle") the run already tapped, in a step that
-// took effect and was not undone: the second tap would undo the first (a
-// radio option tapped again merely does nothing).
-func retoggles(st *daemon.PlanState, c candidate) bool {
-	if c.action != device.Tap || c.element < 0 || c.element >= len(st.Elements) {
-		return false
-	}
-	d := screen.Describe(st.Screen, st.Elements[c.element].NodeID)
-	if !isToggle(d) {
-		return false
-	}
-	return slices.ContainsFunc(st.History, func(h daemon.StepRecord) bool {
-		return h.Action == device.Tap && h.OK && !h.Backtracked && !h.Undo && h.Target.Key() == d.Key()
-	})
-}
-
-// destroys reports whether the action candidate c takes now (on this
-// screen, also as the first step of a path through the UI graph) deletes
-// something: the sensitive-action policy's category Destroy for its
-// element.
-func destroys(st *daemon.PlanState, c candidate) bool {
-	if c.element < 0 || c.element >= len(st.Elements) {
-		return false
-	}
-	e := &st.Elements[c.element]
-	return slices.Contains(safety.Classify(safety.Target{Action: c.action, Label: e.Label, ResourceID: e.Resource}).Categories, safety.Destroy)
-}

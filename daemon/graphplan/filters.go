@@ -1,0 +1,133 @@
+// Candidate filters: which operations the planner passes over however
+// well they score, and how an element here outranks a path elsewhere.
+
+package graphplan
+
+import (
+	"slices"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/safety"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// passOver says why candidate c is not taken however well it scores, ""
+// when it may be; w are the command's term weights and remaining the
+// weight of its terms not covered yet.
+func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float64, remaining float64) string {
+	switch {
+	case remaining < 1e-9 && len(c.covers) > 0 && rs.onlyNav(c.covers):
+		return "everything the command names is done; a word like \"tab\" or \"page\" only said where to look"
+	case rs.commitOnly(c.covers) && (rs.contentLeft(w) || c.via > 0):
+		return "a commit comes after what it commits, not instead of it, and where it was done"
+	case c.action == device.Tap && elementOf(st, c) != nil && elementOf(st, c).Kind == screen.KindText:
+		return "text no interactive element holds: a tap on it does nothing"
+	case discards(rs, st, c):
+		return "leaving by Cancel would undo the choice just made here"
+	case retoggles(st, c):
+		return "a second tap on a toggle undoes the first"
+	case createsUnasked(rs, st, c):
+		return "the command changes or deletes something that exists; creating a new one is never on its way"
+	case rs.universal && rs.pickedItem && destroys(st, c):
+		return "the command asks to delete all of something and a step opened one item it does not name"
+	}
+	return ""
+}
+
+// elementOf returns the element of the current screen candidate c acts
+// on, nil for a global action (back, a path's scroll without one).
+func elementOf(st *daemon.PlanState, c candidate) *screen.Element {
+	if c.element < 0 || c.element >= len(st.Elements) {
+		return nil
+	}
+	return &st.Elements[c.element]
+}
+
+// onScreenFirst ranks a candidate that takes a path elsewhere (via > 0)
+// below an element of this screen that covers every word it covers, with
+// at least half its score: going elsewhere for the same words is no
+// better than acting here (an option "Medium" in the dialog it opened,
+// not back to the row whose summary reads "Medium"). Text that is no
+// element to act on (a dialog's message) dominates nothing.
+func onScreenFirst(st *daemon.PlanState, cands []candidate) {
+	for i := range cands {
+		if cands[i].via == 0 || len(cands[i].covers) == 0 {
+			continue
+		}
+		for j := range cands {
+			c := &cands[j]
+			if e := elementOf(st, *c); c.via != 0 || c.score < MinScore || c.rank > cands[i].rank || e == nil || e.Kind == screen.KindText {
+				continue
+			}
+			if c.score >= cands[i].score/2 && subset(cands[i].covers, c.covers) {
+				cands[i].rank = cands[j].rank * 0.99
+			}
+		}
+	}
+}
+
+// subset reports whether every term of a is in b.
+func subset(a, b []term) bool {
+	for _, t := range a {
+		if !slices.Contains(b, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// createsUnasked reports whether candidate c taps, now, an element that
+// creates something ("Create a new note", "New event": the concept add)
+// for a command that changes or deletes what exists (edit, delete) and
+// does not ask to add: "rename the note 'Ledger'" or "delete contact Jack"
+// must find the item, and a new one made on the way (a note named
+// "Ledger") is a side effect nobody asked for. A command that also adds
+// ("set an alarm", "add a number to Bob") keeps every element.
+func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	return rs.changesOnly && e != nil && c.action == device.Tap && slices.Contains(termsOf(e.Label), "@add")
+}
+
+// discards reports whether candidate c taps, now, a button that cancels
+// (the concept close: "Cancel", "Dismiss") right after a step on this
+// screen did part of the command (a sound picked in its list): it would
+// throw that choice away.
+func discards(rs *runState, st *daemon.PlanState, c candidate) bool {
+	n := len(st.History)
+	e := elementOf(st, c)
+	if c.action != device.Tap || e == nil || n == 0 || !rs.tapCovered(st, st.History[n-1]) {
+		return false
+	}
+	return e.Kind == screen.KindButton && slices.Contains(termsOf(e.Label), "@close")
+}
+
+// retoggles reports whether candidate c taps, now, a toggle (isToggle:
+// checkable, or named "toggle") the run already tapped, in a step that
+// took effect and was not undone: the second tap would undo the first (a
+// radio option tapped again merely does nothing).
+func retoggles(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if c.action != device.Tap || e == nil {
+		return false
+	}
+	d := screen.Describe(st.Screen, e.NodeID)
+	if !isToggle(d) {
+		return false
+	}
+	return slices.ContainsFunc(st.History, func(h daemon.StepRecord) bool {
+		return h.Action == device.Tap && h.OK && !h.Backtracked && !h.Undo && h.Target.Key() == d.Key()
+	})
+}
+
+// destroys reports whether the action candidate c takes now (on this
+// screen, also as the first step of a path through the UI graph) deletes
+// something: the sensitive-action policy's category Destroy for its
+// element.
+func destroys(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if e == nil {
+		return false
+	}
+	return slices.Contains(safety.Classify(safety.Target{Action: c.action, Label: e.Label, ResourceID: e.Resource}).Categories, safety.Destroy)
+}

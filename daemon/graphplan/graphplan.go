@@ -58,7 +58,22 @@
 //  6. Screens the graph records but no known path reaches are taken to be
 //     one scroll down a reachable screen of the same activity (not
 //     dialogs), at a discount: exploration rarely records every scroll
-//     position of a settings list.
+//     position of a settings list. A path leaves a dialog by back only to
+//     the screen that opened it.
+//  7. Some candidates are passed over however well they score (passOver):
+//     a commit ("… and save it") before what it commits or on another
+//     screen, a tap on text no interactive element holds, Cancel right
+//     after a choice made here, a second tap on a toggle, "create" for a
+//     command that changes what exists, a deletion of one item for a
+//     command about all. An element here outranks a path elsewhere that
+//     covers no more (onScreenFirst).
+//  8. When nothing known matches a command that views or sets something
+//     (before any of it is done, or before giving up on what is left),
+//     it explores (AutoTask §3 trial and error, §4.4 backtracking): it taps
+//     elements no known transition starts from, then menus with untried
+//     items, and goes back from what leads nowhere; never a setting, a
+//     field, a row of content, an element that creates or one the
+//     sensitive-action policy names (explore.go).
 //
 // Confidence reports how clearly the chosen operation won, for a
 // composite planner that asks an LLM only when the graph planner is unsure
@@ -69,8 +84,10 @@
 //
 // Files by job: graphplan.go (the planner and each step's decision),
 // terms.go (command terms and scoring), path.go (path search through the
-// UI graph), forms.go (forms, fields and dialogs), completion.go
-// (coverage and when the command is done).
+// UI graph), forms.go (forms, fields, values and dialogs), completion.go
+// (coverage and when the command is done), filters.go (candidates passed
+// over, an element here before a path elsewhere), explore.go (trying what
+// the graph does not know), semantic.go (meaning from the embedder).
 package graphplan
 
 import (

@@ -5,6 +5,7 @@ package graphplan
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -23,6 +24,8 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "a commit comes after what it commits, not instead of it, and where it was done"
 	case c.action == device.Tap && elementOf(st, c) != nil && elementOf(st, c).Kind == screen.KindText:
 		return "text no interactive element holds: a tap on it does nothing"
+	case rs.anotherOptionNamed(st, c):
+		return "the command names another option of this choice"
 	case discards(rs, st, c):
 		return "leaving by Cancel would undo the choice just made here"
 	case retoggles(st, c):
@@ -130,4 +133,59 @@ func destroys(st *daemon.PlanState, c candidate) bool {
 		return false
 	}
 	return slices.Contains(safety.Classify(safety.Target{Action: c.action, Label: e.Label, ResourceID: e.Resource}).Categories, safety.Destroy)
+}
+
+// anotherOptionNamed reports whether candidate c taps, now, an option (a
+// checkable element) the command does not name while it names every word
+// of another option on this screen: "sort … in descending order" never
+// taps "Ascending", whatever else it shares with the command.
+func (rs *runState) anotherOptionNamed(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if c.action != device.Tap || e == nil || !rs.isOption(st, e) || rs.namesAll(e.Label) {
+		return false
+	}
+	for i := range st.Elements {
+		o := &st.Elements[i]
+		if o != e && rs.isOption(st, o) && rs.namesAll(o.Label) {
+			return true
+		}
+	}
+	return false
+}
+
+// isOption reports whether e is an option of a single choice: a radio
+// button or a checked text of a choice list, or a row holding one. A
+// check box or a switch is a setting of its own ("Use for this folder
+// only" beside the sort options), no sibling of the options.
+func (rs *runState) isOption(st *daemon.PlanState, e *screen.Element) bool {
+	return e.Kind != screen.KindInput && holdsChoice(st.Screen, e.NodeID)
+}
+
+// holdsChoice reports whether node id or a node under it is a radio
+// button or a checked text (the single-choice list's row).
+func holdsChoice(s *screen.Snapshot, id int) bool {
+	n := s.Node(id)
+	if n == nil {
+		return false
+	}
+	if c := strings.ToLower(screen.ShortClass(n.Class)); strings.Contains(c, "radio") || strings.Contains(c, "checkedtext") {
+		return true
+	}
+	return slices.ContainsFunc(n.Children, func(c int) bool { return holdsChoice(s, c) })
+}
+
+// namesAll reports whether every word of label is a word of the command
+// (label has at least one).
+func (rs *runState) namesAll(label string) bool {
+	n := 0
+	for _, t := range termsOf(label) {
+		if strings.HasPrefix(string(t), "@") {
+			continue
+		}
+		n++
+		if !slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == t }) {
+			return false
+		}
+	}
+	return n > 0
 }

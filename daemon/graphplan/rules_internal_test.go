@@ -550,3 +550,38 @@ func TestComposerTakesOnlyMessages(t *testing.T) {
 		t.Error("a file name holding the word 'messages' is taken for a message box")
 	}
 }
+
+// TestAnotherOptionNamed: an option of a single choice the command does
+// not name is passed over when it names another one on the screen; the
+// named one is not, nor a check box beside the options (a setting of its
+// own), nor any option when the command names none.
+func TestAnotherOptionNamed(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Ascending","bounds":[100,200,980,300],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"Descending","bounds":[100,300,980,400],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.CheckBox","text":"Apply to this album only","bounds":[100,400,980,500],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
+	at := map[string]int{}
+	for i, e := range els {
+		at[e.Label] = i
+	}
+	for _, tc := range []struct {
+		cmd, label string
+		want       bool
+	}{
+		{"sort the albums by size in descending order", "Ascending", true},
+		{"sort the albums by size in descending order", "Descending", false},
+		{"sort the albums by size in descending order", "Apply to this album only", false},
+		{"sort the albums by size", "Ascending", false},
+	} {
+		rs := newRunState(tc.cmd, "")
+		if got := rs.anotherOptionNamed(st, candidate{action: device.Tap, element: at[tc.label]}); got != tc.want {
+			t.Errorf("%q, %q: passed over = %v, want %v", tc.cmd, tc.label, got, tc.want)
+		}
+	}
+}

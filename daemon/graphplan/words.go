@@ -1,6 +1,7 @@
 package graphplan
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -27,8 +28,11 @@ func termsOf(s string) []term {
 	termMu.Unlock()
 	u := intent.Understand(splitIdentifier(s))
 	var out []term
+	participles := participleActions(u)
 	for _, c := range u.Concepts {
-		out = append(out, term("@"+c))
+		if !participles[c] {
+			out = append(out, term("@"+c))
+		}
 	}
 	// the literal words too, concept words included: an exact word match
 	// ("save" and a "Save" button) counts more than a synonym ("OK")
@@ -140,4 +144,40 @@ func isPolarityWord(w string) bool {
 		}
 	}
 	return false
+}
+
+// participleActions returns the action concepts of u that only a past
+// participle before a noun carries ("captured media", "deleted items",
+// "recorded calls"): it describes a thing, it names no action to take.
+// A participle that ends the text ("Recently deleted") or stands before a
+// word that is no noun is left alone.
+func participleActions(u intent.Command) map[string]bool {
+	var out map[string]bool
+	for i, tok := range u.Tokens {
+		w := strings.ToLower(tok.Text)
+		if tok.Kind != intent.KindWord || len(w) < 5 || !strings.HasSuffix(w, "ed") || i+1 >= len(u.Tokens) || u.Tokens[i+1].Kind != intent.KindWord {
+			continue
+		}
+		for _, c := range intent.Understand(w).Concepts {
+			if !intent.IsAction(c) || slices.Contains(intent.Understand(strings.Join(others(u, i), " ")).Concepts, c) {
+				continue
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// others returns the texts of u's tokens but the i-th.
+func others(u intent.Command, i int) []string {
+	var out []string
+	for j, t := range u.Tokens {
+		if j != i {
+			out = append(out, t.Text)
+		}
+	}
+	return out
 }

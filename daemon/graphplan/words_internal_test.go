@@ -1,6 +1,9 @@
 package graphplan
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestTermsOfActionPhrase: an action phrase counts by its concept; the
 // words completing it are no terms of their own ("rid" of "get rid of"
@@ -34,6 +37,29 @@ func TestSwitchesSomething(t *testing.T) {
 	} {
 		if got := switchesSomething(tt.cmd); got != tt.want {
 			t.Errorf("switchesSomething(%q) = %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+// TestParticiplesNameNoAction: a past participle before a noun describes
+// a thing ("captured media", "deleted items"): no action concept of its
+// own; the same word ending the text, or the verb itself, keeps it.
+func TestParticiplesNameNoAction(t *testing.T) {
+	for _, tc := range []struct {
+		text    string
+		concept term
+		want    bool
+	}{
+		{"View last captured media", "@record", false},
+		{"Show deleted notes", "@delete", false},
+		{"Delete selected items", "@delete", true},
+		{"Delete selected items", "@select", false},
+		{"Recently deleted", "@delete", true},
+		{"Record video", "@record", true},
+		{"Deleted items deleted", "@delete", true},
+	} {
+		if got := slices.Contains(termsOf(tc.text), tc.concept); got != tc.want {
+			t.Errorf("%q carries %s = %v, want %v (terms %v)", tc.text, tc.concept, got, tc.want, termsOf(tc.text))
 		}
 	}
 }

@@ -49,6 +49,15 @@ func (e *DeclinedError) Error() string {
 	return fmt.Sprintf("stopped before %s %q, a sensitive action: %s", e.Action.Type, e.Action.Label, e.Why)
 }
 
+// PolicyTarget describes, as the sensitive-action policy sees it, the
+// element el of screen s that action a is about to act on: its label,
+// content-desc, resource-id and, in a dialog, the dialog's texts. A
+// planner uses it to leave aside what the policy would refuse (safety.Classify,
+// safety.Requested); the engine's guard decides on the same description.
+func PolicyTarget(s *screen.Snapshot, a device.Action, el *screen.Element) safety.Target {
+	return target(s, a, el)
+}
+
 // target describes the element a is about to act on for the policy: its
 // label, content-desc, resource-id and, in a dialog, the dialog's texts.
 func target(s *screen.Snapshot, a device.Action, el *screen.Element) safety.Target {

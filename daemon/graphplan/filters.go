@@ -24,6 +24,8 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "a commit comes after what it commits, not instead of it, and where it was done"
 	case c.action == device.Tap && elementOf(st, c) != nil && elementOf(st, c).Kind == screen.KindText:
 		return "text no interactive element holds: a tap on it does nothing"
+	case unasked(st, c):
+		return "a deletion the command does not ask for"
 	case rs.anotherOptionNamed(st, c):
 		return "the command names another option of this choice"
 	case discards(rs, st, c):
@@ -121,6 +123,22 @@ func retoggles(st *daemon.PlanState, c candidate) bool {
 	return slices.ContainsFunc(st.History, func(h daemon.StepRecord) bool {
 		return h.Action == device.Tap && h.OK && !h.Backtracked && !h.Undo && h.Target.Key() == d.Key()
 	})
+}
+
+// unasked reports whether candidate c acts, now, on an element the
+// sensitive-action policy puts in the category Destroy for a command that
+// does not ask to delete (safety.Requested): "print the last photo" or
+// "mark the chat as unread" never taps Delete on its way, though the
+// engine's guard lets a tap that only opens a confirmation through. Other
+// categories are left to the guard: "Share" is often only the way to a
+// menu.
+func unasked(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if e == nil || st.Screen == nil {
+		return false
+	}
+	v := safety.Classify(daemon.PolicyTarget(st.Screen, device.Action{Type: c.action, Label: e.Label}, e))
+	return slices.Contains(v.Categories, safety.Destroy) && !safety.Requested(st.Command, v)
 }
 
 // destroys reports whether the action candidate c takes now (on this

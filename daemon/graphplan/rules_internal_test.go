@@ -585,3 +585,35 @@ func TestAnotherOptionNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestNoDeletionUnasked: an element the sensitive-action policy puts in the
+// category Destroy is passed over for a command that does not ask to
+// delete, not for one that does; other categories ("Share") are the
+// engine guard's to judge.
+func TestNoDeletionUnasked(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Delete","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Share","bounds":[300,100,500,250],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	at := map[string]int{}
+	for i, e := range els {
+		at[e.Label] = i
+	}
+	for _, tc := range []struct {
+		cmd, label string
+		want       bool
+	}{
+		{"print the last photo", "Delete", true},
+		{"delete the last photo", "Delete", false},
+		{"print the last photo", "Share", false},
+	} {
+		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: els}
+		if got := unasked(st, candidate{action: device.Tap, element: at[tc.label]}); got != tc.want {
+			t.Errorf("%q, %q: passed over = %v, want %v", tc.cmd, tc.label, got, tc.want)
+		}
+	}
+}

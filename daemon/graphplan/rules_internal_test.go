@@ -328,13 +328,8 @@ func TestOnScreenFirst(t *testing.T) {
 // undo the step); a plain button is, and so is a toggle whose earlier tap
 // was undone or had no effect.
 func TestRetoggles(t *testing.T) {
-	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
-	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Toggle grid lines","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Refresh","bounds":[300,100,600,250],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Toggle grid lines","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Refresh","bounds":[300,100,600,250],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	at := func(label string) int {
 		for i := range els {
@@ -378,15 +373,9 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 		if withCancel {
 			cancel = `,{"id":4,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[100,900,500,1000],"clickable":true,"enabled":true,"visible_to_user":true}`
 		}
-		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-		 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
-		 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Chime","bounds":[100,200,980,300],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		return screenOf(t, `		 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Chime","bounds":[100,200,980,300],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
 		 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"Bells","bounds":[100,300,980,400],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
-		 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}` + cancel + `]}]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}`+cancel)
 	}
 	for _, tc := range []struct {
 		name           string
@@ -430,14 +419,8 @@ func TestFormFilled(t *testing.T) {
 		if second {
 			extra = `,{"id":3,"parent":0,"class":"android.widget.EditText","hint":"Phone","bounds":[100,400,980,500],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true}`
 		}
-		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-		 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
-		 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Milk","hint":"Name","bounds":[100,200,980,300],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
-		 {"id":2,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}` + extra + `]}]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return screenOf(t, `		 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Milk","hint":"Name","bounds":[100,200,980,300],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}`+extra)
 	}
 	for _, tc := range []struct {
 		name          string
@@ -468,12 +451,7 @@ func TestFormFilled(t *testing.T) {
 // document (its text is then a placeholder or the run's own); and a field
 // holding a value the run typed takes no other value over it.
 func TestTypingIntoABody(t *testing.T) {
-	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
-	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Insert text here","bounds":[0,240,1080,2280],"clickable":true,"editable":true,"scrollable":true,"enabled":true,"visible_to_user":true}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Insert text here","bounds":[0,240,1080,2280],"clickable":true,"editable":true,"scrollable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
 	for _, created := range []bool{false, true} {
@@ -556,14 +534,9 @@ func TestComposerTakesOnlyMessages(t *testing.T) {
 // named one is not, nor a check box beside the options (a setting of its
 // own), nor any option when the command names none.
 func TestAnotherOptionNamed(t *testing.T) {
-	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
-	 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Ascending","bounds":[100,200,980,300],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Ascending","bounds":[100,200,980,300],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"Descending","bounds":[100,300,980,400],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":0,"class":"android.widget.CheckBox","text":"Apply to this album only","bounds":[100,400,980,500],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	 {"id":3,"parent":0,"class":"android.widget.CheckBox","text":"Apply to this album only","bounds":[100,400,980,500],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
 	at := map[string]int{}
@@ -591,13 +564,8 @@ func TestAnotherOptionNamed(t *testing.T) {
 // delete, not for one that does; other categories ("Share") are the
 // engine guard's to judge.
 func TestNoDeletionUnasked(t *testing.T) {
-	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
-	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Delete","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Share","bounds":[300,100,500,250],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Delete","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Share","bounds":[300,100,500,250],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	at := map[string]int{}
 	for i, e := range els {
@@ -616,4 +584,17 @@ func TestNoDeletionUnasked(t *testing.T) {
 			t.Errorf("%q, %q: passed over = %v, want %v", tc.cmd, tc.label, got, tc.want)
 		}
 	}
+}
+
+// screenOf parses a one-window snapshot of a 1080×2280 screen whose root
+// (node 0, a FrameLayout) holds nodes, given as the JSON objects of the
+// screen schema (docs/screen-schema.md), each with "parent":0 or deeper.
+func screenOf(t *testing.T, nodes string) *screen.Snapshot {
+	t.Helper()
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},` + nodes + `]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -76,7 +76,7 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	// tap, or a path's step toward a text now shown); then the command's
 	// words must be shown on what is no setting, or the command asks to
 	// turn it on ("display the number of words" beside a word-count switch)
-	arrived := !rs.lastStepCovered(st) && (rs.explore.led(st) || moved(st))
+	arrived := !rs.lastStepCovered(st) && moved(st)
 	if !rs.viewing || !rs.lastStepCovered(st) && !arrived {
 		return false
 	}

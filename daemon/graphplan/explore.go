@@ -128,13 +128,6 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph) (daem
 	return daemon.Decision{}, false
 }
 
-// led reports whether the run's last step was an exploratory tap that
-// changed the screen (explore has not yet seen its effect).
-func (x *exploration) led(st *daemon.PlanState) bool {
-	n := len(st.History)
-	return x.last != "" && n > 0 && st.History[n-1].OK && st.History[n-1].After != st.History[n-1].Screen
-}
-
 // moved reports whether the run's last step took effect and changed the
 // screen.
 func moved(st *daemon.PlanState) bool {

@@ -70,14 +70,18 @@ func viewingCommand(cmd string) bool {
 // inView reports, for a command that only asks to see something, whether
 // the last step did part of it and everything else it names is on the
 // screen now ("view favorite contacts" after tapping Favorites, which
-// lists contacts): going on would leave the screen asked for.
+// lists contacts), or the last step led here and the screen shows, on
+// what is no setting, some and all of what the command names (a path's
+// step toward a text to read, an exploratory tap): going on would leave
+// the screen asked for.
 func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	// arrived: the last step led here covering nothing (an exploratory
 	// tap, or a path's step toward a text now shown); then the command's
 	// words must be shown on what is no setting, or the command asks to
 	// turn it on ("display the number of words" beside a word-count switch)
-	arrived := !rs.lastStepCovered(st) && moved(st)
-	if !rs.viewing || !rs.lastStepCovered(st) && !arrived {
+	covered := rs.lastStepCovered(st)
+	arrived := !covered && moved(st)
+	if !rs.viewing || !covered && !arrived {
 		return false
 	}
 	shown := map[term]bool{}

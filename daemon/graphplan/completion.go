@@ -78,7 +78,7 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	// arrived: the last step led here covering nothing (an exploratory
 	// tap, or a path's step toward a text now shown); then the command's
 	// words must be shown on what is no setting, or the command asks to
-	// turn it on ("display the number of words" beside a word-count switch)
+	// turn it on ("display the reading time" beside a reading-time switch)
 	covered := rs.lastStepCovered(st)
 	arrived := !covered && moved(st)
 	if !rs.viewing || !covered && !arrived {

@@ -52,8 +52,8 @@ func elementOf(st *daemon.PlanState, c candidate) *screen.Element {
 // onScreenFirst ranks a candidate that takes a path elsewhere (via > 0)
 // below an element of this screen that covers every word it covers, with
 // at least half its score: going elsewhere for the same words is no
-// better than acting here (an option "Medium" in the dialog it opened,
-// not back to the row whose summary reads "Medium"). Text that is no
+// better than acting here (an option "Roomy" in the dialog it opened,
+// not back to the row whose summary reads "Roomy"). Text that is no
 // element to act on (a dialog's message) dominates nothing.
 func onScreenFirst(st *daemon.PlanState, cands []candidate) {
 	for i := range cands {
@@ -85,10 +85,10 @@ func subset(a, b []term) bool {
 // createsUnasked reports whether candidate c taps, now, an element that
 // creates something ("Create a new note", "New event": the concept add)
 // for a command that changes or deletes what exists (edit, delete) and
-// does not ask to add: "rename the note 'Ledger'" or "delete contact Jack"
+// does not ask to add: "rename the note 'Ledger'" or "delete contact Dora"
 // must find the item, and a new one made on the way (a note named
 // "Ledger") is a side effect nobody asked for. A command that also adds
-// ("set an alarm", "add a number to Bob") keeps every element.
+// ("set an alarm", "add a number to Dora Lind") keeps every element.
 func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)
 	return rs.changesOnly && e != nil && c.action == device.Tap && slices.Contains(termsOf(e.Label), "@add")
@@ -128,7 +128,7 @@ func retoggles(st *daemon.PlanState, c candidate) bool {
 // unasked reports whether candidate c acts, now, on an element the
 // sensitive-action policy puts in the category Destroy for a command that
 // does not ask to delete (safety.Requested): "print the last photo" or
-// "mark the chat as unread" never taps Delete on its way, though the
+// "pin the thread" never taps Delete on its way, though the
 // engine's guard lets a tap that only opens a confirmation through. Other
 // categories are left to the guard: "Share" is often only the way to a
 // menu.
@@ -155,8 +155,8 @@ func destroys(st *daemon.PlanState, c candidate) bool {
 
 // anotherOptionNamed reports whether candidate c taps, now, an option (a
 // checkable element) the command does not name while it names every word
-// of another option on this screen: "sort … in descending order" never
-// taps "Ascending", whatever else it shares with the command.
+// of another option on this screen: "sort the scans newest first" never
+// taps "Oldest first", whatever else it shares with the command.
 func (rs *runState) anotherOptionNamed(st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)
 	if c.action != device.Tap || e == nil || !rs.isOption(st, e) || rs.namesAll(e.Label) {

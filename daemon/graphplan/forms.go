@@ -147,9 +147,9 @@ func formFilled(st *daemon.PlanState) bool {
 }
 
 // composer reports whether input field e is where a message is written:
-// its label or hint asks to type, write or enter a message ("Type a
+// its label or hint asks to type, write or enter a message ("Write a
 // message…"), not merely a text holding the word (a file name
-// "Messages_2023…").
+// "Messages_2024_backup").
 func composer(e *screen.Element) bool {
 	ts := termsOf(e.Label + " " + e.Hint)
 	if !slices.Contains(ts, "@message") {

@@ -96,9 +96,9 @@ func TestPathsNeverChangeASetting(t *testing.T) {
 // 3 still leads back to 3.
 func TestBackFromADialogReturns(t *testing.T) {
 	els := []knowledge.Element{
-		{ID: 10, ScreenID: 1, Descriptor: desc("Font size")},
-		{ID: 30, ScreenID: 3, Descriptor: desc("Autosave")},
-		{ID: 31, ScreenID: 3, Descriptor: desc("Theme")},
+		{ID: 10, ScreenID: 1, Descriptor: desc("Text size")},
+		{ID: 30, ScreenID: 3, Descriptor: desc("Keep drafts")},
+		{ID: 31, ScreenID: 3, Descriptor: desc("Palette")},
 	}
 	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}, {ID: 2, Fingerprint: "b", Dialog: true}, {ID: 3, Fingerprint: "c"}, {ID: 4, Fingerprint: "d", Dialog: true}},
 		Elements: els, Transitions: []knowledge.Transition{
@@ -304,18 +304,18 @@ func TestAppWordsNameNoField(t *testing.T) {
 // covers the same words with at least half its score; a text that is no
 // element to act on, or a much weaker match, leaves it first.
 func TestOnScreenFirst(t *testing.T) {
-	st := &daemon.PlanState{Elements: []screen.Element{{Kind: screen.KindButton, Label: "Medium"}, {Kind: screen.KindText, Label: "Font size is Medium"}}}
+	st := &daemon.PlanState{Elements: []screen.Element{{Kind: screen.KindButton, Label: "Roomy"}, {Kind: screen.KindText, Label: "Text size is Roomy"}}}
 	for _, tc := range []struct {
 		name      string
 		here      candidate
 		pathFirst bool
 	}{
-		{"an option here covering the same word", candidate{element: 0, score: 0.33, rank: 0.33, covers: []term{"medium"}}, false},
-		{"a text here", candidate{element: 1, score: 0.33, rank: 0.33, covers: []term{"medium"}}, true},
-		{"a much weaker match here", candidate{element: 0, score: 0.15, rank: 0.15, covers: []term{"medium"}}, true},
+		{"an option here covering the same word", candidate{element: 0, score: 0.33, rank: 0.33, covers: []term{"roomi"}}, false},
+		{"a text here", candidate{element: 1, score: 0.33, rank: 0.33, covers: []term{"roomi"}}, true},
+		{"a much weaker match here", candidate{element: 0, score: 0.15, rank: 0.15, covers: []term{"roomi"}}, true},
 		{"covering less here", candidate{element: 0, score: 0.33, rank: 0.33, covers: []term{"font"}}, true},
 	} {
-		path := candidate{action: device.Back, element: -1, via: 1, score: 0.4, rank: 0.5, covers: []term{"medium"}}
+		path := candidate{action: device.Back, element: -1, via: 1, score: 0.4, rank: 0.5, covers: []term{"roomi"}}
 		cands := []candidate{path, tc.here}
 		onScreenFirst(st, cands)
 		if got := cands[0].rank > cands[1].rank; got != tc.pathFirst {
@@ -329,7 +329,7 @@ func TestOnScreenFirst(t *testing.T) {
 // was undone or had no effect.
 func TestRetoggles(t *testing.T) {
 	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Toggle grid lines","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Refresh","bounds":[300,100,600,250],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Rescan","bounds":[300,100,600,250],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	at := func(label string) int {
 		for i := range els {
@@ -340,7 +340,7 @@ func TestRetoggles(t *testing.T) {
 		t.Fatalf("no element %q", label)
 		return -1
 	}
-	toggle, button := at("Toggle grid lines"), at("Refresh")
+	toggle, button := at("Toggle grid lines"), at("Rescan")
 	tapped := func(i int, ok, undo bool) daemon.StepRecord {
 		return daemon.StepRecord{Action: device.Tap, OK: ok, Undo: undo, Target: screen.Describe(s, els[i].NodeID)}
 	}
@@ -373,7 +373,7 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 		if withCancel {
 			cancel = `,{"id":4,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[100,900,500,1000],"clickable":true,"enabled":true,"visible_to_user":true}`
 		}
-		return screenOf(t, `		 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Chime","bounds":[100,200,980,300],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		return screenOf(t, `		 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Harp","bounds":[100,200,980,300],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
 		 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"Bells","bounds":[100,300,980,400],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
 		 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}`+cancel)
 	}
@@ -396,7 +396,7 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 		if tc.picked {
 			hist = []daemon.StepRecord{{Action: device.Tap, OK: true, Screen: "p", After: "p", Target: screen.Describe(s, els[idx["Bells"]].NodeID)}}
 		}
-		st := &daemon.PlanState{Command: "set the reminder sound to bells", Screen: s, Elements: els, Print: "p", History: hist}
+		st := &daemon.PlanState{Command: "set the alert tone to bells", Screen: s, Elements: els, Print: "p", History: hist}
 		rs := newRunState(st.Command, "")
 		c, ok := acceptChoice(st)
 		if ok != tc.want || ok && els[c.element].Label != "OK" {
@@ -508,10 +508,10 @@ func TestSelectorValues(t *testing.T) {
 }
 
 // TestComposerTakesOnlyMessages: the field where a message is written
-// ("Type a message…") takes a value only for a command that sends one; a
+// ("Write a message…") takes a value only for a command that sends one; a
 // field whose text merely holds the word (a file name) is no composer.
 func TestComposerTakesOnlyMessages(t *testing.T) {
-	box := &screen.Element{Kind: screen.KindInput, Label: "Type a message…"}
+	box := &screen.Element{Kind: screen.KindInput, Label: "Write a message…"}
 	for _, tc := range []struct {
 		cmd  string
 		want bool
@@ -534,8 +534,8 @@ func TestComposerTakesOnlyMessages(t *testing.T) {
 // named one is not, nor a check box beside the options (a setting of its
 // own), nor any option when the command names none.
 func TestAnotherOptionNamed(t *testing.T) {
-	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Ascending","bounds":[100,200,980,300],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"Descending","bounds":[100,300,980,400],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"Oldest first","bounds":[100,200,980,300],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"Newest first","bounds":[100,300,980,400],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":0,"class":"android.widget.CheckBox","text":"Apply to this album only","bounds":[100,400,980,500],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
@@ -547,10 +547,10 @@ func TestAnotherOptionNamed(t *testing.T) {
 		cmd, label string
 		want       bool
 	}{
-		{"sort the albums by size in descending order", "Ascending", true},
-		{"sort the albums by size in descending order", "Descending", false},
-		{"sort the albums by size in descending order", "Apply to this album only", false},
-		{"sort the albums by size", "Ascending", false},
+		{"sort the albums newest first", "Oldest first", true},
+		{"sort the albums newest first", "Newest first", false},
+		{"sort the albums newest first", "Apply to this album only", false},
+		{"sort the albums by size", "Oldest first", false},
 	} {
 		rs := newRunState(tc.cmd, "")
 		if got := rs.anotherOptionNamed(st, candidate{action: device.Tap, element: at[tc.label]}); got != tc.want {

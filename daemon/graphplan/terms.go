@@ -57,7 +57,7 @@ type value struct {
 	// names: the word before the value gives it as a name or a new value
 	// ("called", "to", "as"); selects: the value is the label of
 	// something the app shows and names is false, so it picks that thing
-	// ("delete the note 'Diary'") and is typed only to search for it
+	// ("delete the note 'Ledger'") and is typed only to search for it
 	names, selects bool
 }
 

@@ -147,7 +147,7 @@ func isPolarityWord(w string) bool {
 }
 
 // participleActions returns the action concepts of u that only a past
-// participle before a noun carries ("captured media", "deleted items",
+// participle before a noun carries ("recorded clips", "deleted items",
 // "recorded calls"): it describes a thing, it names no action to take.
 // A participle that ends the text ("Recently deleted") or stands before a
 // word that is no noun is left alone.

@@ -42,7 +42,7 @@ func TestSwitchesSomething(t *testing.T) {
 }
 
 // TestParticiplesNameNoAction: a past participle before a noun describes
-// a thing ("captured media", "deleted items"): no action concept of its
+// a thing ("recorded clips", "deleted items"): no action concept of its
 // own; the same word ending the text, or the verb itself, keeps it.
 func TestParticiplesNameNoAction(t *testing.T) {
 	for _, tc := range []struct {
@@ -50,7 +50,7 @@ func TestParticiplesNameNoAction(t *testing.T) {
 		concept term
 		want    bool
 	}{
-		{"View last captured media", "@record", false},
+		{"Play recorded clips", "@record", false},
 		{"Show deleted notes", "@delete", false},
 		{"Delete selected items", "@delete", true},
 		{"Delete selected items", "@select", false},

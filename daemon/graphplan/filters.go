@@ -4,8 +4,10 @@
 package graphplan
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -137,9 +139,38 @@ func unasked(st *daemon.PlanState, c candidate) bool {
 	if e == nil || st.Screen == nil {
 		return false
 	}
-	v := safety.Classify(daemon.PolicyTarget(st.Screen, device.Action{Type: c.action, Label: e.Label}, e))
+	t := daemon.PolicyTarget(st.Screen, device.Action{Type: c.action, Label: e.Label}, e)
+	v := classify(t)
 	return slices.Contains(v.Categories, safety.Destroy) && !safety.Requested(st.Command, v)
 }
+
+// classify is safety.Classify, remembered per target: the policy reads
+// every word of a label in seven languages, and a run asks about the same
+// elements step after step.
+func classify(t safety.Target) safety.Verdict {
+	parts := []string{t.Action, t.Label, t.ContentDesc, t.ResourceID, fmt.Sprint(t.Toggle, t.Replaces)}
+	parts = append(append(parts, t.Dialog...), "\x01")
+	key := strings.Join(append(parts, t.Beside...), "\x00")
+	verdictMu.Lock()
+	v, ok := verdicts[key]
+	verdictMu.Unlock()
+	if ok {
+		return v
+	}
+	v = safety.Classify(t)
+	verdictMu.Lock()
+	if len(verdicts) > 20_000 {
+		verdicts = map[string]safety.Verdict{}
+	}
+	verdicts[key] = v
+	verdictMu.Unlock()
+	return v
+}
+
+var (
+	verdictMu sync.Mutex
+	verdicts  = map[string]safety.Verdict{}
+)
 
 // destroys reports whether the action candidate c takes now (on this
 // screen, also as the first step of a path through the UI graph) deletes

@@ -255,17 +255,17 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	var best *candidate // the first relevant one (without an embedder: cands[0] or none)
 	for i := range cands {
+		if cands[i].score < minScore && !(cands[i].action == device.Input && cands[i].score >= MinScore) {
+			continue // a value still to type is no overshoot
+		}
 		if why := rs.passOver(st, cands[i], weights, remaining); why != "" {
 			if debugGraph {
 				fmt.Fprintf(os.Stderr, "graphplan: passed over %s %d: %s\n", cands[i].action, cands[i].element, why)
 			}
 			continue
 		}
-		if cands[i].score >= minScore || cands[i].action == device.Input && cands[i].score >= MinScore {
-			// a value still to type is no overshoot
-			best = &cands[i]
-			break
-		}
+		best = &cands[i]
+		break
 	}
 	// typed values waiting for a commit, once nothing else of the command
 	// is left on this screen, or the value just typed filled its last

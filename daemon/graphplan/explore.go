@@ -7,7 +7,6 @@ package graphplan
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -31,6 +30,7 @@ type exploration struct {
 	depth  int             // tries taken since the run was last on origin
 	taken  int             // tries that led somewhere
 	last   string          // the key of the last try, until its effect is seen
+	from   string          // the screen the last try was taken on
 	tried  map[string]bool // tries taken, by elementKey
 	// leadsTo: where a try led; untried: per screen, how many elements
 	// worth a try it still has
@@ -65,7 +65,7 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph) (daem
 		x.tried, x.leadsTo, x.untried, x.origin = map[string]bool{}, map[string]string{}, map[string]int{}, st.Print
 	}
 	if x.last != "" {
-		if to := st.Print; to != x.last[:strings.IndexByte(x.last, 0)] {
+		if to := st.Print; to != x.from {
 			x.leadsTo[x.last] = to
 			x.taken++
 		} else {
@@ -114,7 +114,7 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph) (daem
 			e := &st.Elements[list[0]]
 			k := elementKey(st.Print, e)
 			x.tried[k] = true
-			x.last = k
+			x.last, x.from = k, st.Print
 			x.depth++
 			return daemon.Decision{Action: device.Tap, Element: list[0], Confidence: 0.2,
 				Reason: fmt.Sprintf("nothing known matches the command; trying %q to see where it leads", e.Label)}, true
@@ -184,19 +184,15 @@ func knownHere(g *appGraph, st *daemon.PlanState) map[int]int64 {
 // field or a setting (checkable, or of a toggle class): tapping it would
 // change something rather than lead somewhere.
 func holdsSetting(s *screen.Snapshot, id int) bool {
-	n := s.Node(id)
-	if n == nil {
+	if s.Node(id) == nil {
 		return true
 	}
-	if n.Checkable || n.Editable || screen.IsToggleClass(n.Class) {
-		return true
-	}
-	for _, c := range n.Children {
-		if holdsSetting(s, c) {
-			return true
-		}
-	}
-	return false
+	found := false
+	s.Walk(id, func(n *screen.Node, _ int) bool {
+		found = found || n.Checkable || n.Editable || screen.IsToggleClass(n.Class)
+		return !found
+	})
+	return found
 }
 
 // choices reports whether the screen is a dialog offering a choice (a

@@ -213,14 +213,13 @@ func (rs *runState) isOption(st *daemon.PlanState, e *screen.Element) bool {
 // holdsChoice reports whether node id or a node under it is a radio
 // button or a checked text (the single-choice list's row).
 func holdsChoice(s *screen.Snapshot, id int) bool {
-	n := s.Node(id)
-	if n == nil {
-		return false
-	}
-	if c := strings.ToLower(screen.ShortClass(n.Class)); strings.Contains(c, "radio") || strings.Contains(c, "checkedtext") {
-		return true
-	}
-	return slices.ContainsFunc(n.Children, func(c int) bool { return holdsChoice(s, c) })
+	found := false
+	s.Walk(id, func(n *screen.Node, _ int) bool {
+		c := strings.ToLower(screen.ShortClass(n.Class))
+		found = found || strings.Contains(c, "radio") || strings.Contains(c, "checkedtext")
+		return !found
+	})
+	return found
 }
 
 // namesAll reports whether every word of label is a word of the command

@@ -36,6 +36,10 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "a second tap on a toggle undoes the first"
 	case createsUnasked(rs, st, c):
 		return "the command changes or deletes something that exists; creating a new one is never on its way"
+	case othersNumber(st, c):
+		return "the command's number is another setting's current value here"
+	case rs.switchForNumber(st, c):
+		return "a switch holds no number, and the command gives one without asking to turn anything on or off"
 	case rs.universal && rs.pickedItem && destroys(st, c):
 		return "the command asks to delete all of something and a step opened one item it does not name"
 	}
@@ -82,6 +86,56 @@ func subset(a, b []term) bool {
 		}
 	}
 	return true
+}
+
+// othersNumber reports whether candidate c taps, now, a row whose title
+// says nothing of the command and whose summary holds one of its numbers
+// ("Reminder length · 5 minutes" for "set the nap time to 5 minutes"): a
+// number is a value many settings share, and a summary says what its own
+// setting holds now, not which setting the command names.
+func othersNumber(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if c.action != device.Tap || e == nil {
+		return false
+	}
+	title, _, ok := strings.Cut(e.Label, " · ")
+	if !ok {
+		return false
+	}
+	own := termsOf(title)
+	number := false
+	for _, t := range c.covers {
+		if slices.Contains(own, t) {
+			return false
+		}
+		number = number || isNumber(string(t))
+	}
+	return number
+}
+
+// switchForNumber reports whether candidate c taps, now, a switch or check
+// box (not an option of a choice) for a command that gives a number its
+// label does not carry and says nothing of turning on or off ("set the nap
+// time to 5 minutes" against "Always use the same nap time"): a switch
+// holds no number, so the command names another setting.
+func (rs *runState) switchForNumber(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if rs.switches || c.action != device.Tap || e == nil || e.Kind == screen.KindInput ||
+		!holdsSetting(st.Screen, e.NodeID) || holdsChoice(st.Screen, e.NodeID) {
+		return false
+	}
+	own := termsOf(e.Label)
+	for _, ct := range rs.terms {
+		if isNumber(string(ct.t)) && !slices.Contains(own, ct.t) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNumber: s is all ASCII digits (a term of a number in a label).
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // createsUnasked reports whether candidate c taps, now, an element that

@@ -278,10 +278,13 @@ func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, ma
 			continue
 		}
 		for _, e := range g.out[it.id] {
-			if p, ok := prev[it.id]; ok && g.dialog[it.id] && !g.dialog[p] && e.action == device.Back && e.to != p {
-				// leaving a dialog by back returns to the screen that
-				// opened it; a recording that shows another state of it
-				// (scrolled elsewhere meanwhile) is no way there
+			if p, ok := prev[it.id]; ok && g.dialog[it.id] && !g.dialog[p] && e.to != p && !g.dialog[e.to] &&
+				(e.action == device.Back || g.act[e.to] == g.act[p]) {
+				// leaving a dialog returns to the screen that opened it
+				// (by a button perhaps with a setting changed): a recording
+				// that shows that screen otherwise (scrolled elsewhere
+				// meanwhile) is no way there, nor a round trip through
+				// another setting's dialog
 				continue
 			}
 			nd := it.cost + e.cost

@@ -89,8 +89,8 @@ func TestPathsNeverChangeASetting(t *testing.T) {
 	}
 }
 
-// TestBackFromADialogReturns: leaving a dialog by back leads to the screen
-// that opened it. A recording in which back from the dialog showed another
+// TestBackFromADialogReturns: leaving a dialog, by back or by its OK, leads
+// to the screen that opened it. A recording in which leaving the dialog showed another
 // state of that screen (2 → 3, scrolled further meanwhile) is no path from
 // 1; screen 3 stays reachable by its own scroll, and a dialog opened from
 // 3 still leads back to 3.
@@ -99,11 +99,13 @@ func TestBackFromADialogReturns(t *testing.T) {
 		{ID: 10, ScreenID: 1, Descriptor: desc("Text size")},
 		{ID: 30, ScreenID: 3, Descriptor: desc("Keep drafts")},
 		{ID: 31, ScreenID: 3, Descriptor: desc("Palette")},
+		{ID: 20, ScreenID: 2, Descriptor: desc("OK")},
 	}
-	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}, {ID: 2, Fingerprint: "b", Dialog: true}, {ID: 3, Fingerprint: "c"}, {ID: 4, Fingerprint: "d", Dialog: true}},
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a", Activity: "S"}, {ID: 2, Fingerprint: "b", Activity: "S", Dialog: true}, {ID: 3, Fingerprint: "c", Activity: "S"}, {ID: 4, Fingerprint: "d", Activity: "S", Dialog: true}},
 		Elements: els, Transitions: []knowledge.Transition{
 			{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 5},
 			{From: 2, To: 3, Action: "back", Count: 5},
+			{From: 2, To: 3, Action: "tap", ElementID: 20, Count: 5}, // OK: the same round trip
 			{From: 2, To: 1, Action: "back", Count: 1},
 			{From: 1, To: 3, Action: "scroll", Count: 1},
 			{From: 3, To: 4, Action: "tap", ElementID: 31, Count: 1},

@@ -7,6 +7,7 @@ package graphplan
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -141,6 +142,9 @@ func (p *Planner) state(st *daemon.PlanState) *runState {
 	defer p.mu.Unlock()
 	if p.run == nil || p.run.cmd != st.Command || len(st.History) < p.run.seen {
 		p.run = newRunState(st.Command, st.AppLabel)
+		if debugGraph {
+			fmt.Fprintf(os.Stderr, "graphplan: command %q\n", st.Command)
+		}
 	}
 	return p.run
 }

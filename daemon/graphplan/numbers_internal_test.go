@@ -1,0 +1,61 @@
+package graphplan
+
+import (
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// TestNumbersBelongToTheirSetting: on a settings list, the command's
+// number is passed over in another row's summary (that row's current
+// value) and on a switch (which holds no number), but not on the row it
+// names, nor on a switch the command turns on, nor on one whose label
+// carries the number.
+func TestNumbersBelongToTheirSetting(t *testing.T) {
+	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,200,1080,400],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.TextView","text":"Reminder length","bounds":[40,220,900,300],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":1,"class":"android.widget.TextView","text":"5 minutes","bounds":[40,300,900,380],"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,400,1080,600],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":4,"class":"android.widget.TextView","text":"Nap time","bounds":[40,420,900,500],"enabled":true,"visible_to_user":true},
+	 {"id":6,"parent":4,"class":"android.widget.TextView","text":"10 minutes","bounds":[40,500,900,580],"enabled":true,"visible_to_user":true},
+	 {"id":7,"parent":0,"class":"android.widget.Switch","text":"Always use the same nap time","bounds":[0,600,1080,700],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":8,"parent":0,"class":"android.widget.Switch","text":"Use 24 hour format","bounds":[0,700,1080,800],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
+	els := screen.Elements(s)
+	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
+	at := map[string]int{}
+	for i, e := range els {
+		at[e.Label] = i
+	}
+	for _, tc := range []struct {
+		cmd, label string
+		want       string
+	}{
+		{"set the nap time to 5 minutes", "Reminder length · 5 minutes", "the command's number is another setting's current value here"},
+		{"set the nap time to 5 minutes", "Nap time · 10 minutes", ""},
+		{"set the reminder length to 5 minutes", "Reminder length · 5 minutes", ""},
+		{"set the nap time to 5 minutes", "Always use the same nap time", "a switch holds no number, and the command gives one without asking to turn anything on or off"},
+		{"turn on the same nap time for 5 alarms", "Always use the same nap time", ""},
+		{"use the 24 hour format", "Use 24 hour format", ""},
+		{"use the same nap time", "Always use the same nap time", ""},
+	} {
+		rs := newRunState(tc.cmd, "")
+		i, ok := at[tc.label]
+		if !ok {
+			t.Fatalf("no element %q among %v", tc.label, els)
+		}
+		// what the row's words cover of the command, as scoring finds it
+		var covers []term
+		for _, ct := range rs.terms {
+			for _, lt := range termsOf(tc.label) {
+				if ct.t == lt {
+					covers = append(covers, ct.t)
+				}
+			}
+		}
+		if got := rs.passOver(st, candidate{action: device.Tap, element: i, covers: covers}, map[term]float64{}, 1); got != tc.want {
+			t.Errorf("%q, %q: passed over because %q, want %q", tc.cmd, tc.label, got, tc.want)
+		}
+	}
+}

@@ -201,6 +201,15 @@ type candidate struct {
 
 // Next implements daemon.Planner.
 func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
+	d, err := p.next(ctx, st)
+	if debugGraph && err == nil {
+		fmt.Fprintf(os.Stderr, "graphplan: step %d decided %s %d: %s\n", st.Step, d.Action, d.Element, d.Reason)
+	}
+	return d, err
+}
+
+// next is Next without the debug print.
+func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
 	rs := p.state(st)
 	g, err := p.graph(ctx, st)
 	if err != nil {

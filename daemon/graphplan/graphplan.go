@@ -58,14 +58,15 @@
 //  6. Screens the graph records but no known path reaches are taken to be
 //     one scroll down a reachable screen of the same activity (not
 //     dialogs), at a discount: exploration rarely records every scroll
-//     position of a settings list. A path leaves a dialog by back only to
-//     the screen that opened it.
+//     position of a settings list. A path leaves a dialog (by back or a
+//     button) only for the screen that opened it.
 //  7. Some candidates are passed over however well they score (passOver):
 //     a commit ("… and save it") before what it commits or on another
 //     screen, a tap on text no interactive element holds, Cancel right
 //     after a choice made here, a second tap on a toggle, "create" for a
 //     command that changes what exists, a deletion of one item for a
-//     command about all. An element here outranks a path elsewhere that
+//     command about all, a row whose summary alone holds the command's
+//     number, a switch for a command that gives a number. An element here outranks a path elsewhere that
 //     covers no more (onScreenFirst).
 //  8. When nothing known matches a command that views or sets something
 //     (before any of it is done, or before giving up on what is left),

@@ -21,7 +21,7 @@ func TestNumbersBelongToTheirSetting(t *testing.T) {
 	 {"id":5,"parent":4,"class":"android.widget.TextView","text":"Nap time","bounds":[40,420,900,500],"enabled":true,"visible_to_user":true},
 	 {"id":6,"parent":4,"class":"android.widget.TextView","text":"10 minutes","bounds":[40,500,900,580],"enabled":true,"visible_to_user":true},
 	 {"id":7,"parent":0,"class":"android.widget.Switch","text":"Always use the same nap time","bounds":[0,600,1080,700],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":8,"parent":0,"class":"android.widget.Switch","text":"Use 24 hour format","bounds":[0,700,1080,800],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
+	 {"id":8,"parent":0,"class":"android.widget.Switch","text":"Ring 3 times","bounds":[0,700,1080,800],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
 	at := map[string]int{}
@@ -37,7 +37,7 @@ func TestNumbersBelongToTheirSetting(t *testing.T) {
 		{"set the reminder length to 5 minutes", "Reminder length · 5 minutes", ""},
 		{"set the nap time to 5 minutes", "Always use the same nap time", "a switch holds no number, and the command gives one without asking to turn anything on or off"},
 		{"turn on the same nap time for 5 alarms", "Always use the same nap time", ""},
-		{"use the 24 hour format", "Use 24 hour format", ""},
+		{"ring 3 times before stopping", "Ring 3 times", ""},
 		{"use the same nap time", "Always use the same nap time", ""},
 	} {
 		rs := newRunState(tc.cmd, "")

@@ -24,10 +24,7 @@ func TestNumbersBelongToTheirSetting(t *testing.T) {
 	 {"id":8,"parent":0,"class":"android.widget.Switch","text":"Ring 3 times","bounds":[0,700,1080,800],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
-	at := map[string]int{}
-	for i, e := range els {
-		at[e.Label] = i
-	}
+	at := byLabel(els)
 	for _, tc := range []struct {
 		cmd, label string
 		want       string

@@ -541,10 +541,7 @@ func TestAnotherOptionNamed(t *testing.T) {
 	 {"id":3,"parent":0,"class":"android.widget.CheckBox","text":"Apply to this album only","bounds":[100,400,980,500],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
-	at := map[string]int{}
-	for i, e := range els {
-		at[e.Label] = i
-	}
+	at := byLabel(els)
 	for _, tc := range []struct {
 		cmd, label string
 		want       bool
@@ -569,10 +566,7 @@ func TestNoDeletionUnasked(t *testing.T) {
 	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Delete","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Share","bounds":[300,100,500,250],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
-	at := map[string]int{}
-	for i, e := range els {
-		at[e.Label] = i
-	}
+	at := byLabel(els)
 	for _, tc := range []struct {
 		cmd, label string
 		want       bool
@@ -586,6 +580,16 @@ func TestNoDeletionUnasked(t *testing.T) {
 			t.Errorf("%q, %q: passed over = %v, want %v", tc.cmd, tc.label, got, tc.want)
 		}
 	}
+}
+
+// byLabel maps each element's label to its index in els (the last one
+// for a repeated label).
+func byLabel(els []screen.Element) map[string]int {
+	at := map[string]int{}
+	for i, e := range els {
+		at[e.Label] = i
+	}
+	return at
 }
 
 // screenOf parses a one-window snapshot of a 1080×2280 screen whose root

@@ -310,11 +310,25 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 
 // unsure reports whether a "done" with remaining weight of the command
 // uncovered is not sure (daemon.Decision.Unsure): some of the command is
-// left, or it asked for all of something and a step picked one row of a
+// left (a word the app carries, or one it never shows: unknownLeft), or it asked for all of something and a step picked one row of a
 // list it does not name ("delete all notes" done by opening one note and
 // deleting it).
 func (rs *runState) unsure(remaining float64) bool {
-	return remaining > 1e-9 || rs.universal && rs.pickedRow
+	return remaining > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
+}
+
+// unknownLeft reports whether a word of the command that no element of
+// the app carries (runState.unknownW; not one that only says where to
+// look) was not covered by meaning by a step either: the planner cannot
+// tell that the command is done ("take a selfie video" where only "Video"
+// matched).
+func (rs *runState) unknownLeft() bool {
+	for _, ct := range rs.terms {
+		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] {
+			return true
+		}
+	}
+	return false
 }
 
 // names reports whether a literal word of the command is a word of label.

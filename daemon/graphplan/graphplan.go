@@ -204,7 +204,7 @@ type candidate struct {
 func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
 	d, err := p.next(ctx, st)
 	if debugGraph && err == nil {
-		fmt.Fprintf(os.Stderr, "graphplan: step %d decided %s %d: %s\n", st.Step, d.Action, d.Element, d.Reason)
+		fmt.Fprintf(os.Stderr, "graphplan: step %d decided %s %d (unsure %v): %s\n", st.Step, d.Action, d.Element, d.Unsure, d.Reason)
 	}
 	return d, err
 }

@@ -36,3 +36,20 @@ func TestAllButOneRow(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsureWhileAWordIsUnknown: a "done" is unsure while a word of the
+// command that no element of the app carries was not covered by meaning
+// either; a navigation word the app never shows does not count, and once
+// a step covered the word the done is sure again.
+func TestUnsureWhileAWordIsUnknown(t *testing.T) {
+	rs := newRunState("open the harp tab and record a clip", "")
+	harp, tab := termsOf("harp")[0], termsOf("tab")[0]
+	rs.unknownW = map[term]float64{harp: 1, tab: 1}
+	if !rs.unsure(0) {
+		t.Error(`"harp" is unknown to the app and uncovered: the done must be unsure`)
+	}
+	rs.covered[harp] = true
+	if rs.unsure(0) {
+		t.Error(`"harp" covered by meaning and only the navigation word "tab" unknown: the done is sure`)
+	}
+}

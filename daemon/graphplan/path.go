@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +23,11 @@ type gEdge struct {
 	action  string
 	element int64
 	cost    float64
+	// commit: the edge accepts a dialog holding a choice or a text field
+	// (OK, Save): it commits what the dialog holds, so a path takes it
+	// only as its first step, from the dialog the run is on, never on its
+	// way through one (an OK that only acknowledges a message is a way)
+	commit bool
 }
 
 type appGraph struct {
@@ -95,6 +101,12 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		}
 		g.n++
 	}
+	form := map[int64]bool{} // screens holding a choice or a text field
+	for _, e := range kg.Elements {
+		if e.Descriptor.Checkable || e.Descriptor.Editable {
+			form[e.ScreenID] = true
+		}
+	}
 	prints := map[int64]string{}
 	for _, s := range kg.Screens {
 		prints[s.ID] = s.Fingerprint
@@ -118,7 +130,9 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 			continue
 		}
 		cost := 1/(1+math.Log(float64(t.Count))) + float64(t.Failures)
-		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost})
+		e := g.elems[t.ElementID]
+		commit := e != nil && g.dialog[t.From] && form[t.From] && commits(e.Descriptor.Label())
+		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost, commit: commit})
 	}
 	return g
 }
@@ -278,6 +292,9 @@ func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, ma
 			continue
 		}
 		for _, e := range g.out[it.id] {
+			if e.commit && it.id != start {
+				continue
+			}
 			if p, ok := prev[it.id]; ok && g.dialog[it.id] && !g.dialog[p] && e.to != p && !g.dialog[e.to] &&
 				(e.action == device.Back || g.act[e.to] == g.act[p]) {
 				// leaving a dialog returns to the screen that opened it
@@ -303,6 +320,14 @@ func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, ma
 		}
 	}
 	return dist, first, hops
+}
+
+// commits reports whether a dialog button labelled label accepts what the
+// dialog holds (positiveWords but those that only let the app go on:
+// "Allow", "Continue").
+func commits(label string) bool {
+	l := strings.ToLower(strings.TrimSpace(label))
+	return l != "allow" && l != "continue" && slices.Contains(positiveWords, l)
 }
 
 type pqItem struct {

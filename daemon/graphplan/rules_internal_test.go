@@ -123,6 +123,42 @@ func TestBackFromADialogReturns(t *testing.T) {
 	}
 }
 
+// TestNoPathCommitsADialog: a path does not accept, on its way, a dialog
+// holding a choice or a text field (its OK would commit another setting);
+// from that dialog itself, OK is a first step like any other; the OK of a
+// dialog that only shows a message is a way through (here to another
+// activity: a dialog's exit to its opener's activity returns to the opener).
+func TestNoPathCommitsADialog(t *testing.T) {
+	option := desc("Roomy")
+	option.Checkable = true
+	els := []knowledge.Element{
+		{ID: 10, ScreenID: 1, Descriptor: desc("Spacing · Snug")},
+		{ID: 20, ScreenID: 2, Descriptor: option},
+		{ID: 21, ScreenID: 2, Descriptor: desc("OK")},
+		{ID: 11, ScreenID: 1, Descriptor: desc("Palette")},
+		{ID: 40, ScreenID: 4, Descriptor: desc("OK")},
+	}
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}, {ID: 2, Fingerprint: "b", Dialog: true},
+		{ID: 3, Fingerprint: "c", Activity: "Colors"}, {ID: 4, Fingerprint: "d", Dialog: true}, {ID: 5, Fingerprint: "e", Activity: "Colors"}},
+		Elements: els, Transitions: []knowledge.Transition{
+			{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 1},
+			{From: 2, To: 3, Action: "tap", ElementID: 21, Count: 1},
+			{From: 1, To: 4, Action: "tap", ElementID: 11, Count: 1},
+			{From: 4, To: 5, Action: "tap", ElementID: 40, Count: 1},
+		}}
+	g := buildGraph(kg, nil)
+	dist, _, _ := g.dijkstra(1)
+	if _, ok := dist[3]; ok {
+		t.Error("screen 3 is reached by accepting another setting's dialog on the way")
+	}
+	if _, ok := dist[5]; !ok {
+		t.Error("the OK of a dialog that only shows a message must stay a way through")
+	}
+	if d, first, _ := g.dijkstra(2); first[3].element != 21 || d[3] == 0 {
+		t.Error("from the dialog itself, its OK is a first step")
+	}
+}
+
 // TestUnknownAction: an action the command names that no element of the
 // app carries, by word or by meaning, keeps the command from being done,
 // unless a step covered it or set a switch.

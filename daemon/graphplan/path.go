@@ -165,6 +165,9 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		}
 		for _, e := range g.onScr[scr] {
 			label := e.Descriptor.Label()
+			if !rs.viewing && len(strings.Fields(label)) > maxTargetWords {
+				continue // a paragraph (a message, an answer) is read, not acted on
+			}
 			terms := g.terms[e.ID]
 			if len(firstTerms) > 0 {
 				terms = append(append([]term(nil), terms...), firstTerms...)
@@ -231,6 +234,11 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	}
 	return out
 }
+
+// maxTargetWords: a label of more words is a paragraph (a dialog's
+// message, an answer in a help page), a path's target only for a command
+// that asks to see something.
+const maxTargetWords = 12
 
 // ScrollCost is the path cost of reaching, by scrolling, a recorded
 // screen of the same activity as a reachable one that no known transition

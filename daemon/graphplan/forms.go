@@ -74,7 +74,10 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 			continue
 		}
 		s := overlap(v.context, elementTerms(e, ""))
-		if !v.quoted && s == 0 && !(rs.search && isSearchField(e)) {
+		if !v.quoted && overlap(v.context, termsOf(e.Label+" "+e.Hint)) == 0 && !(rs.search && isSearchField(e)) {
+			// an unquoted value goes only where the field's shown words
+			// fit the words before it; its resource-id words do not count
+			// ("a timer of 5:00" and a "timer_label" field)
 			continue
 		}
 		if s > bestScore {

@@ -56,3 +56,25 @@ func TestNumbersBelongToTheirSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestUnquotedValueNeedsAFittingField: an unquoted value is typed only into
+// a field whose shown words (label, hint) fit the words before it; a
+// resource-id sharing the command's object ("timer_label" for "a timer of
+// 5:00") does not make a label field the place for a duration. A quoted
+// value, or one the command gives as the field's, is typed.
+func TestUnquotedValueNeedsAFittingField(t *testing.T) {
+	field := &screen.Element{Kind: screen.KindInput, Label: "Label", Resource: "timer_label"}
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"add a new timer of 5:00", false},
+		{"add a new timer with the label 5:00", true},
+		{"add a new timer 'Tea'", true},
+	} {
+		rs := newRunState(tc.cmd, "")
+		if got := rs.nextValueFor(field) >= 0; got != tc.want {
+			t.Errorf("%q: a value for the label field = %v, want %v (values %+v)", tc.cmd, got, tc.want, rs.values)
+		}
+	}
+}

@@ -321,17 +321,17 @@ func TestAllButOneItem(t *testing.T) {
 	}
 }
 
-// TestAppWordsNameNoField: a number goes only into a field the words
-// before it name, and the words naming the app are no such words ("the
-// Jotter app to 140%" against a note's name field); a quoted value keeps
-// them to rank fields.
+// TestAppWordsNameNoField: a number goes only into a field whose shown
+// words the words before it name; the words naming the app are no such
+// words ("the Jotter app to 140%" against a note's name field), nor is the
+// field's resource-id; a quoted value keeps them to rank fields.
 func TestAppWordsNameNoField(t *testing.T) {
 	field := &screen.Element{Kind: screen.KindInput, Label: "Ledger", Value: "Ledger", Resource: "jotter_name"}
 	if v := newRunState("adjust the font size of the Jotter app to 140%", "Jotter").nextValueFor(field); v >= 0 {
 		t.Errorf("the number goes into a note's name field (value %d)", v)
 	}
-	if v := newRunState("adjust the font size of the Jotter app to 140%", "").nextValueFor(field); v < 0 {
-		t.Error("without the app's name, 'notes' is a word naming the field: want the value typed")
+	if v := newRunState("adjust the font size of the Jotter app to 140%", "").nextValueFor(field); v >= 0 {
+		t.Errorf("without the app's name, 'jotter' is only in the field's resource-id, which names no field for an unquoted value (value %d)", v)
 	}
 	if v := newRunState("create a note named 'Trip'", "Jotter").nextValueFor(&screen.Element{Kind: screen.KindInput, Resource: "note_name"}); v < 0 {
 		t.Error("a quoted value: want it typed")

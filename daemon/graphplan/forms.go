@@ -64,6 +64,12 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		if v.selects && !isSearchField(e) {
 			continue // a label of the app names what to pick, not what to type
 		}
+		if isSearchField(e) && !rs.search && !v.selects && (v.names || slices.Contains(termsOf(rs.cmd), "@add")) {
+			// a search field finds what exists: the name of something the
+			// command creates is no search ("create a folder and name it
+			// 'X'"; "export the note 'X'", which may exist unseen, is)
+			continue
+		}
 		if composes && !rs.sends {
 			continue // a message's text only for a command that sends one
 		}

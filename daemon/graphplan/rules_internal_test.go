@@ -512,7 +512,8 @@ func TestTypingIntoABody(t *testing.T) {
 
 // TestSelectorValues: a quoted value that is the label of something the
 // app shows picks that thing: it is typed into a search field only; one
-// introduced as a name or a new value ("to 'X'", "called 'X'") is typed.
+// introduced as a name or a new value ("to 'X'", "called 'X'") is typed,
+// but not into a search field when it names what the command creates.
 func TestSelectorValues(t *testing.T) {
 	g := buildGraph(&knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}},
 		Elements: []knowledge.Element{{ID: 1, ScreenID: 1, Descriptor: desc("Ledger")}, {ID: 2, ScreenID: 1, Descriptor: desc("Chores")}}}, nil)
@@ -525,7 +526,8 @@ func TestSelectorValues(t *testing.T) {
 	}{
 		{"export the note 'Ledger' as a file", "", "Ledger"},
 		{"rename the note 'Ledger' to 'Chores'", "Chores", "Ledger"},
-		{"create a note called 'Chores'", "Chores", "Chores"},
+		{"create a note called 'Chores'", "Chores", ""}, // a new name is no search
+		{"create a folder and name it 'Receipts'", "Receipts", ""},
 		{"export the note 'Budget' as a file", "Budget", "Budget"},
 	} {
 		rs := newRunState(tc.cmd, "")

@@ -139,6 +139,11 @@ type Report struct {
 	// sensitive action (TaskRow.Sensitive): a deletion, a send, a call on
 	// the way to a wrong end — the wrong taps that cost most.
 	FailedSensitive int `json:"failed_sensitive"`
+	// SucceededStray counts the learn runs judged successful (their final
+	// screen is the task's) that typed a value the task's recording never
+	// typed (TaskRow.StrayValues): a success the final screen alone cannot
+	// tell from a wrong value.
+	SucceededStray int `json:"succeeded_stray"`
 }
 
 // ReplayReport is the replay phase.
@@ -191,6 +196,29 @@ type TaskRow struct {
 	Sensitive []string `json:"sensitive,omitempty"`
 	// Instructions: what became of each pasted step (tutorial runs only).
 	Instructions []steps.Outcome `json:"instructions,omitempty"`
+	// StrayValues: the values the learn run typed (steps that took effect
+	// and were not undone) that no input step of the task's recording
+	// typed (compared without case or surrounding space).
+	StrayValues []string `json:"stray_values,omitempty"`
+}
+
+// strayValues returns the texts typed by run steps that no input step of
+// task typed (TaskRow.StrayValues).
+func strayValues(task *droidtask.Task, run []daemon.StepRecord) []string {
+	typed := map[string]bool{}
+	for _, s := range task.Actions() {
+		if s.Action.Type == "input" {
+			typed[strings.ToLower(strings.TrimSpace(s.Input))] = true
+			typed[strings.ToLower(strings.TrimSpace(s.Action.Text))] = true
+		}
+	}
+	var out []string
+	for _, s := range run {
+		if s.Action == device.Input && s.OK && !s.Backtracked && !typed[strings.ToLower(strings.TrimSpace(s.Text))] {
+			out = append(out, s.Text)
+		}
+	}
+	return out
 }
 
 // recorder wraps the simulated phone and logs every action with the
@@ -336,6 +364,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				row.Error = "planner declared done on the wrong screen"
 			}
 			row.MatchedSteps = dev.matchedSteps(task)
+			row.StrayValues = strayValues(task, res.Steps)
 			for _, s := range res.Steps {
 				line := s.Action
 				if s.Label != "" {
@@ -369,6 +398,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			appMatched += row.MatchedSteps
 			if row.Succeeded {
 				ar.Succeeded++
+				if len(row.StrayValues) > 0 {
+					rep.SucceededStray++
+				}
 			} else if len(row.Sensitive) > 0 {
 				rep.FailedSensitive++
 			}
@@ -518,6 +550,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "LLM calls: learn %d, replay %d, commands %d\n", r.LLMCalls, r.Replay.LLMCalls, r.Commands.LLMCalls)
 	if r.Tasks > 0 {
 		fmt.Fprintf(w, "failed runs that performed a sensitive action on the way: %d\n", r.FailedSensitive)
+		fmt.Fprintf(w, "successful runs that typed a value the recording never typed (to check: another route may type what the recording tapped): %d\n", r.SucceededStray)
 	}
 	if r.ConfirmedYes+r.ConfirmedNo > 0 {
 		fmt.Fprintf(w, "unsure \"done\": the owner said done %d times, not done %d times (only confirmed runs are learned)\n", r.ConfirmedYes, r.ConfirmedNo)

@@ -320,7 +320,7 @@ func (rs *runState) unsure(remaining float64) bool {
 // unknownLeft reports whether a word of the command that no element of
 // the app carries (runState.unknownW; not one that only says where to
 // look) was not covered by meaning by a step either: the planner cannot
-// tell that the command is done ("take a selfie video" where only "Video"
+// tell that the command is done ("record a time-lapse" where only "Record"
 // matched).
 func (rs *runState) unknownLeft() bool {
 	for _, ct := range rs.terms {

@@ -66,8 +66,8 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		}
 		if isSearchField(e) && !rs.search && !v.selects && (v.names || slices.Contains(termsOf(rs.cmd), "@add")) {
 			// a search field finds what exists: the name of something the
-			// command creates is no search ("create a folder and name it
-			// 'X'"; "export the note 'X'", which may exist unseen, is)
+			// command creates is no search ("add an album 'X'"; "export
+			// the note 'X'", which may exist unseen, is)
 			continue
 		}
 		if composes && !rs.sends {
@@ -83,7 +83,7 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		if !v.quoted && overlap(v.context, termsOf(e.Label+" "+e.Hint)) == 0 && !(rs.search && isSearchField(e)) {
 			// an unquoted value goes only where the field's shown words
 			// fit the words before it; its resource-id words do not count
-			// ("a timer of 5:00" and a "timer_label" field)
+			// ("a countdown of 7:30" and a "countdown_label" field)
 			continue
 		}
 		if s > bestScore {

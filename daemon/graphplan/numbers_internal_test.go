@@ -59,18 +59,18 @@ func TestNumbersBelongToTheirSetting(t *testing.T) {
 
 // TestUnquotedValueNeedsAFittingField: an unquoted value is typed only into
 // a field whose shown words (label, hint) fit the words before it; a
-// resource-id sharing the command's object ("timer_label" for "a timer of
-// 5:00") does not make a label field the place for a duration. A quoted
+// resource-id sharing the command's object ("countdown_label" for "a
+// countdown of 7:30") does not make a label field the place for a duration. A quoted
 // value, or one the command gives as the field's, is typed.
 func TestUnquotedValueNeedsAFittingField(t *testing.T) {
-	field := &screen.Element{Kind: screen.KindInput, Label: "Label", Resource: "timer_label"}
+	field := &screen.Element{Kind: screen.KindInput, Label: "Label", Resource: "countdown_label"}
 	for _, tc := range []struct {
 		cmd  string
 		want bool
 	}{
-		{"add a new timer of 5:00", false},
-		{"add a new timer with the label 5:00", true},
-		{"add a new timer 'Tea'", true},
+		{"start a countdown of 7:30", false},
+		{"start a countdown with the label 7:30", true},
+		{"start a countdown 'Tea'", true},
 	} {
 		rs := newRunState(tc.cmd, "")
 		if got := rs.nextValueFor(field) >= 0; got != tc.want {

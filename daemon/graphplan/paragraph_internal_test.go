@@ -15,13 +15,13 @@ import (
 // that acts; a short label there is, and the paragraph is for a command
 // that asks to see something.
 func TestParagraphsAreNoTargets(t *testing.T) {
-	const paragraph = "Some players stop early: to play every clip, set the loop mode back after an update and restart"
+	const paragraph = "Some players stop early: to play every clip, turn shuffle back on after an update and restart the app"
 	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "p"}, {ID: 2, Fingerprint: "q", Dialog: true}, {ID: 3, Fingerprint: "r"}},
 		Elements: []knowledge.Element{
 			{ID: 10, ScreenID: 1, Descriptor: desc("Palette")},
 			{ID: 11, ScreenID: 1, Descriptor: desc("Shelf")},
 			{ID: 20, ScreenID: 2, Descriptor: desc(paragraph)},
-			{ID: 30, ScreenID: 3, Descriptor: desc("Loop mode")},
+			{ID: 30, ScreenID: 3, Descriptor: desc("Shuffle order")},
 		},
 		Transitions: []knowledge.Transition{
 			{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 1},
@@ -33,7 +33,7 @@ func TestParagraphsAreNoTargets(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, want string
 	}{
-		{"play every clip with the loop mode set", "Loop mode"},
+		{"play every clip on shuffle", "Shuffle order"},
 		{"open the help on players that stop early", paragraph},
 	} {
 		rs := newRunState(tc.cmd, "")

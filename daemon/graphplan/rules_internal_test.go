@@ -327,10 +327,10 @@ func TestAllButOneItem(t *testing.T) {
 // field's resource-id; a quoted value keeps them to rank fields.
 func TestAppWordsNameNoField(t *testing.T) {
 	field := &screen.Element{Kind: screen.KindInput, Label: "Ledger", Value: "Ledger", Resource: "jotter_name"}
-	if v := newRunState("adjust the font size of the Jotter app to 140%", "Jotter").nextValueFor(field); v >= 0 {
+	if v := newRunState("set the text size of the Jotter app to 140%", "Jotter").nextValueFor(field); v >= 0 {
 		t.Errorf("the number goes into a note's name field (value %d)", v)
 	}
-	if v := newRunState("adjust the font size of the Jotter app to 140%", "").nextValueFor(field); v >= 0 {
+	if v := newRunState("set the text size of the Jotter app to 140%", "").nextValueFor(field); v >= 0 {
 		t.Errorf("without the app's name, 'jotter' is only in the field's resource-id, which names no field for an unquoted value (value %d)", v)
 	}
 	if v := newRunState("create a note named 'Trip'", "Jotter").nextValueFor(&screen.Element{Kind: screen.KindInput, Resource: "note_name"}); v < 0 {
@@ -527,7 +527,7 @@ func TestSelectorValues(t *testing.T) {
 		{"export the note 'Ledger' as a file", "", "Ledger"},
 		{"rename the note 'Ledger' to 'Chores'", "Chores", "Ledger"},
 		{"create a note called 'Chores'", "Chores", ""}, // a new name is no search
-		{"create a folder and name it 'Receipts'", "Receipts", ""},
+		{"add an album 'Receipts'", "Receipts", ""},
 		{"export the note 'Budget' as a file", "Budget", "Budget"},
 	} {
 		rs := newRunState(tc.cmd, "")

@@ -14,11 +14,11 @@ import (
 )
 
 // Choice slots (issue: "values picked, not typed"): a tap on one option of
-// a group ("3 columns" among "1 column" … "20 columns"; "Light" among
+// a group ("3 tiles" among "1 tile" … "20 tiles"; "Light" among
 // "Dark", "System default") whose distinguishing words the command says
-// ("change column count to 3") becomes a slot like a typed value. A replay
+// ("show 3 tiles per row") becomes a slot like a typed value. A replay
 // taps the option of the same group whose distinguishing words are the
-// new value ("… to 5" taps "5 columns"), or fails the step when no option
+// new value ("… 5 tiles …" taps "5 tiles"), or fails the step when no option
 // has them: it never taps a guess.
 
 // isOption reports whether el is one of a set of mutually exclusive
@@ -301,7 +301,7 @@ func setOf(ws []string) map[string]bool {
 // choiceValue returns the words of the command that name the option
 // labels[0] among its peers (as the command writes them, the shortest run
 // holding them), or "" — also when the command names another option of
-// the group too ("from monthly to yearly" names two views: which one is
+// the group too ("from board to timeline" names two layouts: which one is
 // the value is a guess).
 func choiceValue(command string, labels []string) string {
 	if len(distinguishing(labels, 0)) == 0 {

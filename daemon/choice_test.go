@@ -16,20 +16,20 @@ import (
 )
 
 func TestChoiceSlots(t *testing.T) {
-	cols := []string{"3 columns", "1 column", "2 columns", "4 columns", "5 columns"}
+	cols := []string{"3 tiles", "1 tile", "2 tiles", "4 tiles", "5 tiles"}
 	theme := []string{"Light", "Dark", "System default"}
-	views := []string{"Yearly view", "Monthly view", "Weekly view", "Daily view"}
+	views := []string{"Timeline layout", "Board layout", "Grid layout", "List layout"}
 	for _, tt := range []struct {
 		name, command string
 		labels        []string
 		value         string // choiceValue at learn time
 		pick          int    // pickByCommand at replay
 	}{
-		{"count", "change column count to 3", cols, "3", 0},
-		{"other count", "change column count to 5", cols, "", 4},
+		{"count", "change tile count to 3", cols, "3", 0},
+		{"other count", "change tile count to 5", cols, "", 4},
 		{"theme", "set the theme to light", theme, "light", 0},
 		{"other theme", "make it dark", theme, "", 1},
-		{"two options named: no slot", "change the view from monthly to yearly", views, "", -1},
+		{"two options named: no slot", "change the layout from board to timeline", views, "", -1},
 		{"no option named", "set the theme to purple", theme, "", -1},
 		{"too few options", "pick light", []string{"Light", "Dark"}, "", -1},
 	} {
@@ -252,7 +252,7 @@ func FuzzRunOnValue(f *testing.F) {
 // place; a typed value apart from the option's word, or a choice value
 // that names its option, was not.
 func TestMisplacedValue(t *testing.T) {
-	f := &knowledge.Flow{Name: "f", Intent: "create an event of {title} with {repeat} repetition",
+	f := &knowledge.Flow{Name: "f", Intent: "create an entry of {title} with {repeat} repetition",
 		Slots: []knowledge.Slot{{Name: "title", Example: "standup"}, {Name: "repeat", Example: "Daily"}},
 		Steps: []knowledge.Step{
 			{Action: "type", Text: "{title}"},
@@ -263,12 +263,12 @@ func TestMisplacedValue(t *testing.T) {
 		slots         map[string]string
 		want          bool
 	}{
-		{"the option's word typed as the title", "create a weekly repeating event gym", map[string]string{"title": "weekly repeating", "repeat": "gym"}, true},
-		{"the option as a period word", "create a repeating event every week called gym", map[string]string{"title": "week gym", "repeat": "called"}, true},
-		{"values in their places", "create an event of gym with weekly repetition", map[string]string{"title": "gym", "repeat": "weekly"}, false},
-		{"the option named, the title apart", "create a weekly repeating event gym", map[string]string{"title": "gym", "repeat": "weekly repeating"}, false},
-		{"the option named by its own value too", "create a weekly event weekly review", map[string]string{"title": "weekly review", "repeat": "weekly"}, false},
-		{"no option named", "create an event of gym with some repetition", map[string]string{"title": "gym", "repeat": "some"}, false},
+		{"the option's word typed as the title", "create a weekly repeating entry gym", map[string]string{"title": "weekly repeating", "repeat": "gym"}, true},
+		{"the option as a period word", "create a repeating entry every week called gym", map[string]string{"title": "week gym", "repeat": "called"}, true},
+		{"values in their places", "create an entry of gym with weekly repetition", map[string]string{"title": "gym", "repeat": "weekly"}, false},
+		{"the option named, the title apart", "create a weekly repeating entry gym", map[string]string{"title": "gym", "repeat": "weekly repeating"}, false},
+		{"the option named by its own value too", "create a weekly entry weekly review", map[string]string{"title": "weekly review", "repeat": "weekly"}, false},
+		{"no option named", "create an entry of gym with some repetition", map[string]string{"title": "gym", "repeat": "some"}, false},
 	} {
 		if _, got := misplacedValue(f, tt.command, tt.slots); got != tt.want {
 			t.Errorf("%s: misplacedValue = %v, want %v", tt.name, got, tt.want)
@@ -286,7 +286,7 @@ func TestMisplacedValueTrailsOption(t *testing.T) {
 		return &knowledge.Flow{Name: "s", Intent: intent, Slots: []knowledge.Slot{{Name: "order", Example: "Name"}},
 			Steps: []knowledge.Step{{Action: "tap", Text: "Sort by"}, {Action: "tap", Text: "{order}", Choices: labels}}}
 	}
-	atEnd, inside := sortBy("sort the folders by {order}"), sortBy("sort by {order} in descending order")
+	atEnd, inside := sortBy("sort the albums by {order}"), sortBy("sort by {order} in descending order")
 	for _, tt := range []struct {
 		name    string
 		f       *knowledge.Flow
@@ -294,12 +294,12 @@ func TestMisplacedValueTrailsOption(t *testing.T) {
 		value   string
 		want    bool
 	}{
-		{"an order after the option", atEnd, "folders by name z to a", "name z", true},
-		{"a scope after the option", atEnd, "sort the folders by size only here", "size only here", true},
-		{"the option alone", atEnd, "sort the folders by last modified", "last modified", false},
-		{"a word before the option", atEnd, "sort my folders by the size", "the size", false},
+		{"an order after the option", atEnd, "albums by name z to a", "name z", true},
+		{"a scope after the option", atEnd, "sort the albums by size only here", "size only here", true},
+		{"the option alone", atEnd, "sort the albums by last modified", "last modified", false},
+		{"a word before the option", atEnd, "sort my albums by the size", "the size", false},
 		{"the template goes on after the slot", inside, "sort by name z to a", "name z", false},
-		{"no option named", atEnd, "sort the folders by colour", "colour", false},
+		{"no option named", atEnd, "sort the albums by colour", "colour", false},
 	} {
 		if _, got := misplacedValue(tt.f, tt.command, map[string]string{"order": tt.value}); got != tt.want {
 			t.Errorf("%s: misplacedValue = %v, want %v", tt.name, got, tt.want)
@@ -311,8 +311,8 @@ func TestMisplacedValueTrailsOption(t *testing.T) {
 // without a panic, and a value that is also the choice slot's option
 // name is never misplaced.
 func FuzzMisplacedValue(f *testing.F) {
-	f.Add("create a weekly repeating event gym", "weekly repeating", "gym")
-	f.Add("folders by name z to a", "", "name z")
+	f.Add("create a weekly repeating entry gym", "weekly repeating", "gym")
+	f.Add("albums by name z to a", "", "name z")
 	f.Add("sort by Ünïcode ", "x", "Ünïcode ")
 	f.Fuzz(func(t *testing.T, command, title, repeat string) {
 		fl := &knowledge.Flow{Name: "f", Intent: "add {title} every {repeat}",

@@ -241,8 +241,8 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value %q for {%s} runs on over more words than its example, and over a date, time or number it never had or words the command does not set apart", g.Name, privacy.Redact(v, r.secrets, false), name)})
 			askTop()
 		} else if name, ok := unnamedValue(g, r.res.Command, top.Slots); ok {
-			// which words are the name is a guess ("make the notes text 90
-			// percent" against "create a text note named {title}")
+			// which words are the name is a guess ("make the jotter text 90
+			// percent" against "create a jotter page named {title}")
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the command gives {%s} without naming it as the flow did", g.Name, name)})
 			askTop()
 		} else if name, ok := misplacedValue(g, said, top.Slots); ok {
@@ -286,7 +286,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	top.Slots = splitSlots(f, top.Slots)
 	if name, ok := unknownChoice(f, r.res.Command, top.Slots, r.byMeaning(ctx)); ok && opt.FlowID == 0 {
-		// "add the holidays of Wakanda": no option the flow knows
+		// "add the holidays of Atlantis": no option the flow knows
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command names no option it knows for {%s}", f.Name, name)})
 		r.emit(event.FlowMatched, fm)
 		return nil, nil

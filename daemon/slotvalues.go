@@ -132,8 +132,8 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 // cannot be both, so the slots were drawn in the wrong places, and the
 // replay is offered, not made (match.go, askTop). So is a choice slot
 // that ends the flow's template while its value goes on past the option
-// it names ("folders by name z to a" drawn as "name z" for the option
-// "Name" of "sort the folders by {order}"): the words after the option are
+// it names ("albums by name z to a" drawn as "name z" for the option
+// "Name" of "sort the albums by {order}"): the words after the option are
 // another requirement (an order, a scope) the flow does not fulfil.
 // Stopwords are not counted. (Asking for any word of a choice value its
 // option lacks — also before it, "give sam" for "Sam", or where the

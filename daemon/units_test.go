@@ -9,7 +9,7 @@ import (
 // of the flows' texts with that number and a word the letters abbreviate;
 // no phrase, two phrases, or a longer tail leave it as said.
 func TestExpandUnits(t *testing.T) {
-	texts := []string{"use 24 hour formats in the planner", "set the snooze to 5 minutes", "resize the photo to {width}:480", "wait 10 seconds or 10 sets"}
+	texts := []string{"keep 24 hour clocks on the planner", "set the snooze to 5 minutes", "resize the photo to {width}:480", "wait 10 seconds or 10 sets"}
 	for _, tt := range []struct {
 		cmd, want string
 		ok        bool
@@ -36,7 +36,7 @@ func FuzzExpandUnits(f *testing.F) {
 	f.Add("switch to 24h time")
 	f.Add("1.5h 2,5min 3px")
 	f.Fuzz(func(t *testing.T, cmd string) {
-		got, ok := expandUnits(cmd, []string{"use 24 hour formats", "a 1.5 hour nap", "3 pixels"})
+		got, ok := expandUnits(cmd, []string{"keep 24 hour clocks", "a 1.5 hour nap", "3 pixels"})
 		if !ok && got != cmd {
 			t.Fatalf("unchanged reported, but %q became %q", cmd, got)
 		}

@@ -132,7 +132,7 @@ type Step struct {
 	// the labels of the option group when learned, the tapped one first.
 	Choices []string `json:"choices,omitempty"`
 	// Options: for a tap on an option of a group that the learning command
-	// did not name as a value ("change the view from monthly to yearly"
+	// did not name as a value ("change the layout from board to timeline"
 	// names two), the labels of the group when learned, the tapped one
 	// first. The step taps its learned option unless a command names
 	// another (daemon's option anchors).

@@ -16,9 +16,9 @@ func TestViewingCommand(t *testing.T) {
 	}{
 		{"view favorite contacts", true},
 		{"open the settings page", true},
-		{"check the size of the last photo", true},
-		{"go to recents and play video2.mp4", false}, // two clauses
-		{"open 'android' folder, sort the files by extension", false},
+		{"check the size of the newest clip", true},
+		{"go to history and play clip9.mp4", false}, // two clauses
+		{"open 'work' folder, sort the files by type", false},
 		{"delete the note", false},
 		{"turn on dark mode", false},
 		{"", false},

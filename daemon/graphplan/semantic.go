@@ -301,8 +301,8 @@ func (rs *runState) namesApp(text string) bool {
 // (quoted text, numbers, words with a digit), which only an element
 // carrying them covers, and the words of the options its tap leads to
 // in the graph (offeredAfter). None when its tap leads to one of the
-// command's values ("3" of "change column count to 3" after "Column
-// count"): it is a way there, not what the command does.
+// command's values ("3" of "show 3 tiles per row" after "Tiles per
+// row"): it is a way there, not what the command does.
 //
 // A rewording names an option in other words than its label ("count my
 // words as I type" for "Show a word counter while editing"): the words

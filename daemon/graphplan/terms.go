@@ -28,7 +28,7 @@ type cmdTerm struct {
 }
 
 // NavWeight scales navigation words (open / view / show / check, page /
-// tab / screen): "open the clock page" is done on the Clock page, not
+// tab / screen): "open the weather page" is done on the Weather page, not
 // after tapping something labelled "Open" or a tab.
 const NavWeight = 0.3
 

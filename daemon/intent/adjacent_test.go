@@ -6,8 +6,8 @@ import (
 )
 
 func TestSplitAdjacent(t *testing.T) {
-	tmpl := "create a new contact {first} {last}, number {num}"
-	ex := map[string]string{"first": "John", "last": "Smith", "num": "123"}
+	tmpl := "add a club member {first} {last}, phone {num}"
+	ex := map[string]string{"first": "Dora", "last": "Lind", "num": "123"}
 	for _, tt := range []struct {
 		name  string
 		slots map[string]string

@@ -57,13 +57,13 @@ func FuzzAppMentions(f *testing.F) {
 // either mentions the app, and a mention still matches the same word.
 func TestMentionsAreOptional(t *testing.T) {
 	m := NewMatcherFor([]knowledge.Flow{
-		{ID: 1, Package: "p", Intent: "show {n} images per row in the Photos app", Slots: []knowledge.Slot{{Name: "n", Example: "4"}}},
+		{ID: 1, Package: "p", Intent: "show {n} tiles per row in the Photos app", Slots: []knowledge.Slot{{Name: "n", Example: "4"}}},
 		{ID: 2, Package: "p", Intent: "disable auto sync"},
 		{ID: 3, Package: "p", Intent: "delete all the albums in the Photos app"},
 		{ID: 4, Package: "p", Intent: "search the albums for {q}", Slots: []knowledge.Slot{{Name: "q", Example: "beach"}}},
 	}, map[string]string{"p": "Photos"})
 	checkReplays(t, m, []replayCase{
-		{"show 3 images per row", 1, true, "3"},
+		{"show 3 tiles per row", 1, true, "3"},
 		{"disable auto sync in the photos app", 2, true, ""},
 		{"delete all my photos albums", 3, true, ""},
 		// a value neither begins nor ends in a mention of the app
@@ -71,7 +71,7 @@ func TestMentionsAreOptional(t *testing.T) {
 		{"search the albums for snow on photos", 4, true, "snow"},
 	})
 	for _, id := range []int64{1, 2} {
-		if c := m.Score(map[int64]string{1: "show 3 images per row", 2: "disable auto sync in photos"}[id], []int64{id}); len(c) != 1 || len(c[0].Vetoes) > 0 {
+		if c := m.Score(map[int64]string{1: "show 3 tiles per row", 2: "disable auto sync in photos"}[id], []int64{id}); len(c) != 1 || len(c[0].Vetoes) > 0 {
 			t.Errorf("flow %d: %+v, want no veto", id, c)
 		}
 	}

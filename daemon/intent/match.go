@@ -36,7 +36,7 @@ type Candidate struct {
 	Unmatched     []string `json:"unmatched,omitempty"`
 	FlowUnmatched []string `json:"flow_unmatched,omitempty"`
 	// Substituted: an unmatched object word (not an action) on both sides,
-	// "open the clock faq" against "open the clock page" — another thing,
+	// "open the weather faq" against "open the weather page" — another thing,
 	// or the same thing in other words; the lexical rules cannot tell.
 	Substituted bool `json:"substituted,omitempty"`
 	// Corrected is the command with each word the matcher read as a typo

@@ -409,7 +409,7 @@ func TestShortValueEndsAtClause(t *testing.T) {
 	m := NewMatcher([]knowledge.Flow{
 		{ID: 1, Package: "p", Intent: "look up {term} and open it", Slots: []knowledge.Slot{{Name: "term", Example: "weather"}}},
 		{ID: 2, Package: "p", Intent: "reply {text} to Bob", Slots: []knowledge.Slot{{Name: "text", Example: "see you at noon"}}},
-		{ID: 3, Package: "p", Intent: "search {x} app and open it", Slots: []knowledge.Slot{{Name: "x", Example: "Weather"}}},
+		{ID: 3, Package: "p", Intent: "find {x} app and open it", Slots: []knowledge.Slot{{Name: "x", Example: "Weather"}}},
 	})
 	checkReplays(t, m, []replayCase{
 		{"look up traffic then open it", 1, true, "traffic"},

@@ -183,7 +183,7 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 			case t.isValue() || isSelector(t) && scope:
 				// the flow is about a value the command does not name, or
 				// it picks one item and the command says all of them
-				// ("delete all my photos" against "delete the last photo")
+				// ("delete all my clips" against "delete the newest clip")
 				mult *= penValueLiteral
 				res.veto(VetoLiteral)
 				patLoneObj = true
@@ -193,8 +193,8 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 		}
 	}
 	if scope && f.selects && !slices.ContainsFunc(pat, func(t ptok) bool { return isSelector(&t) }) {
-		// a past command of a flow that picks one item ("trash the photo
-		// I just took" for "delete the last photo I took") is still about
+		// a past command of a flow that picks one item ("trash the clip
+		// I just made" for "delete the newest clip I made") is still about
 		// one item, not all of them
 		mult *= penValueLiteral
 		res.veto(VetoLiteral)

@@ -39,8 +39,8 @@ func negated(toks []ptok, slotOf []int) bool {
 func Negated(text string) bool { return negated(analyze(text), nil) }
 
 // rolesSwapped reports whether the command binds the words of the pattern
-// to other role prepositions: "from monthly to yearly" against "from
-// yearly to monthly".
+// to other role prepositions: "from board to timeline" against "from
+// timeline to board".
 func rolesSwapped(pat, cmd []ptok, slotOf []int) bool {
 	roles := func(toks []ptok, skip func(int) bool) map[string]string {
 		var r map[string]string

@@ -46,7 +46,7 @@ type Target struct {
 	ResourceID  string   // its resource-id ("com.app:id/btn_delete")
 	Dialog      []string // when the element sits in a dialog: the dialog's other texts (title, message)
 	// Toggle: the element is, or holds, a switch or checkbox. Its label
-	// names a setting ("Send long messages as MMS"), and flipping a
+	// names a setting ("Send large photos as links"), and flipping a
 	// setting is not itself deleting, sending, paying or calling.
 	Toggle bool
 	// Beside: for Enter in a field (ime_enter), the labels (else

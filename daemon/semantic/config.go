@@ -128,11 +128,11 @@ func (c Config) isZero() bool {
 // MinCosine is 0.70 (at 0.65 a "delete X" command came within 0.005 of an
 // "open X" flow); the grey zone reaches down to lexical 0.10, since a
 // rewording in new words shares few of them. No veto is bridged and a
-// substituted object word is not either: the model scores "open the
-// clock faq" 0.88 against "open the clock page", and bridging the
+// substituted object word is not either: the model scores a help page
+// 0.88 against a same-named app page ("… faq" against "… page"), and bridging the
 // action and polarity vetoes, which gained one command on tune.jsonl,
-// replayed "turn off gapless playback" as "set the song to gapless
-// playback" on test.jsonl. Bridging the action, polarity, omitted and
+// replayed a command turning a playback setting off as the flow
+// that turns it on, on test.jsonl. Bridging the action, polarity, omitted and
 // extra vetoes at MinMargin 0.10 gained 4 commands on tune.jsonl with no
 // wrong flow, but on test.jsonl it turned 18 wrong flows into 27 for 2
 // more correct (2026-11-23), so none is bridged — but for OmittedObject
@@ -163,8 +163,8 @@ func (c Config) isZero() bool {
 // engine now gives Agrees the command with its typos read as the matcher
 // read them, intent.Candidate.Corrected, and that replay is back.)
 // OfferFilled 0.70, MinCosine's bar: a flow's template filled with the
-// command's own values ("create a new event called 'team lunch'" for "make
-// an event named team lunch", whose cosine with the template's example
+// command's own values ("create an entry called 'book club'" for "make
+// an entry named book club", whose cosine with the template's example
 // 'standup' is below SuggestMinCosine) is offered when as close as a
 // promotion needs. With the simulated owner: tune 69 → 74 correct, tune2
 // 160 → 161, tune3 297 → 306, no wrong flow more; commands offered flows

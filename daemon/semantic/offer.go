@@ -103,7 +103,7 @@ func (r *Rescorer) suggest(command string, d Decision, cosine []float64, flows m
 // the candidate's own values (Config.OfferFilled), where that reaches
 // OfferFilled: the values a command gives are not a difference in
 // meaning from the flow, but its texts carry their own examples ("make
-// an event named team lunch" against "create a new event called
+// an entry named book club" against "create an entry called
 // 'standup'"). cmdVec is the command's vector. On an embedding failure, or
 // with OfferFilled 0, it is d.Cosine. d counts the request.
 func (r *Rescorer) offerCosines(ctx context.Context, cmdVec []float32, flows map[int64]*knowledge.Flow, d *Decision) []float64 {

@@ -115,8 +115,8 @@ func relaxedScore(want, got screen.Descriptor, sim LabelSimilarity) float64 {
 		label = 0
 	default:
 		// a reworded label counts only with the same resource-id, or
-		// when the meaning model vouches for it: "customize colors" and
-		// "customize widget colors" are alike as strings, not the same
+		// when the meaning model vouches for it: "edit colours" and
+		// "edit widget colours" are alike as strings, not the same
 		label = screen.TextSimilarity(lw, lg)
 		meaning := 0.0
 		if sim != nil {

@@ -489,7 +489,7 @@ func TestFormFilled(t *testing.T) {
 // document (its text is then a placeholder or the run's own); and a field
 // holding a value the run typed takes no other value over it.
 func TestTypingIntoABody(t *testing.T) {
-	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Insert text here","bounds":[0,240,1080,2280],"clickable":true,"editable":true,"scrollable":true,"enabled":true,"visible_to_user":true}`)
+	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Start writing…","bounds":[0,240,1080,2280],"clickable":true,"editable":true,"scrollable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	st := &daemon.PlanState{Screen: s, Elements: els, Print: "p"}
 	for _, created := range []bool{false, true} {

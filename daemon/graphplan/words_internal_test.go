@@ -27,7 +27,7 @@ func TestSwitchesSomething(t *testing.T) {
 		want bool
 	}{
 		{"turn off dark mode", true},
-		{"Enable delivery reports", true},
+		{"Enable read receipts", true},
 		{"please disable autosave", true},
 		{"switch on the flashlight", true},
 		{"show the clock", false},

@@ -41,7 +41,7 @@ type Candidate struct {
 	Substituted bool `json:"substituted,omitempty"`
 	// Corrected is the command with each word the matcher read as a typo
 	// of a flow word (one edit away) written as that word ("turn on
-	// delivery reports" for "turn on delivary reports"); "" when there is
+	// read receipts" for "turn on read reciepts"); "" when there is
 	// none. A model comparing meanings (daemon/semantic) reads it instead
 	// of the misspelt command.
 	Corrected string `json:"corrected,omitempty"`

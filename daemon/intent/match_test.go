@@ -425,10 +425,10 @@ func TestShortValueEndsAtClause(t *testing.T) {
 // in Candidate.Corrected, for a model that compares meanings; a command
 // with no typo has none.
 func TestCorrected(t *testing.T) {
-	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "enable delivery reports"}})
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "enable read receipts"}})
 	for _, tt := range []struct{ cmd, want string }{
-		{"turn on delivary reports please", "turn on delivery reports please"},
-		{"turn on delivery reports", ""},
+		{"turn on read reciepts please", "turn on read receipts please"},
+		{"turn on read receipts", ""},
 	} {
 		if c := m.Score(tt.cmd, []int64{1}); len(c) != 1 || c[0].Corrected != tt.want {
 			t.Errorf("%q: %+v, want corrected %q", tt.cmd, c, tt.want)

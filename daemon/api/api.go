@@ -195,6 +195,23 @@ func (a *API) Ask(ctx context.Context, q string, options []string) (string, erro
 	}
 }
 
+// answer hands text to the run's waiting question (Ask); false when no
+// question is waiting or an answer is already on its way.
+func (a *API) answer(text string) bool {
+	a.mu.Lock()
+	asking := a.asking
+	a.mu.Unlock()
+	if !asking {
+		return false
+	}
+	select {
+	case a.answers <- text:
+		return true
+	default:
+		return false
+	}
+}
+
 // Request is one call.
 type Request struct {
 	Method string          `json:"method"`
@@ -288,18 +305,7 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 	case "cancel":
 		return map[string]bool{"cancelled": a.eng.Cancel()}, nil
 	case "answer":
-		a.mu.Lock()
-		asking := a.asking
-		a.mu.Unlock()
-		if !asking {
-			return map[string]bool{"accepted": false}, nil
-		}
-		select {
-		case a.answers <- p.Text:
-			return map[string]bool{"accepted": true}, nil
-		default:
-			return map[string]bool{"accepted": false}, nil
-		}
+		return map[string]bool{"accepted": a.answer(p.Text)}, nil
 	case "flows.list":
 		flows, err := a.store.Flows(ctx, knowledge.FlowFilter{})
 		if err != nil {

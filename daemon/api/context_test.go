@@ -107,3 +107,28 @@ func TestRunWithStepsAndAnAnswer(t *testing.T) {
 		t.Errorf("live run: %v", err)
 	}
 }
+
+// TestLiveAnswer: the inspector's answer reaches the question a run waits
+// on (API.Ask); with no question waiting it is refused as not found.
+func TestLiveAnswer(t *testing.T) {
+	a, _, _ := newAPI(t)
+	if err := a.Live().Answer("yes"); err == nil || !strings.Contains(err.Error(), "no question") {
+		t.Errorf("answer with nothing asked: %v, want an error", err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		ans, _ := a.Ask(context.Background(), "Is it done?", []string{"yes", "no"})
+		got <- ans
+	}()
+	for i := 0; i < 200 && a.Live().Answer("yes") != nil; i++ {
+		time.Sleep(10 * time.Millisecond) // until Ask waits
+	}
+	select {
+	case ans := <-got:
+		if ans != "yes" {
+			t.Errorf("the question got %q, want the answer given", ans)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the answer never reached the question")
+	}
+}

@@ -72,6 +72,15 @@ func (l *Live) Cancel(runID string) error {
 	return nil
 }
 
+// Answer gives the owner's reply to the question the run is waiting on
+// (inspect.Answerer); an error with code not_found when none is.
+func (l *Live) Answer(text string) error {
+	if !l.a.answer(text) {
+		return &Error{Code: "not_found", Message: "no question is waiting for an answer"}
+	}
+	return nil
+}
+
 // Snapshot returns the last capture during a run, else a fresh one.
 func (l *Live) Snapshot(ctx context.Context) (*screen.Snapshot, error) {
 	if l.a.eng.RunID() != "" {

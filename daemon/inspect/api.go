@@ -44,6 +44,17 @@ type Controller interface {
 	Graph(ctx context.Context) (*knowledge.Graph, error)
 }
 
+// Answerer is a Controller whose runs can be answered: the owner's reply
+// to the question of the last "ask" event ("is this done?", "did you
+// mean …?", a sensitive step to allow). Answer returns an error when no
+// question is waiting.
+type Answerer interface {
+	Answer(text string) error
+}
+
+// MaxAnswerLen bounds an answer's text, bytes.
+const MaxAnswerLen = 1024
+
 // StepsController is a Controller that can also follow steps pasted from
 // a tutorial (daemon/steps): a run request with "steps" needs one.
 type StepsController interface {
@@ -198,6 +209,7 @@ const (
 	MethodRun      = "run"          // params {"command": string} -> {"run_id": string}
 	MethodReplay   = "replay"       // params {"flow_id": int, "slots": {name: value}} -> {"run_id": string}
 	MethodCancel   = "cancel"       // params {"run_id": string} -> {"ok": true}
+	MethodAnswer   = "answer"       // params {"text": string} -> {"ok": true}: the owner's answer to the run's question (an "ask" event)
 	MethodSnapshot = "snapshot"     // -> event.ScreenInfo, or null when there is no screen
 	MethodFlows    = "flows"        // -> []FlowView
 	MethodGraph    = "graph"        // -> GraphView, or null when no app is current
@@ -218,6 +230,7 @@ type Request struct {
 	Version int               `json:"-"`
 	Slots   map[string]string `json:"-"`
 	RunID   string            `json:"-"`
+	Text    string            `json:"-"` // answer: the owner's reply
 }
 
 // Reply answers a Request. Type is always "reply"; exactly one of Result
@@ -324,13 +337,25 @@ func ParseRequest(b []byte) (Request, error) {
 			return r, errors.New("cancel: run_id empty or longer than 128 bytes")
 		}
 		r.RunID = p.RunID
+	case MethodAnswer:
+		var p struct {
+			Text string `json:"text"`
+		}
+		if err := decode(&p); err != nil {
+			return r, err
+		}
+		p.Text = strings.TrimSpace(p.Text)
+		if p.Text == "" || len(p.Text) > MaxAnswerLen || !utf8.ValidString(p.Text) {
+			return r, fmt.Errorf("answer: text empty, longer than %d bytes or not UTF-8", MaxAnswerLen)
+		}
+		r.Text = p.Text
 	case MethodSnapshot, MethodFlows, MethodGraph:
 		var p struct{}
 		if err := decode(&p); err != nil {
 			return r, err
 		}
 	default:
-		return r, fmt.Errorf("unknown method %q (want run, replay, cancel, snapshot, flows, graph, flow_history or rollback)", r.Method)
+		return r, fmt.Errorf("unknown method %q (want run, replay, cancel, answer, snapshot, flows, graph, flow_history or rollback)", r.Method)
 	}
 	return r, nil
 }

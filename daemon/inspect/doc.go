@@ -2,8 +2,11 @@
 // inspector page: a local HTTP server (loopback only, token required) that
 // streams the agent's progress events (package daemon/event) to browser
 // clients, one JSON event per websocket text message, and accepts a few
-// commands (run, replay, cancel, snapshot, flows, graph, flow_history, rollback) that it hands to a
-// Controller implemented by the daemon.
+// commands (run, replay, cancel, answer, snapshot, flows, graph,
+// flow_history, rollback) that it hands to a Controller implemented by the
+// daemon. A run's question (an "ask" event: "is this done?", a sensitive
+// step to allow) is shown on the page with a button per option; the
+// button's "answer" reaches the run through an Answerer Controller.
 //
 // The package must not touch the device, the knowledge store or the LLM
 // directly: everything goes through Controller and the event Bus. It never

@@ -374,6 +374,15 @@ func (s *Server) call(ctx context.Context, req Request) (res any, err error) {
 			return nil, err
 		}
 		return map[string]bool{"ok": true}, nil
+	case MethodAnswer:
+		a, ok := s.ctrl.(Answerer)
+		if !ok {
+			return nil, errors.New("answer: this phone's runs take no answers")
+		}
+		if err := a.Answer(req.Text); err != nil {
+			return nil, err
+		}
+		return map[string]bool{"ok": true}, nil
 	case MethodSnapshot:
 		snap, err := s.ctrl.Snapshot(ctx)
 		if err != nil || snap == nil {

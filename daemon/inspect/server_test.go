@@ -40,12 +40,21 @@ type fakeController struct {
 	GraphFn    func(ctx context.Context) (*knowledge.Graph, error)
 	HistoryFn  func(ctx context.Context, id int64) ([]knowledge.FlowVersion, error)
 	RollbackFn func(ctx context.Context, id int64, version int) error
+	AnswerFn   func(text string) error
 }
 
 var (
 	_ inspect.Controller   = (*fakeController)(nil)
 	_ inspect.FlowVersions = (*fakeController)(nil)
+	_ inspect.Answerer     = (*fakeController)(nil)
 )
+
+func (f *fakeController) Answer(text string) error {
+	if f.AnswerFn == nil {
+		return errors.New("fake: Answer not set")
+	}
+	return f.AnswerFn(text)
+}
 
 func (f *fakeController) FlowHistory(ctx context.Context, id int64) ([]knowledge.FlowVersion, error) {
 	if f.HistoryFn == nil {
@@ -763,6 +772,13 @@ func TestCommands(t *testing.T) {
 			}
 			return nil
 		},
+		AnswerFn: func(text string) error {
+			record("answer " + text)
+			if text == "late" {
+				return errors.New("no question is waiting for an answer")
+			}
+			return nil
+		},
 	}
 	h := start(t, ctrl, inspect.Options{})
 	bus = h.bus
@@ -787,6 +803,9 @@ func TestCommands(t *testing.T) {
 		{`{"id":"14","method":"rollback","params":{"flow_id":3,"version":1}}`, "rollback 3 1", `{"ok":true}`, ""},
 		{`{"id":"15","method":"rollback","params":{"flow_id":3,"version":7}}`, "rollback 3 7", "", "no version 7"},
 		{`{"id":"16","method":"rollback","params":{"flow_id":3}}`, "", "", "positive version"},
+		{`{"id":"17","method":"answer","params":{"text":" yes, it is done "}}`, "answer yes, it is done", `{"ok":true}`, ""},
+		{`{"id":"18","method":"answer","params":{"text":"late"}}`, "answer late", "", "no question is waiting"},
+		{`{"id":"19","method":"answer","params":{"text":""}}`, "", "", "answer: text empty"},
 		{`{"id":"12","method":"run","params":{"command":"x","settings":true}}`, "", "", "unknown field"},
 		{`{"id":"13","method":"run","params":{"command":"x","steps":"1. Tap A"}}`, "", "", "cannot follow pasted steps"},
 		{`not json`, "", "", "request"},
@@ -971,5 +990,27 @@ func TestListenAndServe(t *testing.T) {
 	}
 	if err := <-errc; websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Errorf("after shutdown: %v", err)
+	}
+}
+
+// TestAnswerNeedsAnAnswerer: a phone whose runs take no answers (a
+// Controller without Answer) refuses the method with a reply, not a crash.
+func TestAnswerNeedsAnAnswerer(t *testing.T) {
+	h := start(t, struct{ inspect.Controller }{&fakeController{}}, inspect.Options{})
+	ctx := testCtx(t)
+	c := h.dial(t, ctx)
+	readHello(t, ctx, c)
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"id":"1","method":"answer","params":{"text":"yes"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m := read(t, ctx, c)
+		if m.Type != "reply" {
+			continue
+		}
+		if !strings.Contains(m.Error, "take no answers") {
+			t.Errorf("reply error %q, result %s; want one saying the runs take no answers", m.Error, m.Result)
+		}
+		return
 	}
 }

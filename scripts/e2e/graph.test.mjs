@@ -3,7 +3,8 @@
 // (scripts/e2e-inspector.sh, mode "devgraph", picks the app and a command
 // of its recorded tasks at run time). Checks that every screen is drawn
 // and no two overlap, zoom and pan, a click on a screen shows it, and the
-// path of a run is highlighted; saves a screenshot of the enlarged panel.
+// path of a run is highlighted (answering its question from the page when
+// it asks one); saves a screenshot of the enlarged panel.
 //
 //   E2E_URL=http://127.0.0.1:PORT/?token=... E2E_COMMAND='...' node graph.test.mjs
 //
@@ -69,12 +70,21 @@ try {
   await check("a run's path is highlighted", async () => {
     await page.fill("#cmd", command);
     await page.click("#run");
-    await page.waitForFunction(() => document.querySelectorAll("#runs tbody tr").length >= 1, null, { timeout: 3 * T });
+    // a run that stops unsure asks the owner whether it is done: answer it
+    // from the page, as an owner would, with the question's first option
+    let answered = "";
+    await page.waitForFunction(() => document.querySelectorAll("#runs tbody tr").length >= 1 ||
+      document.querySelector("#ask.show button[data-answer]") !== null, null, { timeout: 3 * T });
+    if (await page.locator("#ask.show button[data-answer]").count()) {
+      answered = await page.getAttribute("#ask.show button[data-answer]", "data-answer");
+      await page.click("#ask.show button[data-answer]");
+      await page.waitForFunction(() => document.querySelectorAll("#runs tbody tr").length >= 1, null, { timeout: 3 * T });
+    }
     await page.waitForFunction(() => Number(document.querySelector("#graph").getAttribute("data-path")) >= 2);
     const r = await cy((c) => ({ cur: c.nodes(".cur").length, path: c.nodes(".path").length, edges: c.edges(".path").length }));
     assert(r.cur === 1 && r.path >= 2 && r.edges >= 1, JSON.stringify(r));
     const outcome = await page.textContent("#runs tbody tr td:nth-child(2)");
-    return r.path + " screens and " + r.edges + " transitions on the path; run " + outcome.trim();
+    return r.path + " screens and " + r.edges + " transitions on the path; run " + outcome.trim() + (answered ? "; answered “" + answered + "”" : "");
   });
   await check("enlarge, then a click on a screen shows it", async () => {
     await page.click("#graph-big");

@@ -310,7 +310,8 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 
 // unsure reports whether a "done" with remaining weight of the command
 // uncovered is not sure (daemon.Decision.Unsure): some of the command is
-// left (a word the app carries, or one it never shows: unknownLeft), or it asked for all of something and a step picked one row of a
+// left (a word the app carries, or one it never shows: unknownLeft), or
+// it asked for all of something and a step picked one row of a
 // list it does not name ("delete all notes" done by opening one note and
 // deleting it).
 func (rs *runState) unsure(remaining float64) bool {

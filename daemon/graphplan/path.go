@@ -303,8 +303,8 @@ func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, ma
 			if e.commit && it.id != start {
 				continue
 			}
-			if p, ok := prev[it.id]; ok && g.dialog[it.id] && !g.dialog[p] && e.to != p && !g.dialog[e.to] &&
-				(e.action == device.Back || g.act[e.to] == g.act[p]) {
+			if p, ok := prev[it.id]; ok && g.dialog[it.id] && !g.dialog[p] && e.to != p &&
+				(e.action == device.Back || !g.dialog[e.to] && g.act[e.to] == g.act[p]) {
 				// leaving a dialog returns to the screen that opened it
 				// (by a button perhaps with a setting changed): a recording
 				// that shows that screen otherwise (scrolled elsewhere

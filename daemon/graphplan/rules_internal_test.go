@@ -426,10 +426,7 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 	} {
 		s := picker(tc.cancel)
 		els := screen.Elements(s)
-		idx := map[string]int{}
-		for i, e := range els {
-			idx[e.Label] = i
-		}
+		idx := byLabel(els)
 		var hist []daemon.StepRecord
 		if tc.picked {
 			hist = []daemon.StepRecord{{Action: device.Tap, OK: true, Screen: "p", After: "p", Target: screen.Describe(s, els[idx["Bells"]].NodeID)}}

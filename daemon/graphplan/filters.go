@@ -235,7 +235,7 @@ func destroys(st *daemon.PlanState, c candidate) bool {
 	if e == nil {
 		return false
 	}
-	return slices.Contains(safety.Classify(safety.Target{Action: c.action, Label: e.Label, ResourceID: e.Resource}).Categories, safety.Destroy)
+	return slices.Contains(classify(safety.Target{Action: c.action, Label: e.Label, ResourceID: e.Resource}).Categories, safety.Destroy)
 }
 
 // anotherOptionNamed reports whether candidate c taps, now, an option (a

@@ -64,7 +64,7 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		if v.selects && !isSearchField(e) {
 			continue // a label of the app names what to pick, not what to type
 		}
-		if isSearchField(e) && !rs.search && !v.selects && (v.names || slices.Contains(termsOf(rs.cmd), "@add")) {
+		if isSearchField(e) && !rs.search && !v.selects && (v.names || rs.adds) {
 			// a search field finds what exists: the name of something the
 			// command creates is no search ("add an album 'X'"; "export
 			// the note 'X'", which may exist unseen, is)

@@ -112,9 +112,10 @@ type runState struct {
 	// pickedItem: pickedRow, for a row of a screen that is no dialog or
 	// popup menu (an item of the app's content)
 	pickedItem bool
-	// changesOnly: the command changes or deletes what exists (the
-	// concepts edit, delete) and does not ask to add (createsUnasked)
-	changesOnly bool
+	// adds: the command asks to add or create (the concept add);
+	// changesOnly: it changes or deletes what exists (the concepts edit,
+	// delete) and does not ask to add (createsUnasked)
+	adds, changesOnly bool
 	// nearest: the label of the app (screen and graph) whose meaning is
 	// closest to the whole command by SemMargin over the next, unless it
 	// only names the app, or ""; recomputed each step (semantic.go)
@@ -160,7 +161,8 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 	}
 	cmdTerms := termsOf(cmd)
-	rs.changesOnly = !slices.Contains(cmdTerms, "@add") && (slices.Contains(cmdTerms, "@edit") || slices.Contains(cmdTerms, "@delete"))
+	rs.adds = slices.Contains(cmdTerms, "@add")
+	rs.changesOnly = !rs.adds && (slices.Contains(cmdTerms, "@edit") || slices.Contains(cmdTerms, "@delete"))
 	rs.sends = slices.Contains(cmdTerms, "@send")
 	rs.appWords = map[term]bool{}
 	for _, tm := range termsOf(appLabel) {

@@ -277,7 +277,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			}
 		}
 		for i := range rs.values {
-			if !rs.values[i].done && (containsFold(h.Target.Label(), rs.values[i].text) || answeredAbout(h, rs.values[i].text)) {
+			if !rs.values[i].done && (containsValue(h.Target.Label(), rs.values[i].text) || answeredAbout(h, rs.values[i].text)) {
 				rs.values[i].done = true
 			}
 		}
@@ -351,7 +351,7 @@ func answeredAbout(h daemon.StepRecord, value string) bool {
 		return false
 	}
 	for _, l := range h.Where.Labels {
-		if l != strings.ToLower(h.Target.Label()) && containsFold(l, value) {
+		if l != strings.ToLower(h.Target.Label()) && containsValue(l, value) {
 			return true
 		}
 	}

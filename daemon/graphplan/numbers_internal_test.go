@@ -1,6 +1,7 @@
 package graphplan
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -75,6 +76,57 @@ func TestUnquotedValueNeedsAFittingField(t *testing.T) {
 		rs := newRunState(tc.cmd, "")
 		if got := rs.nextValueFor(field) >= 0; got != tc.want {
 			t.Errorf("%q: a value for the label field = %v, want %v (values %+v)", tc.cmd, got, tc.want, rs.values)
+		}
+	}
+}
+
+// TestDatesAndClocksHoldNoBareNumber: a command's bare number ("a 1 minute
+// reminder") is not found among the digits of a date or a clock time on
+// screen, while a command's own date still finds a day of a date picker.
+func TestDatesAndClocksHoldNoBareNumber(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, label string
+		want       bool
+	}{
+		{"set the reminder to 1 minute", "Reminder · 1 minute", true},
+		{"set the reminder to 1 minute", "Mon, 1 Aug", false},
+		{"set the reminder to 1 minute", "10:41 AM", false},
+		{"move the party to march 30", "30", true},
+		{"move the party to march 30", "Fri, 30 Mar", true},
+		{"wake me at 6:30 am", "6:30 AM", true},
+	} {
+		rs := newRunState(tc.cmd, "")
+		w := map[term]float64{}
+		for _, ct := range rs.terms {
+			w[ct.t] = 1
+		}
+		_, covers := rs.match(tc.label, termsOf(tc.label), semHit{}, w)
+		got := slices.ContainsFunc(covers, func(t term) bool { b, _ := bareOf(t); return isNumber(string(t)) || isNumber(string(b)) })
+		if got != tc.want {
+			t.Errorf("%q against %q: a number covered = %v (covers %v), want %v", tc.cmd, tc.label, got, covers, tc.want)
+		}
+	}
+}
+
+func TestContainsValue(t *testing.T) {
+	for _, tc := range []struct {
+		s, v string
+		want bool
+	}{
+		{"Sat, 1 Jul", "1", true},
+		{"1 minute", "1", true},
+		{"11:04 AM", "1", false},
+		{"Page 10", "1", false},
+		{"Page 10", "10", true},
+		{"05:00", "5:00", true},
+		{"15:00", "5:00", false},
+		{"Recents", "recent", true},
+		{"Call Dora", "dora", true},
+		{"", "1", false},
+		{"1", "", false},
+	} {
+		if got := containsValue(tc.s, tc.v); got != tc.want {
+			t.Errorf("containsValue(%q, %q) = %v, want %v", tc.s, tc.v, got, tc.want)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -414,8 +416,9 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 		if first < 0 {
 			first = i
 		}
+		bare, qualified := bareOf(ct.t)
 		switch {
-		case set[ct.t]:
+		case set[ct.t] || qualified && set[bare]:
 			got += w[ct.t]
 			covers = append(covers, ct.t)
 			hitFirst = hitFirst || i == first
@@ -432,7 +435,7 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 	}
 	valueHit := false
 	for _, v := range rs.values {
-		if !v.done && containsFold(label, v.text) {
+		if !v.done && containsValue(label, v.text) {
 			got += 1
 			valueHit = true
 		}
@@ -466,6 +469,35 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 
 func containsFold(s, sub string) bool {
 	return sub != "" && strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// containsValue reports whether s holds value v (case folded) with its
+// numbers whole: where v begins or ends with a digit, the text beside it
+// in s is not a digit, leading zeros aside ("1" is in "Sat, 1 Jul" and
+// "1 minute", not in "11:04 AM" or "page 10"; "5:00" is in "05:00").
+// Words may be inflected ("recent" is in "Recents").
+func containsValue(s, v string) bool {
+	if v == "" {
+		return false
+	}
+	s, v = strings.ToLower(s), strings.ToLower(v)
+	first, _ := utf8.DecodeRuneInString(v)
+	last, _ := utf8.DecodeLastRuneInString(v)
+	for from := 0; from <= len(s)-len(v); {
+		i := strings.Index(s[from:], v)
+		if i < 0 {
+			return false
+		}
+		i += from
+		lead := strings.TrimRightFunc(s[:i], unicode.IsDigit)
+		after, _ := utf8.DecodeRuneInString(s[i+len(v):])
+		if !(unicode.IsDigit(first) && strings.Trim(s[len(lead):i], "0") != "") && !(unicode.IsDigit(last) && i+len(v) < len(s) && unicode.IsDigit(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		from = i + size
+	}
+	return false
 }
 
 func overlap(a, b []term) float64 {

@@ -54,7 +54,7 @@ func termsOf(s string) []term {
 	}
 	for _, v := range u.Values {
 		for _, f := range strings.FieldsFunc(strings.ToLower(v.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			out = append(out, term(intent.Stem(f)))
+			out = append(out, partTerm(v.Kind, f))
 		}
 	}
 	termMu.Lock()
@@ -64,6 +64,30 @@ func termsOf(s string) []term {
 	termCache[s] = out
 	termMu.Unlock()
 	return out
+}
+
+// partTerm is the term of word f of a value of kind k: the digits of a
+// date or a clock time are qualified by the kind ("date:1" in "Sat, 1
+// Jul", "time:11" in "11:04 AM"), so that a command's bare number ("a
+// 1 minute reminder") is not found in a date or a clock on screen; a
+// command's own date or time still covers a label's bare number (a day
+// of a date picker), see bareOf.
+func partTerm(k intent.Kind, f string) term {
+	if (k == intent.KindDate || k == intent.KindTime) && isNumber(f) {
+		return term(string(k) + ":" + f)
+	}
+	return term(intent.Stem(f))
+}
+
+// bareOf returns the bare number of a date's or a clock time's digits
+// term ("30" for "date:30"), and false for any other term.
+func bareOf(t term) (term, bool) {
+	for _, k := range []intent.Kind{intent.KindDate, intent.KindTime} {
+		if n, ok := strings.CutPrefix(string(t), string(k)+":"); ok {
+			return term(n), true
+		}
+	}
+	return "", false
 }
 
 var (

@@ -17,8 +17,10 @@ import (
 // steps and their undos are dropped, steps that had no effect are dropped,
 // a loop that a dropped mistake caused — the run came back to a screen it
 // had already acted on, through navigation only (taps on non-toggles,
-// back, scroll) — is cut out, and so is a tap immediately undone by BACK.
-// Loops without a mistake stay: the same screen may hold other app state.
+// back, scroll) — is cut out, and so is a detour the run backed out of:
+// taps that only opened screens, then BACK to where they began
+// (detourStart). Other loops stay: the same screen may hold other app
+// state.
 func shortestPath(steps []StepRecord) []StepRecord {
 	var out []StepRecord
 	mistake := -1 // len(out) when a mistake was last dropped
@@ -35,16 +37,43 @@ func shortestPath(steps []StepRecord) []StepRecord {
 				break
 			}
 		}
-		if s.Action == device.Back && len(out) > 0 {
-			prev := out[len(out)-1]
-			if prev.Action == device.Tap && !prev.Target.Checkable && prev.Screen == s.After && prev.Screen != prev.After {
-				out = out[:len(out)-1]
+		if s.Action == device.Back && s.OK {
+			if j := detourStart(out, s.Screen, s.After); j >= 0 {
+				out = out[:j]
 				continue
 			}
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// detourStart returns where a detour that BACK (from screen from to
+// screen to) backs out of began: the first of the last steps of out that
+// left to and only went down from it — taps, on no toggle, field, option
+// of a group or sensitive element, each opening a screen not yet seen on
+// the way down ("More options", "Details", "Call log", then BACK twice to
+// the conversation). Such taps only navigate, so a replay without them
+// reaches the same place; a tap that came back to a screen on the way (an
+// item marked, a menu entry that closes its menu onto the screen below)
+// may have changed something, and ends the search. -1 when the last steps
+// are no such detour.
+func detourStart(out []StepRecord, from, to string) int {
+	seen := map[string]bool{from: true}
+	next := from
+	for j := len(out) - 1; j >= 0; j-- {
+		t := out[j]
+		if t.Action != device.Tap || t.After != next || t.Screen == t.After || seen[t.Screen] || t.Sensitive ||
+			t.Target.Checkable || t.Target.Editable || t.Toggle != "" || len(t.Choices) > 0 || len(t.Group) > 0 {
+			return -1
+		}
+		if t.Screen == to {
+			return j
+		}
+		seen[t.Screen] = true
+		next = t.Screen
+	}
+	return -1
 }
 
 // navigationOnly reports whether the steps only moved between screens:

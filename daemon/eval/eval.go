@@ -144,6 +144,13 @@ type Report struct {
 	// typed (TaskRow.StrayValues): a success the final screen alone cannot
 	// tell from a wrong value.
 	SucceededStray int `json:"succeeded_stray"`
+	// SucceededElsewhere counts the learn runs judged successful that never
+	// acted on the screen the recording's last action was taken on
+	// (TaskRow.EndedElsewhere): another route to the same final screen, or
+	// a final screen reached without the command's last action (a camera
+	// left in video mode without filming). To check by hand; the final
+	// screen alone cannot tell them apart.
+	SucceededElsewhere int `json:"succeeded_elsewhere"`
 }
 
 // ReplayReport is the replay phase.
@@ -200,6 +207,9 @@ type TaskRow struct {
 	// and were not undone) that no input step of the task's recording
 	// typed (compared without case or surrounding space).
 	StrayValues []string `json:"stray_values,omitempty"`
+	// EndedElsewhere: the learn run never acted on the screen the
+	// recording's last action was taken on (Report.SucceededElsewhere).
+	EndedElsewhere bool `json:"ended_elsewhere,omitempty"`
 }
 
 // strayValues returns the texts typed by run steps that no input step of
@@ -268,6 +278,18 @@ func (r *recorder) matchedSteps(task *droidtask.Task) int {
 		}
 	}
 	return n
+}
+
+// actedOn reports whether the logged run acted on recorded state st.
+func (r *recorder) actedOn(st string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range r.log {
+		if m.before == st {
+			return true
+		}
+	}
+	return false
 }
 
 // Run evaluates and returns the report.
@@ -365,6 +387,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			row.MatchedSteps = dev.matchedSteps(task)
 			row.StrayValues = strayValues(task, res.Steps)
+			if acts := task.Actions(); len(acts) > 0 {
+				row.EndedElsewhere = !dev.actedOn(acts[len(acts)-1].State)
+			}
 			for _, s := range res.Steps {
 				line := s.Action
 				if s.Label != "" {
@@ -400,6 +425,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				ar.Succeeded++
 				if len(row.StrayValues) > 0 {
 					rep.SucceededStray++
+				}
+				if row.EndedElsewhere {
+					rep.SucceededElsewhere++
 				}
 			} else if len(row.Sensitive) > 0 {
 				rep.FailedSensitive++
@@ -551,6 +579,7 @@ func (r *Report) WriteTable(w io.Writer) {
 	if r.Tasks > 0 {
 		fmt.Fprintf(w, "failed runs that performed a sensitive action on the way: %d\n", r.FailedSensitive)
 		fmt.Fprintf(w, "successful runs that typed a value the recording never typed (to check: another route may type what the recording tapped): %d\n", r.SucceededStray)
+		fmt.Fprintf(w, "successful runs that never acted on the screen of the recording's last action (to check: another route, or the last action not done): %d\n", r.SucceededElsewhere)
 	}
 	if r.ConfirmedYes+r.ConfirmedNo > 0 {
 		fmt.Fprintf(w, "unsure \"done\": the owner said done %d times, not done %d times (only confirmed runs are learned)\n", r.ConfirmedYes, r.ConfirmedNo)

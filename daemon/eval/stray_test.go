@@ -37,3 +37,18 @@ func TestStrayValues(t *testing.T) {
 		}
 	}
 }
+
+// TestActedOn: a run acted on a recorded state when one of its logged
+// actions was taken there; reaching it (as the state after) is not acting
+// on it.
+func TestActedOn(t *testing.T) {
+	r := &recorder{log: []moved{{before: "home", after: "list", action: device.Tap}, {before: "list", after: "done", action: device.Tap}}}
+	for _, tc := range []struct {
+		state string
+		want  bool
+	}{{"home", true}, {"list", true}, {"done", false}, {"editor", false}} {
+		if got := r.actedOn(tc.state); got != tc.want {
+			t.Errorf("actedOn(%q) = %v, want %v", tc.state, got, tc.want)
+		}
+	}
+}

@@ -227,8 +227,11 @@ func inSettings(st *daemon.PlanState) bool {
 }
 
 // confirmation reports whether the screen is a confirmation prompt drawn
-// full-screen (permission prompts are): a handful of buttons at most, one
-// of them positive, reached by the last step.
+// full-screen (permission prompts are), reached by the last step: one of
+// its buttons positive, and a handful of buttons at most — or any number
+// on a screen of another app than the command's (the system's "save as"
+// picker an export or a print opens: a folder list, a name field, SAVE),
+// where the command's work waits for that button.
 func confirmation(st *daemon.PlanState) bool {
 	n := len(st.History)
 	if n == 0 || st.History[n-1].After != st.Print || st.History[n-1].Screen == st.Print {
@@ -240,8 +243,28 @@ func confirmation(st *daemon.PlanState) bool {
 			buttons++
 		}
 	}
-	_, ok := positiveButton(st)
-	return ok && buttons <= 4
+	c, ok := positiveButton(st)
+	return ok && (buttons <= 4 || saveAs(st, c))
+}
+
+// saveAs reports whether the screen is another app's than the command's,
+// with c a save button (the concept save: "Save", "OK", "Done") and one
+// text field, filled in: the system's "save as" picker an export or a
+// print opens (a folder list, the file's name, SAVE). A form of another
+// app (a new contact: empty fields) is not one.
+func saveAs(st *daemon.PlanState, c candidate) bool {
+	if st.Package == "" || st.Screen.ForegroundPackage() == st.Package || !slices.Contains(termsOf(st.Elements[c.element].Label), "@save") {
+		return false
+	}
+	fields := 0
+	filled := false
+	for _, e := range st.Elements {
+		if e.Kind == screen.KindInput && !e.Disabled {
+			fields++
+			filled = e.Value != ""
+		}
+	}
+	return fields == 1 && filled
 }
 
 // actedHere reports whether the run changed something on the current

@@ -28,6 +28,13 @@ const (
 	maxAcronym = 5
 )
 
+// ExpandAcronyms is expandAcronyms for planners: the command read with
+// the acronyms of runs of words of texts (an app's labels: "the faq" as
+// "the frequently asked questions") spelled out.
+func ExpandAcronyms(command string, texts []string) (string, bool) {
+	return expandAcronyms(command, texts)
+}
+
 // expandAcronyms returns command with each word that spells the initials
 // of exactly one run of words of the texts replaced by that run, and
 // whether it replaced any. A word is never read as an acronym when some

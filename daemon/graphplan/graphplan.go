@@ -214,11 +214,11 @@ func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 
 // next is Next without the debug print.
 func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
-	rs := p.state(st)
 	g, err := p.graph(ctx, st)
 	if err != nil {
 		return daemon.Decision{}, err
 	}
+	rs := p.state(st, g)
 	p.fold(rs, st)
 	if rs.stale >= MaxStale {
 		return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
@@ -434,7 +434,7 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 		return daemon.Verdict{Correct: false, Penalty: 5, Reason: "the action had no effect: " + last.Message}, nil
 	}
 	if flippedToggle(st.Before, st.Elements) {
-		p.state(st).flipped = true
+		p.state(st, nil).flipped = true
 	}
 	return daemon.Verdict{Correct: true}, nil
 }

@@ -60,6 +60,7 @@ type value struct {
 
 // runState is what the planner keeps during one command.
 type runState struct {
+	said string // the command as given (cmd is as read: acronyms spelled out)
 	cmd      string
 	terms    []cmdTerm
 	phrases  []string // normalised multi-word chunks of the command
@@ -134,16 +135,40 @@ type runState struct {
 	stale int
 }
 
-func (p *Planner) state(st *daemon.PlanState) *runState {
+// state returns the run's state, new for a new command. The command is
+// read with the acronyms of g's labels spelled out (daemon.ExpandAcronyms:
+// "open the FAQ" on an app with a "Frequently asked questions" page); g
+// may be nil when the run has begun.
+func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.run == nil || p.run.cmd != st.Command || len(st.History) < p.run.seen {
-		p.run = newRunState(st.Command, st.AppLabel)
+	if p.run == nil || p.run.said != st.Command || len(st.History) < p.run.seen {
+		cmd := st.Command
+		if g != nil {
+			if x, ok := daemon.ExpandAcronyms(cmd, g.labels(st)); ok {
+				cmd = x
+			}
+		}
+		p.run = newRunState(cmd, st.AppLabel)
+		p.run.said = st.Command
 		if debugGraph {
-			fmt.Fprintf(os.Stderr, "graphplan: command %q\n", st.Command)
+			fmt.Fprintf(os.Stderr, "graphplan: command %q read as %q\n", st.Command, cmd)
 		}
 	}
 	return p.run
+}
+
+// labels returns the labels (text, content-desc, hint) of the app's known
+// elements and of the screen's.
+func (g *appGraph) labels(st *daemon.PlanState) []string {
+	out := make([]string, 0, len(g.labelled)+len(st.Elements))
+	for t := range g.labelled {
+		out = append(out, t)
+	}
+	for _, e := range st.Elements {
+		out = append(out, e.Label)
+	}
+	return out
 }
 
 func newRunState(cmd, appLabel string) *runState {

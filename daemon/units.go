@@ -18,6 +18,13 @@ import (
 // is not this case's concern).
 const maxUnitLetters = 3
 
+// ExpandUnits is expandUnits for planners: the command read with its
+// numbers with a unit glued on ("24h") as texts (an app's labels) say
+// them ("24 hour").
+func ExpandUnits(command string, texts []string) (string, bool) {
+	return expandUnits(command, texts)
+}
+
 // expandUnits returns command with each token of digits followed by 1 to
 // maxUnitLetters letters ("24h") replaced by the one phrase of texts that
 // is the same number and a word those letters abbreviate ("24 hour"),

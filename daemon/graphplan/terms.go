@@ -136,16 +136,21 @@ type runState struct {
 }
 
 // state returns the run's state, new for a new command. The command is
-// read with the acronyms of g's labels spelled out (daemon.ExpandAcronyms:
-// "open the FAQ" on an app with a "Frequently asked questions" page); g
-// may be nil when the run has begun.
+// read as g's labels say it: acronyms spelled out (daemon.ExpandAcronyms:
+// "open the FAQ" on an app with a "Frequently asked questions" page) and
+// units unglued (daemon.ExpandUnits: "24h" as "24 hour"); g may be nil
+// when the run has begun.
 func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.run == nil || p.run.said != st.Command || len(st.History) < p.run.seen {
 		cmd := st.Command
 		if g != nil {
-			if x, ok := daemon.ExpandAcronyms(cmd, g.labels(st)); ok {
+			labels := g.labels(st)
+			if x, ok := daemon.ExpandAcronyms(cmd, labels); ok {
+				cmd = x
+			}
+			if x, ok := daemon.ExpandUnits(cmd, labels); ok {
 				cmd = x
 			}
 		}

@@ -268,8 +268,8 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	var best *candidate // the first relevant one (without an embedder: cands[0] or none)
 	for i := range cands {
-		if cands[i].score < minScore && !(cands[i].action == device.Input && cands[i].score >= MinScore) {
-			continue // a value still to type is no overshoot
+		if cands[i].score < minScore && !(cands[i].action == device.Input && cands[i].score >= MinScore) && !rs.completes(cands[i], weights) {
+			continue // a value still to type is no overshoot, nor the rest of the command on screen
 		}
 		if why := rs.passOver(st, cands[i], weights, remaining); why != "" {
 			if debugGraph {

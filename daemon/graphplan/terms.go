@@ -313,6 +313,43 @@ func (rs *runState) remaining(w map[term]float64) float64 {
 	return r
 }
 
+// completes reports whether candidate c, on the screen (not a path),
+// does what is left of the command when only its action is left: every
+// term still to do that the app knows is an action (a concept of the
+// vocabulary's actions, "@delete", or a word naming one, "trash") or a
+// word whose concept the run has acted on ("picture" once "photo" was),
+// and c covers each such action concept. So the command's verb, once the run has
+// reached its object ("Delete" on the photo "get rid of the last picture"
+// opened), is no overshoot, however little of the command it weighs; c
+// scores MinScore/2 at least, and no value of the command waits to be
+// typed (a rename's new name goes into a field, not an "Edit" button).
+func (rs *runState) completes(c candidate, w map[term]float64) bool {
+	if c.via != 0 || c.score < MinScore/2 || rs.pendingValues() > 0 {
+		return false
+	}
+	acts := 0
+	for _, ct := range rs.terms {
+		if rs.covered[ct.t] || ct.nav || w[ct.t] == 0 {
+			continue
+		}
+		id, concept := strings.CutPrefix(string(ct.t), "@")
+		switch {
+		case concept && intent.IsAction(id):
+			if !slices.Contains(c.covers, ct.t) {
+				return false
+			}
+			acts++
+		case concept || intent.ActionWord(rs.words[ct.t]):
+			if concept {
+				return false
+			}
+		case !slices.ContainsFunc(termsOf(rs.words[ct.t]), func(t term) bool { return strings.HasPrefix(string(t), "@") && rs.covered[t] }):
+			return false // a word whose synonym was acted on ("picture" for "photo") is done
+		}
+	}
+	return acts > 0
+}
+
 // commitOnly reports whether ts is not empty and every term of it is a
 // commit: the concept save ("save", "OK", "apply", "done") or a word of
 // the command that means it.

@@ -1,0 +1,43 @@
+package graphplan
+
+import "testing"
+
+// TestTheVerbLeftCompletes: once the run has reached the command's object
+// and only its action is left, an element on screen doing that action
+// completes the command, however little it weighs; not a path, not an
+// element for another action, not while a word of the object or a value
+// is still to do.
+func TestTheVerbLeftCompletes(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cmd     string
+		covered []term
+		c       candidate
+		want    bool
+	}{
+		{"the verb on screen", "get rid of the last picture", []term{"@last", "last", "@photo"},
+			candidate{via: 0, score: 0.08, covers: []term{"@delete"}}, true},
+		{"a path to it", "get rid of the last picture", []term{"@last", "last", "@photo"},
+			candidate{via: 1, score: 0.08, covers: []term{"@delete"}}, false},
+		{"another action", "get rid of the last picture", []term{"@last", "last", "@photo"},
+			candidate{via: 0, score: 0.08, covers: []term{"@add"}}, false},
+		{"the object not reached", "get rid of the last picture", []term{"@last", "last"},
+			candidate{via: 0, score: 0.08, covers: []term{"@delete"}}, false},
+		{"too weak", "get rid of the last picture", []term{"@last", "last", "@photo"},
+			candidate{via: 0, score: 0.05, covers: []term{"@delete"}}, false},
+		{"a value to type", "rename the last photo to 'harbour'", []term{"@last", "last", "@photo", "photo"},
+			candidate{via: 0, score: 0.08, covers: []term{"@edit"}}, false},
+	} {
+		rs := newRunState(tc.cmd, "")
+		w := map[term]float64{}
+		for _, ct := range rs.terms {
+			w[ct.t] = 1
+		}
+		for _, t := range tc.covered {
+			rs.covered[t] = true
+		}
+		if got := rs.completes(tc.c, w); got != tc.want {
+			t.Errorf("%s: completes = %v, want %v (terms %v)", tc.name, got, tc.want, rs.terms)
+		}
+	}
+}

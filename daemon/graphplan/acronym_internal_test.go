@@ -16,7 +16,7 @@ func TestCommandReadWithAcronyms(t *testing.T) {
 		{"open the FAQ", "open the frequently asked questions"},
 		{"show the faq of the app", "show the frequently asked questions of the app"},
 		{"set gps accuracy to high", "set gps accuracy to high"}, // a label's own word
-		{"open nls", "open nls"},                                 // two runs spell it
+		{"open nls", "open nls"}, // two runs spell it
 		{"rate us five stars", "rate us five stars"},
 		{"switch to 24h time", "switch to 24 hour time"},
 	} {

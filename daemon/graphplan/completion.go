@@ -208,7 +208,7 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 // progress counts what the command asked that the steps have done: its
 // terms covered (not navigation words) and its values typed or picked.
 func (rs *runState) progress() int {
-	n := rs.typed
+	n := rs.typed + rs.keys
 	for _, ct := range rs.terms {
 		if !ct.nav && rs.covered[ct.t] {
 			n++
@@ -255,6 +255,9 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			rs.pickedRow = true
 			// a row of the screen's content, not of a popup menu
 			rs.pickedItem = rs.pickedItem || h.Where != nil && !h.Where.Dialog
+		}
+		if h.Action == device.Tap && rs.keypadAt[h.Screen] {
+			rs.foldKey(h.Target.Label())
 		}
 		for _, t := range targetTerms(h.Target) {
 			rs.covered[t] = true

@@ -232,6 +232,9 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if c, ok := rs.openResult(st); ok {
 		return decision(c, 0.8), nil
 	}
+	if c, ok := rs.keypadKey(st); ok {
+		return decision(c, 0.8), nil
+	}
 	unset := rs.switches && !rs.flipped && !rs.switchSet(st) // a switch to set is still to find
 	if pending == 0 && !unset && rs.inView(st, weights) {
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: 0.8,

@@ -46,7 +46,11 @@ type appGraph struct {
 	n        int
 	act      map[int64]string // screen id -> activity
 	dialog   map[int64]bool
+	keypads  map[int64]bool // screens holding a keypad (keypad.go)
 }
+
+// keypad reports whether screen scr holds a keypad.
+func (g *appGraph) keypad(scr int64) bool { return g.keypads[scr] }
 
 func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, error) {
 	p.mu.Lock()
@@ -101,6 +105,14 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		}
 		g.n++
 	}
+	g.keypads = map[int64]bool{}
+	for scr, es := range g.onScr {
+		labels := make([]string, 0, 2*len(es))
+		for _, e := range es {
+			labels = append(labels, e.Descriptor.Text, e.Descriptor.Desc)
+		}
+		g.keypads[scr] = isKeypad(labels)
+	}
 	form := map[int64]bool{} // screens holding a choice or a text field
 	for _, e := range kg.Elements {
 		if e.Descriptor.Checkable || e.Descriptor.Editable {
@@ -146,6 +158,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		return nil
 	}
 	dist, first, hops := g.dijkstra(start)
+	_, _, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
 	byScroll := g.reachByScroll(start, dist, first, hops)
 	best := map[int64]candidate{} // first-edge element -> best candidate through it
 	screens := make([]int64, 0, len(dist))
@@ -173,7 +186,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				terms = append(append([]term(nil), terms...), firstTerms...)
 			}
 			hit := sem.hit(g.texts[e.ID])
-			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, hit, w)
+			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, hit, w, keys && g.keypad(scr))
 			if sc <= 0 {
 				continue
 			}

@@ -67,7 +67,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 			continue
 		}
 		hit := sem.hit(semText(e.Label, e.Resource))
-		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), hit, w)
+		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), hit, w, false)
 		if sc <= 0 {
 			continue
 		}
@@ -102,7 +102,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 // text means count SemWeight of their weight (a word no element carries
 // its weight in unknown), as synonyms. (The command's cosine with the
 // text only ranks candidates: candidate.tie.)
-func (rs *runState) match(label string, terms []term, sem semHit, w map[term]float64) (float64, []term) {
+func (rs *runState) match(label string, terms []term, sem semHit, w map[term]float64, keypad bool) (float64, []term) {
 	total := rs.unknown
 	for _, ct := range rs.terms {
 		total += w[ct.t]
@@ -159,7 +159,18 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 			hitFirst = hitFirst || i == first
 		}
 	}
-	valueHit := false
+	valueHit := keypad // where the command's number is entered
+	if _, v, ok := rs.nextKey(); keypad && ok {
+		// the number is the command's object ("call 911"): it weighs as
+		// its heaviest word, and this covers it (an element here covering
+		// the other words only does not make going there pointless)
+		kw := 1.0
+		for _, ct := range rs.terms {
+			kw = max(kw, w[ct.t])
+		}
+		got += kw
+		covers = append(covers, termsOf(rs.values[v].text)...)
+	}
 	for _, v := range rs.values {
 		if !v.done && containsValue(label, v.text) {
 			got += 1

@@ -56,11 +56,15 @@ type value struct {
 	// something the app shows and names is false, so it picks that thing
 	// ("delete the note 'Ledger'") and is typed only to search for it
 	names, selects bool
+	keyed          int // keys of the value tapped on a keypad so far (keypad.go)
 }
 
 // runState is what the planner keeps during one command.
 type runState struct {
 	said string // the command as given (cmd is as read: acronyms spelled out)
+	keys int    // keypad keys tapped for the command's numbers (keypad.go)
+	// keypadAt: the screens (fingerprints) seen holding a keypad
+	keypadAt map[string]bool
 	cmd      string
 	terms    []cmdTerm
 	phrases  []string // normalised multi-word chunks of the command
@@ -177,7 +181,7 @@ func (g *appGraph) labels(st *daemon.PlanState) []string {
 }
 
 func newRunState(cmd, appLabel string) *runState {
-	rs := &runState{cmd: cmd, covered: map[term]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: intent.Universal(cmd)}
+	rs := &runState{cmd: cmd, covered: map[term]bool{}, keypadAt: map[string]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: intent.Universal(cmd)}
 	u := intent.Understand(cmd)
 	for _, c := range u.Verbs {
 		rs.search = rs.search || c == "search"

@@ -1,0 +1,91 @@
+package graphplan
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+func TestKeyOf(t *testing.T) {
+	for _, tc := range []struct {
+		label string
+		want  rune // 0: no key
+	}{
+		{"9", '9'}, {"9 WXYZ", '9'}, {"0 +", '0'}, {"Nine", '9'}, {"zero", '0'}, {"Asterisk", '*'}, {"#", '#'},
+		{"10", 0}, {"9:00", 0}, {"5 minutes", 0}, {"1 Jul", 0}, {"Ninety", 0}, {"", 0}, {"One more thing", 0},
+	} {
+		got, ok := keyOf(tc.label)
+		if !ok {
+			got = 0
+		}
+		if got != tc.want {
+			t.Errorf("keyOf(%q) = %q, want %q", tc.label, got, tc.want)
+		}
+	}
+}
+
+func TestDialable(t *testing.T) {
+	for _, tc := range []struct{ v, want string }{
+		{"911", "911"}, {"+1 (555) 010-0100", "+15550100100"}, {"*123#", "*123#"}, {"12:30", ""}, {"Dora", ""}, {"--", ""},
+	} {
+		got, ok := dialable(tc.v)
+		if !ok {
+			got = ""
+		}
+		if got != tc.want {
+			t.Errorf("dialable(%q) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+// keypadScreen is a dialpad: keys named in content-desc, a number field,
+// a call button.
+func keypadScreen(t *testing.T) *screen.Snapshot {
+	names := []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
+	var b strings.Builder
+	b.WriteString(`{"id":1,"parent":0,"class":"android.widget.EditText","bounds":[0,100,1080,200],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},`)
+	for i, n := range names {
+		fmt.Fprintf(&b, `{"id":%d,"parent":0,"class":"android.widget.RelativeLayout","content_desc":%q,"bounds":[%d,1000,%d,1100],"clickable":true,"enabled":true,"visible_to_user":true},`, i+2, n, i*100, i*100+90)
+	}
+	b.WriteString(`{"id":20,"parent":0,"class":"android.widget.ImageView","content_desc":"Place the call","bounds":[400,2000,600,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	return screenOf(t, b.String())
+}
+
+// TestNumberKeyedOnAKeypad: on a keypad the number a verb gives is keyed
+// digit by digit, each tap counted, then it is done; a number naming a
+// field's value is not keyed; a key that did nothing stops the keying.
+func TestNumberKeyedOnAKeypad(t *testing.T) {
+	s := keypadScreen(t)
+	els := screen.Elements(s)
+	st := &daemon.PlanState{Screen: s, Elements: els, Print: "pad"}
+	rs := newRunState("dial 505", "")
+	var tapped []string
+	for range 3 {
+		c, ok := rs.keypadKey(st)
+		if !ok {
+			t.Fatalf("no key to tap after %v", tapped)
+		}
+		label := els[c.element].Label
+		tapped = append(tapped, label)
+		rs.foldStep(daemon.StepRecord{Action: "tap", Target: screen.Describe(s, els[c.element].NodeID), Screen: "pad", After: "pad", OK: true})
+	}
+	if strings.Join(tapped, " ") != "Five Zero Five" || !rs.values[0].done || rs.keys != 3 {
+		t.Errorf("tapped %v, value done %v, keys %d; want Five Zero Five, done, 3", tapped, rs.values[0].done, rs.keys)
+	}
+	if _, ok := rs.keypadKey(st); ok {
+		t.Error("a key proposed once the number is entered")
+	}
+	if _, ok := newRunState("save Dora's mobile number 505", "").keypadKey(st); ok {
+		t.Error("a field's value keyed on the keypad")
+	}
+	st.History = []daemon.StepRecord{{Action: "tap", Screen: "pad", After: "pad", OK: false}}
+	if _, ok := newRunState("dial 505", "").keypadKey(st); ok {
+		t.Error("keying goes on after a key did nothing")
+	}
+	if isKeypad([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}) {
+		t.Error("nine digits make a keypad")
+	}
+}

@@ -311,10 +311,20 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// When the step that opened it did part of the command, accept it even
 	// if something elsewhere in the graph still matches: leaving by its
 	// negative button would undo that step.
-	if (best == nil || (best.via > 0 && rs.lastStepCovered(st))) && pending == 0 && rs.coveredAny() &&
-		(daemon.IsDialog(st.Screen) || confirmation(st)) && !rs.confirmedDialog {
+	// The system's "save as" picker after the app's own dialog (export
+	// options, then where to save) is the second confirmation of one step.
+	saveHere := false
+	if c, ok := positiveButton(st); ok && !rs.savedAs {
+		saveHere = confirmation(st) && saveAs(st, c)
+	}
+	// (a path elsewhere from the picker would abandon what it saves)
+	if (best == nil || best.via > 0 && (saveHere || rs.lastStepCovered(st))) && pending == 0 && rs.coveredAny() &&
+		(saveHere || (daemon.IsDialog(st.Screen) || confirmation(st)) && !rs.confirmedDialog) {
 		if c, ok := positiveButton(st); ok {
 			rs.confirmedDialog = true
+			if saveHere { // what was saved is the command's work: a committed form
+				rs.savedAs, rs.committed = true, true
+			}
 			return decision(c, 0.7), nil
 		}
 	}

@@ -1,11 +1,15 @@
 package graphplan
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // TestSaveAsPickerIsAConfirmation: the system's "save as" picker an
@@ -42,5 +46,65 @@ func TestSaveAsPickerIsAConfirmation(t *testing.T) {
 		if got := confirmation(st); got != tc.want {
 			t.Errorf("%s: confirmation = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestSaveAsPickerAfterTheAppsDialog: an export whose options dialog was
+// accepted opens the system's "save as" picker; the planner taps its SAVE
+// (a second confirmation of the same step), then the command is done.
+func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
+	ctx := context.Background()
+	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	app, err := store.UpsertApp(ctx, "org.example.jotter", "Jotter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	picker := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Show roots","bounds":[0,0,100,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"New folder","bounds":[100,0,200,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"List view","bounds":[200,0,300,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.ImageButton","content_desc":"More options","bounds":[300,0,400,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":0,"class":"android.widget.EditText","text":"Ledger_backup.json","bounds":[0,500,800,590],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
+	 {"id":9,"parent":0,"class":"android.widget.Button","text":"SAVE","bounds":[800,2000,1000,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	picker.Package = "org.example.files"
+	tap := func(label, from, to string) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Tap, Target: screen.Descriptor{Text: label}, Screen: from, After: to, OK: true, Changed: true}
+	}
+	dialog := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.CheckBox","text":"Include drafts","bounds":[0,500,800,590],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[500,2000,700,2100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[800,2000,1000,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	dialog.Package = "org.example.jotter"
+	history := []daemon.StepRecord{tap("More options", "main", "menu"), tap("Export ledgers", "menu", "dialog")}
+	st := &daemon.PlanState{Command: "export my ledgers to a file", Package: "org.example.jotter", AppID: app.ID, Screen: dialog, Elements: screen.Elements(dialog), Print: "dialog", Step: 2, History: history}
+	p := New(store)
+	d, err := p.Next(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != device.Tap || d.Element < 0 || st.Elements[d.Element].Label != "OK" {
+		t.Fatalf("on the app's dialog: %s %d (%s), want a tap on OK", d.Action, d.Element, d.Reason)
+	}
+	history = append(history, tap("OK", "dialog", "picker"))
+	st = &daemon.PlanState{Command: st.Command, Package: st.Package, AppID: app.ID, Screen: picker, Elements: screen.Elements(picker), Print: "picker", Step: 3, History: history}
+	if d, err = p.Next(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != device.Tap || d.Element < 0 || st.Elements[d.Element].Label != "SAVE" {
+		t.Fatalf("on the picker: %s %d (%s), want a tap on SAVE", d.Action, d.Element, d.Reason)
+	}
+	main := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Ledgers","bounds":[0,0,1080,100],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageView","content_desc":"More options","bounds":[900,0,1000,100],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	main.Package = "org.example.jotter"
+	st = &daemon.PlanState{Command: st.Command, Package: st.Package, AppID: app.ID, Screen: main, Elements: screen.Elements(main), Print: "main", Step: 4,
+		History: append(history, tap("SAVE", "picker", "main"))}
+	if d, err = p.Next(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != daemon.ActDone {
+		t.Errorf("back from the picker: %s %d (%s), want done", d.Action, d.Element, d.Reason)
 	}
 }

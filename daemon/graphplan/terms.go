@@ -65,6 +65,8 @@ type runState struct {
 	keys int    // keypad keys tapped for the command's numbers (keypad.go)
 	// keypadAt: the screens (fingerprints) seen holding a keypad
 	keypadAt map[string]bool
+	// savedAs: a "save as" picker's save button was tapped (forms.go)
+	savedAs bool
 	cmd      string
 	terms    []cmdTerm
 	phrases  []string // normalised multi-word chunks of the command

@@ -67,6 +67,19 @@ func viewingCommand(cmd string) bool {
 	return len(u.Verbs) > 0 && u.Verbs[0] == "open"
 }
 
+// opensSomething reports whether cmd begins with a strong word of the
+// concept open ("open", "launch", "go to"), not a weak one ("show",
+// "view", "see").
+func opensSomething(cmd string) bool {
+	lc := strings.ToLower(strings.TrimSpace(cmd))
+	for _, w := range intent.StrongSurfaces("open") {
+		if strings.HasPrefix(lc, w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
 // inView reports, for a command that only asks to see something, whether
 // the last step did part of it and everything else it names is on the
 // screen now ("view favorite contacts" after tapping Favorites, which
@@ -95,6 +108,7 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 		}
 	}
 	named := false // a term of the command is shown here
+	var left []term
 	for _, ct := range rs.terms {
 		if ct.nav || w[ct.t] <= 0 || rs.covered[ct.t] {
 			continue
@@ -103,6 +117,14 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 			return false
 		}
 		named = true
+		left = append(left, ct.t)
+	}
+	if rs.opens && len(left) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
+		return e.Kind != screen.KindText && e.Kind != screen.KindInput && subset(left, elementTerms(&e, ""))
+	}) {
+		// "open test1.m4a", "open the frequently asked questions": what is
+		// left names an element here to open, not a screen already shown
+		return false
 	}
 	// a screen the last step led to, covering nothing, shows what the
 	// command asks only if it shows some of it

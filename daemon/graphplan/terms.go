@@ -95,6 +95,9 @@ type runState struct {
 	// viewing: the command only asks to see something (no action verb but
 	// open / view / check)
 	viewing    bool
+	// opens: the command's verb is a strong "open" ("open", "launch"),
+	// not "show" or "view": it names something to open (inView)
+	opens bool
 	configLike bool // the command changes an option (on/off/change/increase…)
 	seen       int  // history length already folded into coverage
 	// words: the command word each literal term came from; unknownW: the
@@ -218,6 +221,7 @@ func newRunState(cmd, appLabel string) *runState {
 		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start])})
 	}
 	rs.viewing = viewingCommand(cmd)
+	rs.opens = rs.viewing && opensSomething(cmd)
 	if rs.search {
 		for _, v := range u.Values {
 			tail := cmd[v.End:]

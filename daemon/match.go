@@ -152,6 +152,11 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
 		said = x
 	}
+	// … and two words the flows write as one ("auto save", compound.go)
+	if x, ok := JoinCompounds(said, texts); ok {
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
+		said = x
+	}
 	cands := r.knownChoices(ctx, m.Rank(said, r.res.Package, k), flows)
 	var top intent.Candidate
 	if len(cands) > 0 {

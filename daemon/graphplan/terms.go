@@ -146,8 +146,9 @@ type runState struct {
 
 // state returns the run's state, new for a new command. The command is
 // read as g's labels say it: acronyms spelled out (daemon.ExpandAcronyms:
-// "open the FAQ" on an app with a "Frequently asked questions" page) and
-// units unglued (daemon.ExpandUnits: "24h" as "24 hour"); g may be nil
+// "open the FAQ" on an app with a "Frequently asked questions" page),
+// units unglued (daemon.ExpandUnits: "24h" as "24 hour") and compounds
+// joined (daemon.JoinCompounds: "dial pad" as "dialpad"); g may be nil
 // when the run has begun.
 func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 	p.mu.Lock()
@@ -160,6 +161,9 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 				cmd = x
 			}
 			if x, ok := daemon.ExpandUnits(cmd, labels); ok {
+				cmd = x
+			}
+			if x, ok := daemon.JoinCompounds(cmd, labels); ok {
 				cmd = x
 			}
 		}

@@ -1,0 +1,83 @@
+package daemon
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+)
+
+// Compounds: the owner writes as two words what the app writes as one
+// ("dial pad" for a "Dialpad" button, "auto save" for "Autosave notes"),
+// or the other way round. Matching aligns a word with a word, so the two
+// halves find nothing ("pad") or something else ("dial" is a verb of
+// calling). Before matching, two adjacent words of the command whose
+// concatenation is a word of the texts (the flows' words, an app's
+// labels) are read as that word, when the texts do not also write the
+// two words side by side: the texts' own spelling, no dictionary.
+
+// minCompound is the shortest word read as a compound of two: shorter
+// joins are too often chance ("a" + "t").
+const minCompound = 5
+
+// JoinCompounds returns command with each pair of adjacent words whose
+// concatenation (lower case) is a word of texts read as that word, and
+// whether it joined any. A pair is not joined when texts also write it as
+// two words ("back up" as well as "backup": either reading is theirs),
+// when either is a stop word, or when either holds no letter.
+func JoinCompounds(command string, texts []string) (string, bool) {
+	words := strings.Fields(command)
+	if len(words) < 2 {
+		return command, false
+	}
+	known := map[string]bool{}   // the texts' words, but names in CamelCase
+	phrases := map[string]bool{} // their pairs of adjacent words
+	for _, t := range texts {
+		ws := strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		for k, w := range ws {
+			lw := strings.ToLower(w)
+			if !camelCase(w) {
+				known[lw] = true
+			}
+			if k > 0 {
+				phrases[strings.ToLower(ws[k-1])+" "+lw] = true
+			}
+		}
+	}
+	core := func(w string) string { return strings.TrimFunc(w, unicode.IsPunct) }
+	var out []string
+	changed := false
+	for i := 0; i < len(words); i++ {
+		if i+1 < len(words) {
+			ca, cb := core(words[i]), core(words[i+1])
+			a, b := strings.ToLower(ca), strings.ToLower(cb)
+			joined := a + b
+			// the first word ends with no punctuation ("pad, dial" is no pair)
+			if strings.HasSuffix(words[i], ca) && len(joined) >= minCompound && known[joined] && !phrases[a+" "+b] &&
+				!intent.IsStopword(a) && !intent.IsStopword(b) && strings.ContainsFunc(a, unicode.IsLetter) && strings.ContainsFunc(b, unicode.IsLetter) {
+				lead := words[i][:len(words[i])-len(ca)]
+				tail := words[i+1][strings.Index(words[i+1], cb)+len(cb):]
+				out = append(out, lead+joined+tail)
+				changed = true
+				i++
+				continue
+			}
+		}
+		out = append(out, words[i])
+	}
+	if !changed {
+		return command, false
+	}
+	return strings.Join(out, " "), true
+}
+
+// camelCase reports whether w has a capital after its first letter
+// ("NewCheckList", "iPhone"): a name joined from words, not one word.
+func camelCase(w string) bool {
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}

@@ -90,20 +90,34 @@ func dialable(v string) (string, bool) {
 
 // nextKey returns the next key to tap for the first value of the
 // command still to do that is dialable and follows a verb ("call 911",
-// "dial +1 555 0100": not "mobile number 555 0100", a field's value), and
-// its index; false when there is none.
+// "dial +1 555 0100": not "mobile number 555 0100", a field's value, nor
+// "set the timer to 5 minutes", a quantity), and its index; false when
+// there is none.
 func (rs *runState) nextKey() (rune, int, bool) {
 	for i, v := range rs.values {
 		if v.done {
 			continue
 		}
 		keys, ok := dialable(v.text)
-		if !ok || v.keyed >= len(keys) || !slices.ContainsFunc(v.context, isActionTerm) {
+		if !ok || v.quantity || v.keyed >= len(keys) || !slices.ContainsFunc(v.context, isActionTerm) {
 			continue
 		}
 		return rune(keys[v.keyed]), i, true
 	}
 	return 0, -1, false
+}
+
+// measured reports whether value v of command u is followed by a word
+// that is neither a stop word nor filler ("5 minutes", "40 percent", not
+// "911 now"): its unit.
+func measured(u intent.Command, v intent.Value) bool {
+	for i, t := range u.Tokens {
+		if t.Start < v.End {
+			continue
+		}
+		return t.Kind == intent.KindWord && !intent.IsStopword(t.Text) && !u.Filler[i] && !intent.Tail(t.Text)
+	}
+	return false
 }
 
 // isActionTerm reports whether t is a concept of the vocabulary's actions

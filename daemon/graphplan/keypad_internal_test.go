@@ -56,7 +56,8 @@ func keypadScreen(t *testing.T) *screen.Snapshot {
 
 // TestNumberKeyedOnAKeypad: on a keypad the number a verb gives is keyed
 // digit by digit, each tap counted, then it is done; a number naming a
-// field's value is not keyed; a key that did nothing stops the keying.
+// field's value or a quantity with its unit is not keyed; a key that did
+// nothing stops the keying.
 func TestNumberKeyedOnAKeypad(t *testing.T) {
 	s := keypadScreen(t)
 	els := screen.Elements(s)
@@ -80,6 +81,12 @@ func TestNumberKeyedOnAKeypad(t *testing.T) {
 	}
 	if _, ok := newRunState("save Dora's mobile number 505", "").keypadKey(st); ok {
 		t.Error("a field's value keyed on the keypad")
+	}
+	if _, ok := newRunState("set the timer to 5 minutes", "").keypadKey(st); ok {
+		t.Error("a quantity keyed on the keypad")
+	}
+	if _, ok := newRunState("call 505 now", "").keypadKey(st); !ok {
+		t.Error("a number to call, then 'now', not keyed")
 	}
 	st.History = []daemon.StepRecord{{Action: "tap", Screen: "pad", After: "pad", OK: false}}
 	if _, ok := newRunState("dial 505", "").keypadKey(st); ok {

@@ -57,6 +57,9 @@ type value struct {
 	// ("delete the note 'Ledger'") and is typed only to search for it
 	names, selects bool
 	keyed          int // keys of the value tapped on a keypad so far (keypad.go)
+	// quantity: a number followed by its unit ("5 minutes", "40 percent"):
+	// a setting's value, never keyed on a keypad
+	quantity bool
 }
 
 // runState is what the planner keeps during one command.
@@ -222,7 +225,8 @@ func newRunState(cmd, appLabel string) *runState {
 		if len(ctx) > 2 {
 			ctx = ctx[len(ctx)-2:]
 		}
-		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start])})
+		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start]),
+			quantity: v.Kind == intent.KindNumber && measured(u, v)})
 	}
 	rs.viewing = viewingCommand(cmd)
 	rs.opens = rs.viewing && opensSomething(cmd)

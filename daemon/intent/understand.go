@@ -168,6 +168,10 @@ func isAddress(s string) bool {
 
 var onTail = setOf("please", "now", "again", "thanks", "thank", "you", "right", "away", "for", "me", "too", "as", "well")
 
+// Tail reports whether word is one a command may end on without adding
+// to its meaning ("now", "please", "right away").
+func Tail(word string) bool { return onTail[strings.ToLower(word)] }
+
 // analyze tokenizes and analyses text (see Understand).
 func analyze(text string) []ptok { return analyzeTokens(text, Tokenize(text), nil) }
 

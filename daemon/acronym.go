@@ -82,6 +82,41 @@ func expandAcronyms(command string, texts []string) (string, bool) {
 // that reading, the punctuation kept, and whether it replaced any: how the
 // engine reads a command as the flows say it (acronyms, units.go).
 func readAs(command string, read func(core string) string) (string, bool) {
+	return outsideQuotes(command, func(part string) (string, bool) { return readWords(part, read) })
+}
+
+// outsideQuotes applies read to the parts of command outside its quoted
+// values — the owner's own text, typed as written: "type 'two bottles'"
+// keeps its "two" — and reports whether it changed any.
+func outsideQuotes(command string, read func(part string) (string, bool)) (string, bool) {
+	var b strings.Builder
+	changed := false
+	last := 0
+	part := func(s string) {
+		if x, ok := read(s); ok {
+			b.WriteString(x)
+			changed = true
+		} else {
+			b.WriteString(s)
+		}
+	}
+	for _, t := range intent.Tokenize(command) {
+		if t.Kind != intent.KindQuoted || t.Start < last {
+			continue
+		}
+		part(command[last:t.Start])
+		b.WriteString(command[t.Start:t.End])
+		last = t.End
+	}
+	part(command[last:])
+	if !changed {
+		return command, false
+	}
+	return b.String(), true
+}
+
+// readWords is readAs on a part of a command without quoted values.
+func readWords(command string, read func(core string) string) (string, bool) {
 	words := strings.Fields(command)
 	changed := false
 	for i, w := range words {

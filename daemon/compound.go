@@ -22,10 +22,17 @@ const minCompound = 5
 
 // JoinCompounds returns command with each pair of adjacent words whose
 // concatenation (lower case) is a word of texts read as that word, and
-// whether it joined any. A pair is not joined when texts also write it as
+// whether it joined any; quoted values are the owner's text and stay as
+// they are. A pair is not joined when texts also write it as
 // two words ("back up" as well as "backup": either reading is theirs),
 // when either is a stop word, or when either holds no letter.
 func JoinCompounds(command string, texts []string) (string, bool) {
+	return outsideQuotes(command, func(part string) (string, bool) { return joinCompounds(part, texts) })
+}
+
+// joinCompounds is JoinCompounds on a part of a command without quoted
+// values.
+func joinCompounds(command string, texts []string) (string, bool) {
 	words := strings.Fields(command)
 	if len(words) < 2 {
 		return command, false

@@ -16,6 +16,7 @@ func TestJoinCompounds(t *testing.T) {
 		{"sign in", "sign in"},                                           // "signin" is no word of the texts
 		{"open the dial, pad the field", "open the dial, pad the field"}, // punctuation between
 		{"dial", "dial"},
+		{`type "auto save" in the dial pad`, `type "auto save" in the dialpad`}, // the owner's text stays
 	} {
 		got, changed := JoinCompounds(tc.cmd, texts)
 		if got != tc.want || changed != (tc.want != tc.cmd) {

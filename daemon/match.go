@@ -152,10 +152,13 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
 		said = x
 	}
-	// … and two words the flows write as one ("auto save", compound.go)
-	if x, ok := JoinCompounds(said, texts); ok {
-		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
-		said = x
+	// … and two words the flows write as one ("auto save", compound.go),
+	// and number words as digits ("nine one one", numwords.go)
+	for _, read := range []func(string, []string) (string, bool){JoinCompounds, ReadNumberWords} {
+		if x, ok := read(said, texts); ok {
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
+			said = x
+		}
 	}
 	cands := r.knownChoices(ctx, m.Rank(said, r.res.Package, k), flows)
 	var top intent.Candidate

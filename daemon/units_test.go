@@ -15,6 +15,7 @@ func TestExpandUnits(t *testing.T) {
 		ok        bool
 	}{
 		{"switch to 24h time", "switch to 24 hour time", true},
+		{`name it "24h" and switch to 24h`, `name it "24h" and switch to 24 hour`, true}, // the owner's text stays
 		{"snooze 5min please", "snooze 5 minutes please", true},
 		{"snooze (5m)", "snooze (5 minutes)", true},
 		{"snooze 7min", "snooze 7min", false},             // no flow says 7 minutes

@@ -150,9 +150,10 @@ type runState struct {
 // state returns the run's state, new for a new command. The command is
 // read as g's labels say it: acronyms spelled out (daemon.ExpandAcronyms:
 // "open the FAQ" on an app with a "Frequently asked questions" page),
-// units unglued (daemon.ExpandUnits: "24h" as "24 hour") and compounds
-// joined (daemon.JoinCompounds: "dial pad" as "dialpad"); g may be nil
-// when the run has begun.
+// units unglued (daemon.ExpandUnits: "24h" as "24 hour"), compounds
+// joined (daemon.JoinCompounds: "dial pad" as "dialpad") and number words
+// read as digits (daemon.ReadNumberWords: "nine one one" as "911"); g may
+// be nil when the run has begun.
 func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -167,6 +168,9 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 				cmd = x
 			}
 			if x, ok := daemon.JoinCompounds(cmd, labels); ok {
+				cmd = x
+			}
+			if x, ok := daemon.ReadNumberWords(cmd, labels); ok {
 				cmd = x
 			}
 		}

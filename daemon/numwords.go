@@ -1,0 +1,106 @@
+package daemon
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Number words: a spoken or typed command may spell its numbers ("dial
+// nine one one", "a timer for five minutes") where the app and the flows
+// write digits. Matching compares a value with a value, so the spelt
+// number is a word nobody wrote. Before matching, a run of two or more
+// digit names is read as its digits ("nine one one" as "911"), and a
+// single number name (numberWords: "five", and "twenty-five") as
+// its number when the texts (the flows' words, an app's labels) never
+// write that word themselves (a keypad's "Five" key keeps "five"); "one"
+// alone stays a word ("the last one").
+
+// digitWords name the digits, as said one by one.
+var digitWords = map[string]int{"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+// single are number names never read as a number on their own: "one" is
+// a pronoun ("the last one"), "oh" an interjection.
+var single = map[string]bool{"one": true, "oh": true}
+
+// numberOf returns the number a word names: "five", "twenty", and
+// "twenty-five" (a tens word, a hyphen, a digit word); false otherwise.
+func numberOf(w string) (int, bool) {
+	w = strings.ToLower(w)
+	if n, ok := numberWords[w]; ok {
+		v, err := strconv.Atoi(n)
+		return v, err == nil
+	}
+	tens, unit, ok := strings.Cut(w, "-")
+	t, err := strconv.Atoi(numberWords[tens])
+	u, ok2 := digitWords[unit]
+	if ok && err == nil && ok2 && t >= 20 && t < 100 && t%10 == 0 && u > 0 {
+		return t + u, true
+	}
+	return 0, false
+}
+
+// ReadNumberWords returns command with its number words read as digits
+// (see above), and whether it read any; quoted values are the owner's
+// text and stay as they are. "oh" counts as zero only inside a run of
+// digit names ("five oh one").
+func ReadNumberWords(command string, texts []string) (string, bool) {
+	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts) })
+}
+
+// readNumberWords is ReadNumberWords on a part of a command without
+// quoted values.
+func readNumberWords(command string, texts []string) (string, bool) {
+	words := strings.Fields(command)
+	var known map[string]bool // the texts' words, lower case, computed when needed
+	isKnown := func(w string) bool {
+		if known == nil {
+			known = map[string]bool{}
+			for _, t := range texts {
+				for _, f := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+					known[f] = true
+				}
+			}
+		}
+		return known[strings.ToLower(w)]
+	}
+	core := func(w string) string { return strings.TrimFunc(w, unicode.IsPunct) }
+	var out []string
+	changed := false
+	for i := 0; i < len(words); {
+		// a run of digit names, no punctuation between them
+		j := i
+		var digits strings.Builder
+		for j < len(words) {
+			c := core(words[j])
+			d, ok := digitWords[strings.ToLower(c)]
+			if !ok || j > i && (!strings.HasSuffix(words[j-1], core(words[j-1])) || !strings.HasPrefix(words[j], c)) {
+				break
+			}
+			digits.WriteString(strconv.Itoa(d))
+			j++
+		}
+		if j-i >= 2 && strings.ToLower(core(words[i])) != "oh" {
+			first, last := words[i], words[j-1]
+			lead := first[:strings.Index(first, core(first))]
+			out = append(out, lead+digits.String()+last[strings.Index(last, core(last))+len(core(last)):])
+			changed = true
+			i = j
+			continue
+		}
+		c := core(words[i])
+		if n, ok := numberOf(c); ok && !single[strings.ToLower(c)] && !isKnown(c) {
+			at := strings.Index(words[i], c)
+			out = append(out, words[i][:at]+strconv.Itoa(n)+words[i][at+len(c):])
+			changed = true
+			i++
+			continue
+		}
+		out = append(out, words[i])
+		i++
+	}
+	if !changed {
+		return command, false
+	}
+	return strings.Join(out, " "), true
+}

@@ -1,0 +1,45 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestReadNumberWords(t *testing.T) {
+	texts := []string{"Call number", "Five stars", "Rate us"}
+	for _, tc := range []struct{ cmd, want string }{
+		{"dial nine one one", "dial 911"},
+		{"dial (five oh one two)!", "dial (5012)!"},
+		{"a timer for twenty-five minutes", "a timer for 25 minutes"},
+		{"a timer for ten minutes", "a timer for 10 minutes"},
+		{"give it five stars", "give it five stars"}, // the texts write "five"
+		{"open the last one", "open the last one"},
+		{"oh well", "oh well"},
+		{"nine, one", "9, one"}, // no run across a comma; "one" alone is a word
+		{"call 911", "call 911"},
+		{`type "two bottles" now`, `type "two bottles" now`}, // the owner's text
+		{`note 'two' then dial nine one one.`, `note 'two' then dial 911.`},
+	} {
+		got, changed := ReadNumberWords(tc.cmd, texts)
+		if got != tc.want || changed != (tc.want != tc.cmd) {
+			t.Errorf("ReadNumberWords(%q) = %q, %v; want %q", tc.cmd, got, changed, tc.want)
+		}
+	}
+}
+
+// FuzzReadNumberWords: any command is read without a panic; one left as
+// it is comes back unchanged, and a read one has no more words.
+func FuzzReadNumberWords(f *testing.F) {
+	f.Add("dial nine one one", "Call")
+	f.Add("(five oh one)", "Five")
+	f.Add("twenty-five, sixty", "")
+	f.Fuzz(func(t *testing.T, command, text string) {
+		got, ok := ReadNumberWords(command, []string{text})
+		if !ok && got != command {
+			t.Fatalf("unchanged but returned %q for %q", got, command)
+		}
+		if ok && len(strings.Fields(got)) > len(strings.Fields(command)) {
+			t.Fatalf("read %q as %q with more words", command, got)
+		}
+	})
+}

@@ -45,12 +45,21 @@ func numberOf(w string) (int, bool) {
 // text and stay as they are. "oh" counts as zero only inside a run of
 // digit names ("five oh one").
 func ReadNumberWords(command string, texts []string) (string, bool) {
-	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts) })
+	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts, true) })
+}
+
+// readDigitNames is ReadNumberWords for runs of digit names only ("nine
+// one one"): the flow matcher's reading. A single number name stays a
+// word there — a value the flow does not use would bar a flow whose
+// value the owner says another way ("five minutes" for "5:00"), which
+// the owner may still be offered.
+func readDigitNames(command string, texts []string) (string, bool) {
+	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts, false) })
 }
 
 // readNumberWords is ReadNumberWords on a part of a command without
-// quoted values.
-func readNumberWords(command string, texts []string) (string, bool) {
+// quoted values; singles: single number names too.
+func readNumberWords(command string, texts []string, singles bool) (string, bool) {
 	words := strings.Fields(command)
 	var known map[string]bool // the texts' words, lower case, computed when needed
 	isKnown := func(w string) bool {
@@ -89,7 +98,7 @@ func readNumberWords(command string, texts []string) (string, bool) {
 			continue
 		}
 		c := core(words[i])
-		if n, ok := numberOf(c); ok && !single[strings.ToLower(c)] && !isKnown(c) {
+		if n, ok := numberOf(c); ok && singles && !single[strings.ToLower(c)] && !isKnown(c) {
 			at := strings.Index(words[i], c)
 			out = append(out, words[i][:at]+strconv.Itoa(n)+words[i][at+len(c):])
 			changed = true

@@ -25,6 +25,14 @@ func TestReadNumberWords(t *testing.T) {
 			t.Errorf("ReadNumberWords(%q) = %q, %v; want %q", tc.cmd, got, changed, tc.want)
 		}
 	}
+	for _, tc := range []struct{ cmd, want string }{
+		{"dial nine one one", "dial 911"},
+		{"a timer for ten minutes", "a timer for ten minutes"},
+	} {
+		if got, _ := readDigitNames(tc.cmd, texts); got != tc.want {
+			t.Errorf("readDigitNames(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
 }
 
 // FuzzReadNumberWords: any command is read without a panic; one left as

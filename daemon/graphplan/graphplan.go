@@ -314,8 +314,10 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// The system's "save as" picker after the app's own dialog (export
 	// options, then where to save) is the second confirmation of one step.
 	saveHere := false
-	if c, ok := positiveButton(st); ok && !rs.savedAs {
-		saveHere = confirmation(st) && saveAs(st, c)
+	if pending == 0 && !rs.savedAs && (best == nil || best.via > 0) {
+		if c, ok := positiveButton(st); ok {
+			saveHere = confirmation(st) && saveAs(st, c)
+		}
 	}
 	// (a path elsewhere from the picker would abandon what it saves)
 	if (best == nil || best.via > 0 && (saveHere || rs.lastStepCovered(st))) && pending == 0 && rs.coveredAny() &&

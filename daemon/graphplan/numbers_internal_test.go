@@ -100,7 +100,7 @@ func TestDatesAndClocksHoldNoBareNumber(t *testing.T) {
 		for _, ct := range rs.terms {
 			w[ct.t] = 1
 		}
-		_, covers := rs.match(tc.label, termsOf(tc.label), semHit{}, w, false)
+		_, covers := rs.match(tc.label, termsOf(tc.label), semHit{}, w, -1)
 		got := slices.ContainsFunc(covers, func(t term) bool { b, _ := bareOf(t); return isNumber(string(t)) || isNumber(string(b)) })
 		if got != tc.want {
 			t.Errorf("%q against %q: a number covered = %v (covers %v), want %v", tc.cmd, tc.label, got, covers, tc.want)

@@ -158,7 +158,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		return nil
 	}
 	dist, first, hops := g.dijkstra(start)
-	_, _, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
+	_, kv, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
 	byScroll := g.reachByScroll(start, dist, first, hops)
 	best := map[int64]candidate{} // first-edge element -> best candidate through it
 	screens := make([]int64, 0, len(dist))
@@ -186,7 +186,11 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				terms = append(append([]term(nil), terms...), firstTerms...)
 			}
 			hit := sem.hit(g.texts[e.ID])
-			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, hit, w, keys && g.keypad(scr))
+			keyed := -1
+			if keys && g.keypad(scr) {
+				keyed = kv
+			}
+			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, hit, w, keyed)
 			if sc <= 0 {
 				continue
 			}

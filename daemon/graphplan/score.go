@@ -67,7 +67,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 			continue
 		}
 		hit := sem.hit(semText(e.Label, e.Resource))
-		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), hit, w, false)
+		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), hit, w, -1)
 		if sc <= 0 {
 			continue
 		}
@@ -101,8 +101,10 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 // element's semantic evidence (zero without an embedder): the terms its
 // text means count SemWeight of their weight (a word no element carries
 // its weight in unknown), as synonyms. (The command's cosine with the
-// text only ranks candidates: candidate.tie.)
-func (rs *runState) match(label string, terms []term, sem semHit, w map[term]float64, keypad bool) (float64, []term) {
+// text only ranks candidates: candidate.tie.) keyed is the index of the
+// command's value the element's screen, a keypad, enters (keypad.go), or
+// -1.
+func (rs *runState) match(label string, terms []term, sem semHit, w map[term]float64, keyed int) (float64, []term) {
 	total := rs.unknown
 	for _, ct := range rs.terms {
 		total += w[ct.t]
@@ -159,8 +161,8 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 			hitFirst = hitFirst || i == first
 		}
 	}
-	valueHit := keypad // where the command's number is entered
-	if _, v, ok := rs.nextKey(); keypad && ok {
+	valueHit := keyed >= 0 // on a keypad, where the command's number is entered
+	if valueHit {
 		// the number is the command's object ("call 911"): it weighs as
 		// its heaviest word, and this covers it (an element here covering
 		// the other words only does not make going there pointless)
@@ -169,7 +171,7 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 			kw = max(kw, w[ct.t])
 		}
 		got += kw
-		covers = append(covers, termsOf(rs.values[v].text)...)
+		covers = append(covers, termsOf(rs.values[keyed].text)...)
 	}
 	for _, v := range rs.values {
 		if !v.done && containsValue(label, v.text) {

@@ -161,17 +161,10 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 		cmd := st.Command
 		if g != nil {
 			labels := g.labels(st)
-			if x, ok := daemon.ExpandAcronyms(cmd, labels); ok {
-				cmd = x
-			}
-			if x, ok := daemon.ExpandUnits(cmd, labels); ok {
-				cmd = x
-			}
-			if x, ok := daemon.JoinCompounds(cmd, labels); ok {
-				cmd = x
-			}
-			if x, ok := daemon.ReadNumberWords(cmd, labels); ok {
-				cmd = x
+			for _, read := range []func(string, []string) (string, bool){daemon.ExpandAcronyms, daemon.ExpandUnits, daemon.JoinCompounds, daemon.ReadNumberWords} {
+				if x, ok := read(cmd, labels); ok {
+					cmd = x
+				}
 			}
 		}
 		p.run = newRunState(cmd, st.AppLabel)

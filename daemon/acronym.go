@@ -29,8 +29,8 @@ const (
 )
 
 // ExpandAcronyms is expandAcronyms for planners: the command read with
-// the acronyms of runs of words of texts (an app's labels: "the faq" as
-// "the frequently asked questions") spelled out.
+// the acronyms of runs of words of texts (an app's labels: "the vpn" as
+// "the virtual private network") spelled out.
 func ExpandAcronyms(command string, texts []string) (string, bool) {
 	return expandAcronyms(command, texts)
 }

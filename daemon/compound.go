@@ -8,7 +8,7 @@ import (
 )
 
 // Compounds: the owner writes as two words what the app writes as one
-// ("dial pad" for a "Dialpad" button, "auto save" for "Autosave notes"),
+// ("number pad" for a "Numberpad" button, "auto play" for "Autoplay videos"),
 // or the other way round. Matching aligns a word with a word, so the two
 // halves find nothing ("pad") or something else ("dial" is a verb of
 // calling). Before matching, two adjacent words of the command whose
@@ -79,7 +79,7 @@ func joinCompounds(command string, texts []string) (string, bool) {
 }
 
 // camelCase reports whether w has a capital after its first letter
-// ("NewCheckList", "iPhone"): a name joined from words, not one word.
+// ("GroceryRun", "iPhone"): a name joined from words, not one word.
 func camelCase(w string) bool {
 	for i, r := range w {
 		if i > 0 && unicode.IsUpper(r) {

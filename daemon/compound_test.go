@@ -6,17 +6,17 @@ import (
 )
 
 func TestJoinCompounds(t *testing.T) {
-	texts := []string{"Dialpad", "Autosave notes", "Back up now", "Backup settings", "Create the note 'NewCheckList'", "Sign in"}
+	texts := []string{"Numberpad", "Autoplay videos", "Back up now", "Backup settings", "Create the list 'GroceryRun'", "Sign in"}
 	for _, tc := range []struct{ cmd, want string }{
-		{"hide the digits on the dial pad", "hide the digits on the dialpad"},
-		{"turn off auto save, please", "turn off autosave, please"},
-		{"Dial Pad", "dialpad"},
+		{"hide the digits on the number pad", "hide the digits on the numberpad"},
+		{"turn off auto play, please", "turn off autoplay, please"},
+		{"Number Pad", "numberpad"},
 		{"back up my notes", "back up my notes"},                         // the texts write both
-		{"new checklist called todo", "new checklist called todo"},       // a name in CamelCase is no word
+		{"new grocery run", "new grocery run"},                           // a name in CamelCase is no word
 		{"sign in", "sign in"},                                           // "signin" is no word of the texts
 		{"open the dial, pad the field", "open the dial, pad the field"}, // punctuation between
 		{"dial", "dial"},
-		{`type "auto save" in the dial pad`, `type "auto save" in the dialpad`}, // the owner's text stays
+		{`type "auto play" in the number pad`, `type "auto play" in the numberpad`}, // the owner's text stays
 	} {
 		got, changed := JoinCompounds(tc.cmd, texts)
 		if got != tc.want || changed != (tc.want != tc.cmd) {
@@ -29,8 +29,8 @@ func TestJoinCompounds(t *testing.T) {
 // panic; a command left as it is comes back unchanged, and a joined one
 // has fewer words.
 func FuzzJoinCompounds(f *testing.F) {
-	f.Add("the dial pad", "Dialpad")
-	f.Add("AUTO save!", "Autosave notes")
+	f.Add("the number pad", "Numberpad")
+	f.Add("AUTO play!", "Autoplay videos")
 	f.Add("ÉTÉ été", "Étéété")
 	f.Add("İx y", "i̇xy")
 	f.Fuzz(func(t *testing.T, command, text string) {

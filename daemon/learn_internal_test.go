@@ -19,7 +19,7 @@ func TestShortestPathCutsDetours(t *testing.T) {
 	back := func(from, to string) StepRecord {
 		return StepRecord{Action: device.Back, Screen: from, After: to, OK: true}
 	}
-	toggle := tap("Vibrate", "B", "B2")
+	toggle := tap("Silent mode", "B", "B2")
 	toggle.Target.Checkable = true
 	sensitive := tap("Delete", "B", "C")
 	sensitive.Sensitive = true
@@ -35,7 +35,7 @@ func TestShortestPathCutsDetours(t *testing.T) {
 		{"two taps, two backs", []StepRecord{tap("Settings", "A", "S"), tap("About", "S", "T"), back("T", "S"), back("S", "A"), tap("Call", "A", "D")},
 			[]string{"Call"}},
 		{"a toggle on the way", []StepRecord{tap("Alarm", "A", "B"), toggle, back("B2", "A"), tap("Call", "A", "D")},
-			[]string{"Alarm", "Vibrate", "back", "Call"}},
+			[]string{"Alarm", "Silent mode", "back", "Call"}},
 		{"a sensitive tap on the way", []StepRecord{tap("Chat", "A", "B"), sensitive, back("C", "A")},
 			[]string{"Chat", "Delete", "back"}},
 		{"a tap back onto a screen on the way", []StepRecord{tap("Chat", "A", "B"), tap("More options", "B", "M"), tap("Mark unread", "M", "B"), back("B", "A"), tap("Call", "A", "D")},

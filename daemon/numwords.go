@@ -7,10 +7,10 @@ import (
 )
 
 // Number words: a spoken or typed command may spell its numbers ("dial
-// nine one one", "a timer for five minutes") where the app and the flows
+// nine nine nine", "a timer for ten minutes") where the app and the flows
 // write digits. Matching compares a value with a value, so the spelt
 // number is a word nobody wrote. Before matching, a run of two or more
-// digit names is read as its digits ("nine one one" as "911"), and a
+// digit names is read as its digits ("nine nine nine" as "999"), and a
 // single number name (numberWords: "five", and "twenty-five") as
 // its number when the texts (the flows' words, an app's labels) never
 // write that word themselves (a keypad's "Five" key keeps "five"); "one"
@@ -51,7 +51,7 @@ func ReadNumberWords(command string, texts []string) (string, bool) {
 // readDigitNames is ReadNumberWords for runs of digit names only ("nine
 // one one"): the flow matcher's reading. A single number name stays a
 // word there — a value the flow does not use would bar a flow whose
-// value the owner says another way ("five minutes" for "5:00"), which
+// value the owner says another way ("ten minutes" for "10:00"), which
 // the owner may still be offered.
 func readDigitNames(command string, texts []string) (string, bool) {
 	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts, false) })

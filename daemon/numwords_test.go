@@ -6,9 +6,9 @@ import (
 )
 
 func TestReadNumberWords(t *testing.T) {
-	texts := []string{"Call number", "Five stars", "Rate us"}
+	texts := []string{"Place call", "Five stars", "Send feedback"}
 	for _, tc := range []struct{ cmd, want string }{
-		{"dial nine one one", "dial 911"},
+		{"dial nine nine nine", "dial 999"},
 		{"dial (five oh one two)!", "dial (5012)!"},
 		{"a timer for twenty-five minutes", "a timer for 25 minutes"},
 		{"a timer for ten minutes", "a timer for 10 minutes"},
@@ -16,9 +16,9 @@ func TestReadNumberWords(t *testing.T) {
 		{"open the last one", "open the last one"},
 		{"oh well", "oh well"},
 		{"nine, one", "9, one"}, // no run across a comma; "one" alone is a word
-		{"call 911", "call 911"},
+		{"call 999", "call 999"},
 		{`type "two bottles" now`, `type "two bottles" now`}, // the owner's text
-		{`note 'two' then dial nine one one.`, `note 'two' then dial 911.`},
+		{`note 'two' then dial nine nine nine.`, `note 'two' then dial 999.`},
 	} {
 		got, changed := ReadNumberWords(tc.cmd, texts)
 		if got != tc.want || changed != (tc.want != tc.cmd) {
@@ -26,7 +26,7 @@ func TestReadNumberWords(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ cmd, want string }{
-		{"dial nine one one", "dial 911"},
+		{"dial nine nine nine", "dial 999"},
 		{"a timer for ten minutes", "a timer for ten minutes"},
 	} {
 		if got, _ := readDigitNames(tc.cmd, texts); got != tc.want {

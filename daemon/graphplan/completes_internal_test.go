@@ -25,7 +25,7 @@ func TestTheVerbLeftCompletes(t *testing.T) {
 			candidate{via: 0, score: 0.08, covers: []term{"@delete"}}, false},
 		{"too weak", "get rid of the last picture", []term{"@last", "last", "@photo"},
 			candidate{via: 0, score: 0.05, covers: []term{"@delete"}}, false},
-		{"a value to type", "rename the last photo to 'harbour'", []term{"@last", "last", "@photo", "photo"},
+		{"a value to type", "rename the newest clip to 'harbour'", []term{"@last", "last", "@photo", "photo"},
 			candidate{via: 0, score: 0.08, covers: []term{"@edit"}}, false},
 	} {
 		rs := newRunState(tc.cmd, "")

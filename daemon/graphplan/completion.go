@@ -122,7 +122,7 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	if rs.opens && len(left) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
 		return e.Kind != screen.KindText && e.Kind != screen.KindInput && subset(left, elementTerms(&e, ""))
 	}) {
-		// "open test1.m4a", "open the frequently asked questions": what is
+		// "open ledger.pdf", "open the virtual private network": what is
 		// left names an element here to open, not a screen already shown
 		return false
 	}

@@ -13,7 +13,7 @@ import (
 // not while they name an element there to open (a file's row).
 func TestOpenNamesSomethingToOpen(t *testing.T) {
 	s := screenOf(t, `
-	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Recents","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Shared","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,300,1080,450],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"ledger.pdf","bounds":[40,310,900,380],"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":2,"class":"android.widget.TextView","text":"6 kB","bounds":[40,380,900,440],"enabled":true,"visible_to_user":true}`)
@@ -22,12 +22,12 @@ func TestOpenNamesSomethingToOpen(t *testing.T) {
 		cmd  string
 		want bool
 	}{
-		{"view ledger.pdf in the recents tab", true},
-		{"open ledger.pdf in the recents tab", false},
+		{"view ledger.pdf in the shared tab", true},
+		{"open ledger.pdf in the shared tab", false},
 	} {
 		rs := newRunState(tc.cmd, "")
-		st := &daemon.PlanState{Screen: s, Elements: els, Print: "recents",
-			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Recents"}, Screen: "home", After: "recents", OK: true}}}
+		st := &daemon.PlanState{Screen: s, Elements: els, Print: "shared",
+			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Shared"}, Screen: "home", After: "shared", OK: true}}}
 		rs.foldStep(st.History[0])
 		w := map[term]float64{}
 		for _, ct := range rs.terms {

@@ -1,4 +1,4 @@
-// Keypads: a number the command gives ("call 911", a PIN, a sum) is
+// Keypads: a number the command gives ("call 999", a PIN, a sum) is
 // often entered by tapping keys, not typed into a field: a dialer's
 // dialpad, a PIN pad, a calculator. Their keys are labelled by one digit
 // ("9"), a digit and its letters ("9 WXYZ") or the digit's name ("Nine"),
@@ -89,7 +89,7 @@ func dialable(v string) (string, bool) {
 }
 
 // nextKey returns the next key to tap for the first value of the
-// command still to do that is dialable and follows a verb ("call 911",
+// command still to do that is dialable and follows a verb ("call 999",
 // "dial +1 555 0100": not "mobile number 555 0100", a field's value, nor
 // "set the timer to 5 minutes", a quantity), and its index; false when
 // there is none.
@@ -109,7 +109,7 @@ func (rs *runState) nextKey() (rune, int, bool) {
 
 // measured reports whether value v of command u is followed by a word
 // that is neither a stop word nor filler ("5 minutes", "40 percent", not
-// "911 now"): its unit.
+// "999 now"): its unit.
 func measured(u intent.Command, v intent.Value) bool {
 	for i, t := range u.Tokens {
 		if t.Start < v.End {

@@ -113,14 +113,14 @@ func TestContainsValue(t *testing.T) {
 		s, v string
 		want bool
 	}{
-		{"Sat, 1 Jul", "1", true},
+		{"Mon, 3 Aug", "3", true},
 		{"1 minute", "1", true},
-		{"11:04 AM", "1", false},
+		{"10:37 AM", "3", false},
 		{"Page 10", "1", false},
 		{"Page 10", "10", true},
-		{"05:00", "5:00", true},
-		{"15:00", "5:00", false},
-		{"Recents", "recent", true},
+		{"09:45", "9:45", true},
+		{"19:45", "9:45", false},
+		{"Shared", "share", true},
 		{"Call Dora", "dora", true},
 		{"", "1", false},
 		{"1", "", false},

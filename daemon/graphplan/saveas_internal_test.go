@@ -19,9 +19,9 @@ import (
 // with empty or several fields, or one without a save button does not.
 func TestSaveAsPickerIsAConfirmation(t *testing.T) {
 	const buttons = `
-	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Show roots","bounds":[0,0,100,100],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"New folder","bounds":[100,0,200,100],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"List view","bounds":[200,0,300,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Browse","bounds":[0,0,100,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Make folder","bounds":[100,0,200,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"Sort","bounds":[200,0,300,100],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":0,"class":"android.widget.ImageButton","content_desc":"More options","bounds":[300,0,400,100],"clickable":true,"enabled":true,"visible_to_user":true},`
 	field := func(id int, text string) string {
 		return fmt.Sprintf(`{"id":%d,"parent":0,"class":"android.widget.EditText","text":%q,"bounds":[0,%d,800,%d],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},`, id, text, id*100, id*100+90)
@@ -64,9 +64,9 @@ func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
 		t.Fatal(err)
 	}
 	picker := screenOf(t, `
-	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Show roots","bounds":[0,0,100,100],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"New folder","bounds":[100,0,200,100],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"List view","bounds":[200,0,300,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Browse","bounds":[0,0,100,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Make folder","bounds":[100,0,200,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"Sort","bounds":[200,0,300,100],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":0,"class":"android.widget.ImageButton","content_desc":"More options","bounds":[300,0,400,100],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":5,"parent":0,"class":"android.widget.EditText","text":"Ledger_backup.json","bounds":[0,500,800,590],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
 	 {"id":9,"parent":0,"class":"android.widget.Button","text":"SAVE","bounds":[800,2000,1000,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)

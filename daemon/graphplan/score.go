@@ -163,7 +163,7 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 	}
 	valueHit := keyed >= 0 // on a keypad, where the command's number is entered
 	if valueHit {
-		// the number is the command's object ("call 911"): it weighs as
+		// the number is the command's object ("call 999"): it weighs as
 		// its heaviest word, and this covers it (an element here covering
 		// the other words only does not make going there pointless)
 		kw := 1.0
@@ -212,9 +212,9 @@ func containsFold(s, sub string) bool {
 
 // containsValue reports whether s holds value v (case folded) with its
 // numbers whole: where v begins or ends with a digit, the text beside it
-// in s is not a digit, leading zeros aside ("1" is in "Sat, 1 Jul" and
-// "1 minute", not in "11:04 AM" or "page 10"; "5:00" is in "05:00").
-// Words may be inflected ("recent" is in "Recents").
+// in s is not a digit, leading zeros aside ("3" is in "Mon, 3 Aug" and
+// "3 minutes", not in "10:37 AM" or "page 30"; "9:45" is in "09:45").
+// Words may be inflected ("share" is in "Shared").
 func containsValue(s, v string) bool {
 	if v == "" {
 		return false

@@ -69,7 +69,7 @@ type runState struct {
 	// keypadAt: the screens (fingerprints) seen holding a keypad
 	keypadAt map[string]bool
 	// savedAs: a "save as" picker's save button was tapped (forms.go)
-	savedAs bool
+	savedAs  bool
 	cmd      string
 	terms    []cmdTerm
 	phrases  []string // normalised multi-word chunks of the command
@@ -97,10 +97,10 @@ type runState struct {
 	resultOpened bool
 	// viewing: the command only asks to see something (no action verb but
 	// open / view / check)
-	viewing    bool
+	viewing bool
 	// opens: the command's verb is a strong "open" ("open", "launch"),
 	// not "show" or "view": it names something to open (inView)
-	opens bool
+	opens      bool
 	configLike bool // the command changes an option (on/off/change/increase…)
 	seen       int  // history length already folded into coverage
 	// words: the command word each literal term came from; unknownW: the
@@ -149,10 +149,10 @@ type runState struct {
 
 // state returns the run's state, new for a new command. The command is
 // read as g's labels say it: acronyms spelled out (daemon.ExpandAcronyms:
-// "open the FAQ" on an app with a "Frequently asked questions" page),
+// "open the VPN" on an app with a "Virtual private network" page),
 // units unglued (daemon.ExpandUnits: "24h" as "24 hour"), compounds
-// joined (daemon.JoinCompounds: "dial pad" as "dialpad") and number words
-// read as digits (daemon.ReadNumberWords: "nine one one" as "911"); g may
+// joined (daemon.JoinCompounds: "number pad" as "numberpad") and number words
+// read as digits (daemon.ReadNumberWords: "nine nine nine" as "999"); g may
 // be nil when the run has begun.
 func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 	p.mu.Lock()

@@ -67,9 +67,9 @@ func termsOf(s string) []term {
 }
 
 // partTerm is the term of word f of a value of kind k: the digits of a
-// date or a clock time are qualified by the kind ("date:1" in "Sat, 1
-// Jul", "time:11" in "11:04 AM"), so that a command's bare number ("a
-// 1 minute reminder") is not found in a date or a clock on screen; a
+// date or a clock time are qualified by the kind ("date:3" in "Mon, 3
+// Aug", "time:10" in "10:37 AM"), so that a command's bare number ("a
+// 3 minute reminder") is not found in a date or a clock on screen; a
 // command's own date or time still covers a label's bare number (a day
 // of a date picker), see bareOf.
 func partTerm(k intent.Kind, f string) term {

@@ -96,3 +96,20 @@ func TestNumberKeyedOnAKeypad(t *testing.T) {
 		t.Error("nine digits make a keypad")
 	}
 }
+
+// FuzzKeyOf: any label and any value are read without a panic; a key is
+// a digit, * or #, and a dialable value holds only keys and +.
+func FuzzKeyOf(f *testing.F) {
+	f.Add("9 WXYZ", "+1 (555) 010-0100")
+	f.Add("Nine", "*123#")
+	f.Add("0 +", "")
+	f.Add("é", "٣")
+	f.Fuzz(func(t *testing.T, label, value string) {
+		if k, ok := keyOf(label); ok && !strings.ContainsRune("0123456789*#", k) {
+			t.Fatalf("keyOf(%q) = %q", label, k)
+		}
+		if keys, ok := dialable(value); ok && strings.Trim(keys, "0123456789*#+") != "" {
+			t.Fatalf("dialable(%q) = %q", value, keys)
+		}
+	})
+}

@@ -53,7 +53,7 @@ func strayValue(command string, options map[string]string, picks map[int]string)
 	for _, f := range strings.Fields(command) {
 		f = strings.Trim(f, ".,;:!?'\"()")
 		if strings.ContainsFunc(f, unicode.IsDigit) || strings.Contains(f, ".") {
-			if !within(f) && !slices.ContainsFunc(choiceWords(f), func(w string) bool { return numberWords[w] != "" }) {
+			if !within(f) && !slices.ContainsFunc(choiceWords(f), func(w string) bool { return numberDigits(w) != "" }) {
 				return f
 			}
 		}
@@ -134,7 +134,7 @@ func beyondOption(value string, f *knowledge.Flow, name string) []string {
 func supported(rewritten string, c intent.Candidate, extra []string, options map[string]string, picks map[int]string) bool {
 	for _, v := range namedWords(options, picks) {
 		for _, w := range choiceWords(v) {
-			if !strings.ContainsFunc(w, unicode.IsDigit) && !intent.IsStopword(w) && numberWords[w] == "" {
+			if !strings.ContainsFunc(w, unicode.IsDigit) && !intent.IsStopword(w) && numberDigits(w) == "" {
 				return true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
@@ -189,7 +190,7 @@ func distinguishing(labels []string, i int) []string {
 // case, an English number word as its digits ("five" → "5"), stemmed
 // (Snowball: "minutes" and "minute" are one).
 func optionStem(w string) string {
-	if d, ok := numberWords[w]; ok {
+	if d := numberDigits(w); d != "" {
 		return d
 	}
 	if u, ok := periodWords[w]; ok {
@@ -204,13 +205,13 @@ func optionStem(w string) string {
 // a recurrence is not its unit), an option's name does not need to.
 var periodWords = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
 
-// numberWords are the English number words a command may say for an
-// option's digits ("show five items per row" → "5 per row").
-var numberWords = map[string]string{
-	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13", "fourteen": "14",
-	"fifteen": "15", "sixteen": "16", "seventeen": "17", "eighteen": "18", "nineteen": "19", "twenty": "20",
-	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90", "hundred": "100",
+// numberDigits returns the digits an English number word says for an
+// option's ("show five items per row" → "5 per row"), "" for another word.
+func numberDigits(w string) string {
+	if n, ok := intent.NumberWord(w); ok {
+		return strconv.Itoa(n)
+	}
+	return ""
 }
 
 // stems returns optionStem of each word.

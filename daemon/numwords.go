@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 )
 
 // Number words: a spoken or typed command may spell its numbers ("dial
@@ -11,13 +13,20 @@ import (
 // write digits. Matching compares a value with a value, so the spelt
 // number is a word nobody wrote. Before matching, a run of two or more
 // digit names is read as its digits ("nine nine nine" as "999"), and a
-// single number name (numberWords: "five", and "twenty-five") as
+// single number name (intent.NumberWord: "five", and "twenty-five") as
 // its number when the texts (the flows' words, an app's labels) never
 // write that word themselves (a keypad's "Five" key keeps "five"); "one"
 // alone stays a word ("the last one").
 
-// digitWords name the digits, as said one by one.
-var digitWords = map[string]int{"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+// digitOf returns the digit a word names as said one by one ("nine",
+// "oh" for zero), false for any other word.
+func digitOf(w string) (int, bool) {
+	if w == "oh" {
+		return 0, true
+	}
+	n, ok := intent.NumberWord(w)
+	return n, ok && n < 10
+}
 
 // single are number names never read as a number on their own: "one" is
 // a pronoun ("the last one"), "oh" an interjection.
@@ -27,14 +36,13 @@ var single = map[string]bool{"one": true, "oh": true}
 // "twenty-five" (a tens word, a hyphen, a digit word); false otherwise.
 func numberOf(w string) (int, bool) {
 	w = strings.ToLower(w)
-	if n, ok := numberWords[w]; ok {
-		v, err := strconv.Atoi(n)
-		return v, err == nil
+	if n, ok := intent.NumberWord(w); ok {
+		return n, true
 	}
 	tens, unit, ok := strings.Cut(w, "-")
-	t, err := strconv.Atoi(numberWords[tens])
-	u, ok2 := digitWords[unit]
-	if ok && err == nil && ok2 && t >= 20 && t < 100 && t%10 == 0 && u > 0 {
+	t, ok1 := intent.NumberWord(tens)
+	u, ok2 := digitOf(unit)
+	if ok && ok1 && ok2 && t >= 20 && t < 100 && t%10 == 0 && u > 0 {
 		return t + u, true
 	}
 	return 0, false
@@ -82,7 +90,7 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 		var digits strings.Builder
 		for j < len(words) {
 			c := core(words[j])
-			d, ok := digitWords[strings.ToLower(c)]
+			d, ok := digitOf(strings.ToLower(c))
 			if !ok || j > i && (!strings.HasSuffix(words[j-1], core(words[j-1])) || !strings.HasPrefix(words[j], c)) {
 				break
 			}

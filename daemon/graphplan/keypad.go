@@ -21,20 +21,20 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
-// digitNames are the English names of the keys of a keypad (content-desc
-// of keys drawn as images), and of its two symbol keys.
-var digitNames = map[string]rune{
-	"zero": '0', "one": '1', "two": '2', "three": '3', "four": '4',
-	"five": '5', "six": '6', "seven": '7', "eight": '8', "nine": '9',
-	"asterisk": '*', "star": '*', "hash": '#', "hashtag": '#', "pound": '#',
-}
+// symbolNames are the English names of a keypad's two symbol keys (the
+// content-desc of keys drawn as images); its digits are named by the
+// number words (intent.NumberWord).
+var symbolNames = map[string]rune{"asterisk": '*', "star": '*', "hash": '#', "hashtag": '#', "pound": '#'}
 
 // keyOf returns the key a label names: "9", "9 WXYZ", "Nine", "*",
 // "Asterisk"; false for any other label.
 func keyOf(label string) (rune, bool) {
 	l := strings.TrimSpace(label)
-	if r, ok := digitNames[strings.ToLower(l)]; ok {
+	if r, ok := symbolNames[strings.ToLower(l)]; ok {
 		return r, true
+	}
+	if n, ok := intent.NumberWord(strings.ToLower(l)); ok && n < 10 {
+		return rune('0' + n), true
 	}
 	if l == "" || !strings.ContainsRune("0123456789*#", rune(l[0])) {
 		return 0, false

@@ -170,6 +170,23 @@ func Universal(s string) bool {
 	return false
 }
 
+// numberValues are the English number words with a value of their own
+// (the teens, the tens, "hundred"): the one table of them (NumberWord).
+var numberValues = map[string]int{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+	"forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+}
+
+// NumberWord returns the number an English number word names ("five" →
+// 5, "ninety" → 90, "hundred" → 100; lower case), false for any other
+// word.
+func NumberWord(w string) (int, bool) {
+	n, ok := numberValues[w]
+	return n, ok
+}
+
 // numberWords may stand for a number, time or date slot value ("seven
 // thirty").
 var numberWords = setOf("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

@@ -354,10 +354,10 @@ func (rs *runState) completes(c candidate, w map[term]float64) bool {
 				return false
 			}
 			acts++
-		case concept || intent.ActionWord(rs.words[ct.t]):
-			if concept {
-				return false
-			}
+		case concept:
+			return false // an object still to reach
+		case intent.ActionWord(rs.words[ct.t]):
+			// a word naming an action: its concept above stands for it
 		case !slices.ContainsFunc(termsOf(rs.words[ct.t]), func(t term) bool { return strings.HasPrefix(string(t), "@") && rs.covered[t] }):
 			return false // a word whose synonym was acted on ("picture" for "photo") is done
 		}

@@ -312,22 +312,19 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// if something elsewhere in the graph still matches: leaving by its
 	// negative button would undo that step.
 	// The system's "save as" picker after the app's own dialog (export
-	// options, then where to save) is the second confirmation of one step.
-	saveHere := false
-	if pending == 0 && !rs.savedAs && (best == nil || best.via > 0) {
+	// options, then where to save) is the second confirmation of one step,
+	// and a path elsewhere from it would abandon what it saves.
+	if (best == nil || best.via > 0) && pending == 0 && rs.coveredAny() {
 		if c, ok := positiveButton(st); ok {
-			saveHere = confirmation(st) && saveAs(st, c)
-		}
-	}
-	// (a path elsewhere from the picker would abandon what it saves)
-	if (best == nil || best.via > 0 && (saveHere || rs.lastStepCovered(st))) && pending == 0 && rs.coveredAny() &&
-		(saveHere || (daemon.IsDialog(st.Screen) || confirmation(st)) && !rs.confirmedDialog) {
-		if c, ok := positiveButton(st); ok {
-			rs.confirmedDialog = true
-			if saveHere { // what was saved is the command's work: a committed form
-				rs.savedAs, rs.committed = true, true
+			prompt := confirmation(st)
+			saveHere := !rs.savedAs && prompt && saveAs(st, c)
+			if (best == nil || saveHere || rs.lastStepCovered(st)) && (saveHere || (daemon.IsDialog(st.Screen) || prompt) && !rs.confirmedDialog) {
+				rs.confirmedDialog = true
+				if saveHere { // what was saved is the command's work: a committed form
+					rs.savedAs, rs.committed = true, true
+				}
+				return decision(c, 0.7), nil
 			}
-			return decision(c, 0.7), nil
 		}
 	}
 	// a choice picked in a list that has OK and Cancel (a picker shown

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -60,6 +61,11 @@ type value struct {
 	// quantity: a number followed by its unit ("5 minutes", "40 percent"):
 	// a setting's value, never keyed on a keypad
 	quantity bool
+	// dur: the length of time a quantity says ("4 minutes"), 0 for any
+	// other value; durTerms: the terms of its number and unit, covered by
+	// a label that shows the same duration as a clock (duration.go)
+	dur      time.Duration
+	durTerms []term
 }
 
 // runState is what the planner keeps during one command.
@@ -222,8 +228,12 @@ func newRunState(cmd, appLabel string) *runState {
 		if len(ctx) > 2 {
 			ctx = ctx[len(ctx)-2:]
 		}
-		rs.values = append(rs.values, value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start]),
-			quantity: v.Kind == intent.KindNumber && measured(u, v)})
+		val := value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start]),
+			quantity: v.Kind == intent.KindNumber && measured(u, v)}
+		if d, said, ok := spokenDuration(u, v); ok {
+			val.dur, val.durTerms = d, termsOf(said)
+		}
+		rs.values = append(rs.values, val)
 	}
 	rs.viewing = viewingCommand(cmd)
 	rs.opens = rs.viewing && opensSomething(cmd)

@@ -1,0 +1,136 @@
+package graphplan
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+func TestClockDuration(t *testing.T) {
+	for _, tc := range []struct {
+		label string
+		want  time.Duration
+		ok    bool
+	}{
+		{"04:00", 4 * time.Minute, true},
+		{"4:00", 4 * time.Minute, true},
+		{" 1:30 ", 90 * time.Second, true},
+		{"0:04:00", 4 * time.Minute, true},
+		{"1:00:00", time.Hour, true},
+		{"120:00", 2 * time.Hour, true},
+		{"04:00 AM", 0, false},
+		{"4:60", 0, false},
+		{"1:60:00", 0, false},
+		{"4:0", 0, false},
+		{"5", 0, false},
+		{"1:2:3:4", 0, false},
+		{":30", 0, false},
+		{"-4:00", 0, false},
+		{"+4:00", 0, false},
+		{"Mon, 3 Aug", 0, false},
+		{"9:45 · Dentist", 0, false},
+	} {
+		got, ok := clockDuration(tc.label)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("clockDuration(%q) = %v, %v; want %v, %v", tc.label, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestSpokenDuration(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want time.Duration
+		said string
+	}{
+		{"add a 4 minute countdown", 4 * time.Minute, "4 minute"},
+		{"count down 90 seconds", 90 * time.Second, "90 seconds"},
+		{"a timer for 1.5 hours please", 90 * time.Minute, "1.5 hours"},
+		{"nap 12 min", 12 * time.Minute, "12 min"},
+		{"set the font to 5 points", 0, ""},
+		{"call 555 0100", 0, ""},
+		{"remind me at 5", 0, ""},
+	} {
+		u := intent.Understand(tc.cmd)
+		var got time.Duration
+		var said string
+		for _, v := range u.Values {
+			if d, s, ok := spokenDuration(u, v); ok {
+				got, said = d, s
+			}
+		}
+		if got != tc.want || said != tc.said {
+			t.Errorf("%q: %v %q, want %v %q", tc.cmd, got, said, tc.want, tc.said)
+		}
+	}
+}
+
+// TestDurationShownOnADialogIsSet: a new timer's dialog that already
+// shows the command's length as a clock ("04:00" for "a 4 minute countdown")
+// holds the value: the planner accepts it rather than look for "4
+// minutes" elsewhere; a dialog showing another length does not.
+func TestDurationShownOnADialogIsSet(t *testing.T) {
+	ctx := context.Background()
+	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	app, err := store.UpsertApp(ctx, "org.example.kitchen", "Kitchen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialog := func(shown string) *screen.Snapshot {
+		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[100,600,980,1600],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"` + shown + `","bounds":[200,650,880,800],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.CheckBox","text":"Chime","bounds":[200,850,880,950],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[300,1450,600,1550],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Package = "org.example.kitchen"
+		return s
+	}
+	history := []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Desc: "New countdown"}, Screen: "main", After: "dialog", OK: true, Changed: true}}
+	for _, tc := range []struct {
+		shown  string
+		wantOK bool
+	}{
+		{"04:00", true},
+		{"06:00", false},
+	} {
+		s := dialog(tc.shown)
+		st := &daemon.PlanState{Command: "add a 4 minute countdown", Package: "org.example.kitchen", AppID: app.ID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 1, History: history}
+		d, err := New(store).Next(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotOK := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "OK"
+		if gotOK != tc.wantOK {
+			t.Errorf("dialog showing %s: %s %d (%s); tap OK = %v, want %v", tc.shown, d.Action, d.Element, d.Reason, gotOK, tc.wantOK)
+		}
+	}
+}
+
+// FuzzClockDuration: any label is read without a panic, and a duration
+// read is never negative.
+func FuzzClockDuration(f *testing.F) {
+	f.Add("04:00")
+	f.Add("1:02:03")
+	f.Add("٣:٠٠")
+	f.Add("99999999999999999999:00")
+	f.Fuzz(func(t *testing.T, label string) {
+		if d, ok := clockDuration(label); ok && d < 0 {
+			t.Fatalf("clockDuration(%q) = %v", label, d)
+		}
+	})
+}

@@ -19,7 +19,8 @@ import (
 // command's number and unit, as to a label that writes "4 minutes".
 // Only a label that is nothing but a clock reading counts ("04:00 AM"
 // is a time of day), only on a dialog, and only for a number followed by
-// a unit of time.
+// a unit of time or a clock value of the command ("a timer of 4:00" in a
+// field showing "04:00": the same reading either way).
 
 // timeUnits maps the words (lower case) that name a unit of time after a
 // number to its length: the units of the clock, in English, no app's
@@ -28,6 +29,22 @@ var timeUnits = map[string]time.Duration{
 	"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
 	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
 	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
+}
+
+// commandDuration returns the clock reading value v of command u gives:
+// a length of time in words (spokenDuration) or a clock value
+// (clockDuration: "4:00", the same reading as a label's, so that "4:00"
+// is found in a field showing "04:00"); the text that gives it, and
+// true; false for any other value.
+func commandDuration(u intent.Command, v intent.Value) (time.Duration, string, bool) {
+	if d, said, ok := spokenDuration(u, v); ok {
+		return d, said, true
+	}
+	if v.Kind != intent.KindTime {
+		return 0, "", false
+	}
+	d, ok := clockDuration(v.Text)
+	return d, v.Text, ok
 }
 
 // spokenDuration returns the length of time value v of command u says

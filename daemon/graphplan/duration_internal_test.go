@@ -73,7 +73,8 @@ func TestSpokenDuration(t *testing.T) {
 }
 
 // TestDurationShownOnADialogIsSet: a new timer's dialog that already
-// shows the command's length as a clock ("04:00" for "a 4 minute countdown")
+// shows the command's length as a clock ("04:00" for "a 4 minute
+// countdown" or "a countdown of 4:00")
 // holds the value: the planner accepts it rather than look for "4
 // minutes" elsewhere; a dialog showing another length does not.
 func TestDurationShownOnADialogIsSet(t *testing.T) {
@@ -109,14 +110,16 @@ func TestDurationShownOnADialogIsSet(t *testing.T) {
 		{"06:00", false},
 	} {
 		s := dialog(tc.shown)
-		st := &daemon.PlanState{Command: "add a 4 minute countdown", Package: "org.example.kitchen", AppID: app.ID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 1, History: history}
-		d, err := New(store).Next(ctx, st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gotOK := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "OK"
-		if gotOK != tc.wantOK {
-			t.Errorf("dialog showing %s: %s %d (%s); tap OK = %v, want %v", tc.shown, d.Action, d.Element, d.Reason, gotOK, tc.wantOK)
+		for _, cmd := range []string{"add a 4 minute countdown", "add a countdown of 4:00"} {
+			st := &daemon.PlanState{Command: cmd, Package: "org.example.kitchen", AppID: app.ID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 1, History: history}
+			d, err := New(store).Next(ctx, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotOK := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "OK"
+			if gotOK != tc.wantOK {
+				t.Errorf("%q, dialog showing %s: %s %d (%s); tap OK = %v, want %v", cmd, tc.shown, d.Action, d.Element, d.Reason, gotOK, tc.wantOK)
+			}
 		}
 	}
 }

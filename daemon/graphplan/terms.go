@@ -61,9 +61,10 @@ type value struct {
 	// quantity: a number followed by its unit ("5 minutes", "40 percent"):
 	// a setting's value, never keyed on a keypad
 	quantity bool
-	// dur: the length of time a quantity says ("4 minutes"), 0 for any
-	// other value; durTerms: the terms of its number and unit, covered by
-	// a label that shows the same duration as a clock (duration.go)
+	// dur: the length of time a quantity says ("4 minutes") or a clock
+	// value gives ("4:00"), 0 for any other value; durTerms: the terms of
+	// its words, covered by a dialog's label that shows the same clock
+	// (duration.go)
 	dur      time.Duration
 	durTerms []term
 }
@@ -230,7 +231,7 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 		val := value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start]),
 			quantity: v.Kind == intent.KindNumber && measured(u, v)}
-		if d, said, ok := spokenDuration(u, v); ok {
+		if d, said, ok := commandDuration(u, v); ok {
 			val.dur, val.durTerms = d, termsOf(said)
 		}
 		rs.values = append(rs.values, val)

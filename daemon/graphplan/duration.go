@@ -14,9 +14,10 @@ import (
 // countdown or a duration picker shows it as a clock ("04:00", "1:30",
 // "0:04:00"). The planner reads such a label as the same duration, so
 // a dialog showing it has the command's value set already (a new
-// countdown's dialog showing "04:00" for "a 4 minute countdown": what is left is
-// to accept it), and a path to a dialog showing it is a path to the
-// command's number and unit, as to a label that writes "4 minutes".
+// countdown's dialog showing "04:00" for "a 4 minute countdown": what is
+// left is to accept it). A path toward such a dialog earns nothing: the
+// recorded dialog shows what it showed then (measured: credit for it only
+// drew runs about something else toward a timer).
 // Only a label that is nothing but a clock reading counts ("04:00 AM"
 // is a time of day), only on a dialog, and only for a number followed by
 // a unit of time or a clock value of the command ("a timer of 4:00" in a
@@ -101,28 +102,6 @@ func clockDuration(label string) (time.Duration, bool) {
 		return time.Duration(n[0])*time.Minute + time.Duration(n[1])*time.Second, true
 	}
 	return time.Duration(n[0])*time.Hour + time.Duration(n[1])*time.Minute + time.Duration(n[2])*time.Second, true
-}
-
-// durationTerms returns the terms of the command's durations (value.dur:
-// its number and unit) that label, on a dialog, shows as a clock
-// (clockDuration); nil when it shows none or the screen is no dialog. A
-// duration on a dialog is a value being set (a new timer's length); on
-// a screen of the app's content it is an item that exists (a running
-// timer), which the command does not name by its length.
-func (rs *runState) durationTerms(label string, dialog bool) []term {
-	if !dialog {
-		return nil
-	}
-	var out []term
-	for _, v := range rs.values {
-		if v.dur <= 0 {
-			continue
-		}
-		if d, ok := clockDuration(label); ok && d == v.dur {
-			out = append(out, v.durTerms...)
-		}
-	}
-	return out
 }
 
 // shownDurations marks the command's durations that a field of the

@@ -182,8 +182,8 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				continue // a paragraph (a message, an answer) is read, not acted on
 			}
 			terms := g.terms[e.ID]
-			if dt := rs.durationTerms(label, g.dialog[scr]); len(firstTerms) > 0 || len(dt) > 0 {
-				terms = append(append(append([]term(nil), terms...), firstTerms...), dt...)
+			if len(firstTerms) > 0 {
+				terms = append(append([]term(nil), terms...), firstTerms...)
 			}
 			hit := sem.hit(g.texts[e.ID])
 			keyed := -1

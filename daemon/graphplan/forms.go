@@ -349,6 +349,44 @@ func positiveButton(st *daemon.PlanState) (candidate, bool) {
 	return candidate{}, false
 }
 
+// acknowledgements: the labels (lower case) of a notice's one button,
+// the platform's convention for a dialog that only informs.
+var acknowledgements = []string{"ok", "okay", "got it", "close", "dismiss"}
+
+// notice returns a tap on the one button of a dialog that only informs
+// (a message and "OK": "make sure the alarm works before relying on it"),
+// which the last step opened: acknowledging it returns to the app, where
+// the command's work ends. A dialog with another control (a second
+// button, a check box, a field) or a button of another word asks
+// something, and is not one.
+func notice(st *daemon.PlanState) (candidate, bool) {
+	n := len(st.History)
+	if n == 0 || st.History[n-1].After != st.Print || st.History[n-1].Screen == st.Print || !daemon.IsDialog(st.Screen) {
+		return candidate{}, false
+	}
+	button, message := -1, false
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		switch e.Kind {
+		case screen.KindText:
+			message = message || len(strings.Fields(e.Label)) >= 4
+		case screen.KindScroll:
+		default:
+			if button >= 0 || e.Kind != screen.KindButton || e.Disabled {
+				return candidate{}, false
+			}
+			button = i
+		}
+	}
+	if button < 0 || !message || !slices.Contains(acknowledgements, strings.ToLower(strings.TrimSpace(st.Elements[button].Label))) {
+		return candidate{}, false
+	}
+	if penalty(st, device.Tap, screen.Describe(st.Screen, st.Elements[button].NodeID)) > 0 {
+		return candidate{}, false
+	}
+	return candidate{action: device.Tap, element: button, reason: fmt.Sprintf("acknowledge the notice with %q", st.Elements[button].Label)}, true
+}
+
 func isConfirm(label string) bool {
 	for _, t := range termsOf(label) {
 		if strings.HasPrefix(string(t), "@") && confirmConcepts[string(t[1:])] {

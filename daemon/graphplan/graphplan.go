@@ -348,6 +348,10 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				return decision(c, 0.7), nil
 			}
 		}
+		// a notice the last step brought up is acknowledged first
+		if c, ok := notice(st); ok {
+			return decision(c, 0.7), nil
+		}
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}

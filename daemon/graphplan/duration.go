@@ -104,27 +104,17 @@ func clockDuration(label string) (time.Duration, bool) {
 	return time.Duration(n[0])*time.Hour + time.Duration(n[1])*time.Minute + time.Duration(n[2])*time.Second, true
 }
 
-// shownDurations marks the command's durations that a field of the
-// current screen, a dialog, already shows as set (value.done) and covers
-// their number and unit: the form holds the value, as a switch already
-// in the wanted state holds it, and what is left is to accept it.
-func (rs *runState) shownDurations(st *daemon.PlanState) {
-	if !daemon.IsDialog(st.Screen) {
-		return
+// durationShown reports whether the current screen, a dialog, shows
+// value v's length of time (value.dur) as a clock in one of its labels:
+// the form holds the value already.
+func durationShown(st *daemon.PlanState, v value) bool {
+	if v.dur <= 0 || !daemon.IsDialog(st.Screen) {
+		return false
 	}
-	for i := range rs.values {
-		v := &rs.values[i]
-		if v.dur <= 0 || v.done {
-			continue
-		}
-		for _, e := range st.Elements {
-			if d, ok := clockDuration(e.Label); ok && d == v.dur {
-				v.done = true
-				for _, t := range v.durTerms {
-					rs.covered[t] = true
-				}
-				break
-			}
+	for _, e := range st.Elements {
+		if d, ok := clockDuration(e.Label); ok && d == v.dur {
+			return true
 		}
 	}
+	return false
 }

@@ -5,8 +5,10 @@ package graphplan
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -91,6 +93,54 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		}
 	}
 	return best
+}
+
+// shownValues marks the command's values that the current screen holds
+// already (value.done), as a switch already in the wanted state holds
+// its setting: a field that holds the value (heldIn), or a dialog that
+// shows its length of time as a clock (durationShown: "04:00" for "a 4
+// minute countdown"), whose number and unit are then covered. What is
+// left is to accept the form.
+func (rs *runState) shownValues(st *daemon.PlanState) {
+	for i := range rs.values {
+		v := &rs.values[i]
+		if v.done {
+			continue
+		}
+		if durationShown(st, *v) {
+			v.done = true
+			for _, t := range v.durTerms {
+				rs.covered[t] = true
+			}
+			continue
+		}
+		for j := range st.Elements {
+			if heldIn(&st.Elements[j], v.text) {
+				v.done = true
+				break
+			}
+		}
+	}
+}
+
+// heldIn reports whether e is a text field (no search field) that holds
+// value already: the same text, case and surrounding space aside, or the
+// value without its file extension, which the app adds ("Ledger" for
+// "Ledger.json").
+func heldIn(e *screen.Element, value string) bool {
+	if e.Kind != screen.KindInput || e.Disabled || isSearchField(e) {
+		return false
+	}
+	held, want := strings.TrimSpace(e.Value), strings.TrimSpace(value)
+	if held == "" {
+		return false
+	}
+	if strings.EqualFold(held, want) {
+		return true
+	}
+	ext := filepath.Ext(want)
+	return len(ext) >= 2 && len(ext) <= 6 && strings.EqualFold(held, strings.TrimSuffix(want, ext)) &&
+		!strings.ContainsFunc(ext[1:], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 func scrollable(st *daemon.PlanState) int {

@@ -137,3 +137,71 @@ func FuzzClockDuration(f *testing.F) {
 		}
 	})
 }
+
+// TestValueHeldInAField: a text field that holds the command's value
+// already (the same text, or without the file extension the app adds)
+// holds it; a search field, an empty field, another text or another
+// extension-like tail does not.
+func TestValueHeldInAField(t *testing.T) {
+	field := func(value, hint string) *screen.Element {
+		return &screen.Element{Kind: screen.KindInput, Label: value, Value: value, Hint: hint}
+	}
+	for _, tc := range []struct {
+		el    *screen.Element
+		value string
+		want  bool
+	}{
+		{field("Ledger_backup", "File name"), "Ledger_backup.json", true},
+		{field("ledger_backup.json", "File name"), "Ledger_backup.json", true},
+		{field("Ledger_backup", "File name"), "Ledger_backup", true},
+		{field("Ledger", "File name"), "Ledger_backup.json", false},
+		{field("", "File name"), "Ledger_backup.json", false},
+		{field("Ledger_backup", "Search"), "Ledger_backup.json", false},
+		{field("Ledger_backup", "File name"), "Ledger_backup.tar-gz", false},
+		{field("Ledger", "File name"), "Ledger.", false},
+		{&screen.Element{Kind: screen.KindButton, Label: "Ledger_backup"}, "Ledger_backup.json", false},
+	} {
+		if got := heldIn(tc.el, tc.value); got != tc.want {
+			t.Errorf("heldIn(%q, %q) = %v, want %v", tc.el.Value, tc.value, got, tc.want)
+		}
+	}
+}
+
+// TestNameHeldIsNotTypedAgain: an export dialog whose name field holds
+// the command's file name without the extension the app adds is
+// accepted as it is, not typed into ("Ledger_backup.json" over
+// "Ledger_backup" would name the file "Ledger_backup.json.json").
+func TestNameHeldIsNotTypedAgain(t *testing.T) {
+	ctx := context.Background()
+	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	app, err := store.UpsertApp(ctx, "org.example.jotter", "Jotter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[100,600,980,1600],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Export ledgers","bounds":[150,650,930,750],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"Ledger_backup","bounds":[150,800,930,900],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[300,1450,600,1550],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Package = "org.example.jotter"
+	history := []daemon.StepRecord{
+		{Action: device.Tap, Target: screen.Descriptor{Desc: "More options"}, Screen: "main", After: "menu", OK: true, Changed: true},
+		{Action: device.Tap, Target: screen.Descriptor{Text: "Export ledgers"}, Screen: "menu", After: "dialog", OK: true, Changed: true},
+	}
+	st := &daemon.PlanState{Command: "export my ledgers to 'Ledger_backup.json'", Package: "org.example.jotter", AppID: app.ID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 2, History: history}
+	d, err := New(store).Next(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != device.Tap || d.Element < 0 || st.Elements[d.Element].Label != "OK" {
+		t.Errorf("%s %d %q (%s), want a tap on OK", d.Action, d.Element, d.Text, d.Reason)
+	}
+}

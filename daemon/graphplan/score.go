@@ -27,6 +27,23 @@ func elementTerms(e *screen.Element, doc string) []term {
 	return termsOf(e.Label + " " + e.Hint + " " + e.Resource + " " + doc)
 }
 
+// rowNamed reports whether an element of the screen other than a text
+// field is named value: its label, or its first text ("Ledgers · 2
+// notes"). What the command selects by name is then tapped there, not
+// searched for.
+func rowNamed(st *daemon.PlanState, value string) bool {
+	for _, e := range st.Elements {
+		if e.Kind == screen.KindInput {
+			continue
+		}
+		head, _, _ := strings.Cut(e.Label, " · ")
+		if strings.EqualFold(strings.TrimSpace(head), strings.TrimSpace(value)) {
+			return true
+		}
+	}
+	return false
+}
+
 // screenCandidates scores the operations on the current screen.
 func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semStep, w map[term]float64) []candidate {
 	var out []candidate
@@ -38,7 +55,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 		d := screen.Describe(st.Screen, e.NodeID)
 		switch e.Kind {
 		case screen.KindInput:
-			if v := rs.nextValueFor(e); v >= 0 {
+			if v := rs.nextValueFor(e); v >= 0 && !(rs.values[v].selects && !rs.search && isSearchField(e) && rowNamed(st, rs.values[v].text)) {
 				// a field whose label fits the words before the value wins;
 				// a dialog's or the focused field is the natural place; a
 				// field elsewhere on a busy screen is a weak guess
@@ -166,16 +183,17 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 		// the number is the command's object ("call 999"): it weighs as
 		// its heaviest word, and this covers it (an element here covering
 		// the other words only does not make going there pointless)
-		kw := 1.0
-		for _, ct := range rs.terms {
-			kw = max(kw, w[ct.t])
-		}
-		got += kw
+		got += heaviest(rs, w)
 		covers = append(covers, termsOf(rs.values[keyed].text)...)
 	}
 	for _, v := range rs.values {
 		if !v.done && containsValue(label, v.text) {
 			got += 1
+			if v.selects {
+				// the label of what the command picks by name ("check the
+				// 'Ledgers'"): it weighs as the command's heaviest word
+				got += heaviest(rs, w) - 1
+			}
 			valueHit = true
 		}
 	}
@@ -204,6 +222,15 @@ func (rs *runState) match(label string, terms []term, sem semHit, w map[term]flo
 		bonus += 0.1 * float64(len(covers)) / float64(len(set))
 	}
 	return sc * (1 + bonus), covers
+}
+
+// heaviest returns the weight of the command's heaviest term, at least 1.
+func heaviest(rs *runState, w map[term]float64) float64 {
+	kw := 1.0
+	for _, ct := range rs.terms {
+		kw = max(kw, w[ct.t])
+	}
+	return kw
 }
 
 func containsFold(s, sub string) bool {

@@ -20,13 +20,8 @@ func TestNoticeIsAcknowledged(t *testing.T) {
 	}
 	check := `{"id":7,"parent":0,"class":"android.widget.CheckBox","text":"Don't show again","bounds":[150,1000,930,1100],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},`
 	dialog := func(nodes string) *screen.Snapshot {
-		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[100,600,980,1600],"enabled":true,"visible_to_user":true},` + nodes + `
-	 {"id":9,"parent":0,"class":"android.view.View","bounds":[100,1590,980,1600],"enabled":true,"visible_to_user":true}]}]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return dialogOf(t, nodes+`
+	 {"id":9,"parent":0,"class":"android.view.View","bounds":[100,1590,980,1600],"enabled":true,"visible_to_user":true}`)
 	}
 	opened := []daemon.StepRecord{{Screen: "editor", After: "notice", OK: true}}
 	for _, tc := range []struct {

@@ -3,13 +3,11 @@ package graphplan
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
-	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // TestSaveAsPickerIsAConfirmation: the system's "save as" picker an
@@ -54,15 +52,7 @@ func TestSaveAsPickerIsAConfirmation(t *testing.T) {
 // (a second confirmation of the same step), then the command is done.
 func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
 	ctx := context.Background()
-	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	app, err := store.UpsertApp(ctx, "org.example.jotter", "Jotter")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, appID := storeWithApp(t, "org.example.jotter", "Jotter")
 	picker := screenOf(t, `
 	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Browse","bounds":[0,0,100,100],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Make folder","bounds":[100,0,200,100],"clickable":true,"enabled":true,"visible_to_user":true},
@@ -79,7 +69,7 @@ func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
 	 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[800,2000,1000,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	dialog.Package = "org.example.jotter"
 	history := []daemon.StepRecord{tap("More options", "main", "menu"), tap("Export ledgers", "menu", "dialog")}
-	st := &daemon.PlanState{Command: "export my ledgers to a file", Package: "org.example.jotter", AppID: app.ID, Screen: dialog, Elements: screen.Elements(dialog), Print: "dialog", Step: 2, History: history}
+	st := &daemon.PlanState{Command: "export my ledgers to a file", Package: "org.example.jotter", AppID: appID, Screen: dialog, Elements: screen.Elements(dialog), Print: "dialog", Step: 2, History: history}
 	p := New(store)
 	d, err := p.Next(ctx, st)
 	if err != nil {
@@ -89,7 +79,7 @@ func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
 		t.Fatalf("on the app's dialog: %s %d (%s), want a tap on OK", d.Action, d.Element, d.Reason)
 	}
 	history = append(history, tap("OK", "dialog", "picker"))
-	st = &daemon.PlanState{Command: st.Command, Package: st.Package, AppID: app.ID, Screen: picker, Elements: screen.Elements(picker), Print: "picker", Step: 3, History: history}
+	st = &daemon.PlanState{Command: st.Command, Package: st.Package, AppID: appID, Screen: picker, Elements: screen.Elements(picker), Print: "picker", Step: 3, History: history}
 	if d, err = p.Next(ctx, st); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +89,7 @@ func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
 	main := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Ledgers","bounds":[0,0,1080,100],"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.ImageView","content_desc":"More options","bounds":[900,0,1000,100],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	main.Package = "org.example.jotter"
-	st = &daemon.PlanState{Command: st.Command, Package: st.Package, AppID: app.ID, Screen: main, Elements: screen.Elements(main), Print: "main", Step: 4,
+	st = &daemon.PlanState{Command: st.Command, Package: st.Package, AppID: appID, Screen: main, Elements: screen.Elements(main), Print: "main", Step: 4,
 		History: append(history, tap("SAVE", "picker", "main"))}
 	if d, err = p.Next(ctx, st); err != nil {
 		t.Fatal(err)

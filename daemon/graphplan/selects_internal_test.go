@@ -2,13 +2,11 @@ package graphplan
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
-	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // TestNamedRowIsTappedNotSearched: a quoted name the command picks
@@ -17,15 +15,7 @@ import (
 // command that asks to search still types it.
 func TestNamedRowIsTappedNotSearched(t *testing.T) {
 	ctx := context.Background()
-	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	app, err := store.UpsertApp(ctx, "org.example.jotter", "Jotter")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, appID := storeWithApp(t, "org.example.jotter", "Jotter")
 	s := screenOf(t, `
 	 {"id":1,"parent":0,"class":"android.widget.EditText","hint":"Search","resource_id":"org.example.jotter:id/search","bounds":[0,100,1080,200],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"androidx.recyclerview.widget.RecyclerView","bounds":[0,300,1080,2000],"scrollable":true,"enabled":true,"visible_to_user":true},
@@ -43,7 +33,7 @@ func TestNamedRowIsTappedNotSearched(t *testing.T) {
 		{"check the 'Ledgers' folder", device.Tap},
 		{"search for 'Ledgers'", device.Input},
 	} {
-		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.jotter", AppID: app.ID, Screen: s, Elements: screen.Elements(s), Print: "folders"}
+		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.jotter", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "folders"}
 		d, err := New(store).Next(ctx, st)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package graphplan
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
-	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 func TestClockDuration(t *testing.T) {
@@ -79,25 +77,13 @@ func TestSpokenDuration(t *testing.T) {
 // minutes" elsewhere; a dialog showing another length does not.
 func TestDurationShownOnADialogIsSet(t *testing.T) {
 	ctx := context.Background()
-	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	app, err := store.UpsertApp(ctx, "org.example.kitchen", "Kitchen")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, appID := storeWithApp(t, "org.example.kitchen", "Kitchen")
 	dialog := func(shown string) *screen.Snapshot {
-		s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[100,600,980,1600],"enabled":true,"visible_to_user":true},
-	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"` + shown + `","bounds":[200,650,880,800],"clickable":true,"enabled":true,"visible_to_user":true},
+		s := dialogOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"`+shown+`","bounds":[200,650,880,800],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.CheckBox","text":"Chime","bounds":[200,850,880,950],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[300,1450,600,1550],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":4,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
+	 {"id":4,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`)
 		s.Package = "org.example.kitchen"
 		return s
 	}
@@ -111,7 +97,7 @@ func TestDurationShownOnADialogIsSet(t *testing.T) {
 	} {
 		s := dialog(tc.shown)
 		for _, cmd := range []string{"add a 4 minute countdown", "add a countdown of 4:00"} {
-			st := &daemon.PlanState{Command: cmd, Package: "org.example.kitchen", AppID: app.ID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 1, History: history}
+			st := &daemon.PlanState{Command: cmd, Package: "org.example.kitchen", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 1, History: history}
 			d, err := New(store).Next(ctx, st)
 			if err != nil {
 				t.Fatal(err)
@@ -173,30 +159,18 @@ func TestValueHeldInAField(t *testing.T) {
 // "Ledger_backup" would name the file "Ledger_backup.json.json").
 func TestNameHeldIsNotTypedAgain(t *testing.T) {
 	ctx := context.Background()
-	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	app, err := store.UpsertApp(ctx, "org.example.jotter", "Jotter")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[100,600,980,1600],"enabled":true,"visible_to_user":true},
+	store, appID := storeWithApp(t, "org.example.jotter", "Jotter")
+	s := dialogOf(t, `
 	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Export ledgers","bounds":[150,650,930,750],"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"Ledger_backup","bounds":[150,800,930,900],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[300,1450,600,1550],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":4,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	 {"id":4,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	s.Package = "org.example.jotter"
 	history := []daemon.StepRecord{
 		{Action: device.Tap, Target: screen.Descriptor{Desc: "More options"}, Screen: "main", After: "menu", OK: true, Changed: true},
 		{Action: device.Tap, Target: screen.Descriptor{Text: "Export ledgers"}, Screen: "menu", After: "dialog", OK: true, Changed: true},
 	}
-	st := &daemon.PlanState{Command: "export my ledgers to 'Ledger_backup.json'", Package: "org.example.jotter", AppID: app.ID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 2, History: history}
+	st := &daemon.PlanState{Command: "export my ledgers to 'Ledger_backup.json'", Package: "org.example.jotter", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "dialog", Step: 2, History: history}
 	d, err := New(store).Next(ctx, st)
 	if err != nil {
 		t.Fatal(err)

@@ -420,7 +420,7 @@ func notice(st *daemon.PlanState) (candidate, bool) {
 		switch e.Kind {
 		case screen.KindText:
 			message = message || len(strings.Fields(e.Label)) >= 4
-		case screen.KindScroll:
+		case screen.KindScroll: // the message's container, no control
 		default:
 			if button >= 0 || e.Kind != screen.KindButton || e.Disabled {
 				return candidate{}, false

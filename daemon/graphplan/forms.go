@@ -18,7 +18,8 @@ import (
 // reopenInDialog handles a tap that opened a dialog of choices ("Font
 // size" opens Small / Medium / Large): the terms the tap covered that the
 // dialog's options also carry are the choice still to make, so they are
-// uncovered again for the options.
+// uncovered again for the options. Check boxes and switches are no
+// options (holdsToggle).
 func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 	n := len(st.History)
 	if n == 0 || rs.reopened == n || !daemon.IsDialog(st.Screen) {
@@ -35,7 +36,10 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 	}
 	for i := range st.Elements {
 		e := &st.Elements[i]
-		if e.Kind != screen.KindCheckbox && e.Kind != screen.KindButton {
+		if e.Kind != screen.KindCheckbox && e.Kind != screen.KindButton || holdsToggle(st.Screen, e.NodeID) {
+			// a check box or switch is a setting of its own, not one of
+			// the choices ("Export messages" opening "Export texts ☑",
+			// "Export pictures ☑": nothing is left to choose)
 			continue
 		}
 		for _, t := range elementTerms(e, "") {
@@ -93,6 +97,18 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		}
 	}
 	return best
+}
+
+// holdsToggle reports whether node id of s, or a node under it, is a
+// check box or a switch (screen.IsToggleClass): an independent setting,
+// not one option of a choice.
+func holdsToggle(s *screen.Snapshot, id int) bool {
+	found := false
+	s.Walk(id, func(n *screen.Node, _ int) bool {
+		found = found || n.Checkable && screen.IsToggleClass(n.Class)
+		return !found
+	})
+	return found
 }
 
 // shownValues marks the command's values that the current screen holds

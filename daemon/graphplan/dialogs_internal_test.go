@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
@@ -47,6 +48,43 @@ func TestNoticeIsAcknowledged(t *testing.T) {
 		}
 		if got && st.Elements[c.element].Kind != screen.KindButton {
 			t.Errorf("%s: taps %q", tc.name, st.Elements[c.element].Label)
+		}
+	}
+}
+
+// TestReopenInDialogLeavesCheckBoxes: a tap that opened a dialog of
+// options gives its words back for the options to take ("Font size" then
+// "Large"), but not for check boxes that share them ("Export ledgers"
+// opening "Export drafts ☑" and "Export archive ☑"): those are settings
+// of their own, already as the command wants them, and a tap would untick
+// them.
+func TestReopenInDialogLeavesCheckBoxes(t *testing.T) {
+	box := func(id int, label string) string {
+		return fmt.Sprintf(`{"id":%d,"parent":0,"class":"android.widget.CheckBox","text":%q,"bounds":[150,%d,930,%d],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},`, id, label, 600+100*id, 690+100*id)
+	}
+	radio := func(id int, label string) string {
+		return fmt.Sprintf(`{"id":%d,"parent":0,"class":"android.widget.RadioButton","text":%q,"bounds":[150,%d,930,%d],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},`, id, label, 600+100*id, 690+100*id)
+	}
+	ok := `{"id":8,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, cmd, tapped, nodes string
+		reopened                 term
+		want                     bool
+	}{
+		{"check boxes", "export my ledgers", "Export ledgers", box(1, "Export drafts") + box(2, "Export archive") + ok, "export", false},
+		{"options", "make the font size large", "Font size", radio(1, "Small size") + radio(2, "Large size") + ok, "size", true},
+	} {
+		s := dialogOf(t, tc.nodes)
+		rs := newRunState(tc.cmd, "")
+		st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "dialog",
+			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: tc.tapped}, Screen: "main", After: "dialog", OK: true}}}
+		rs.foldStep(st.History[0])
+		if !rs.covered[tc.reopened] {
+			t.Fatalf("%s: the tap on %q did not cover %q", tc.name, tc.tapped, tc.reopened)
+		}
+		rs.reopenInDialog(st)
+		if got := !rs.covered[tc.reopened]; got != tc.want {
+			t.Errorf("%s: %q given back = %v, want %v", tc.name, tc.reopened, got, tc.want)
 		}
 	}
 }

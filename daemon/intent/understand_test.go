@@ -238,3 +238,27 @@ func TestUnderstandFiller(t *testing.T) {
 		}
 	}
 }
+
+// TestLastBeforeAParticipleIsNewest: "last" before a past participle
+// ("last opened", "last captured") means the most recent, as "newest" and
+// "latest" do; alone or before a noun it stays "last" (the final one).
+func TestLastBeforeAParticipleIsNewest(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		newest bool
+	}{
+		{"View last captured media", true},
+		{"reopen the last opened ledger", true},
+		{"the tool I last used", true},
+		{"sort by last used", true},
+		{"show my latest ledger", true},
+		{"go to the last page", false},
+		{"sort by last name", false},
+		{"play the last one", false},
+	} {
+		u := Understand(tc.text)
+		if got := slices.Contains(u.Concepts, "newest"); got != tc.newest {
+			t.Errorf("%q: concepts %v, newest = %v, want %v", tc.text, u.Concepts, got, tc.newest)
+		}
+	}
+}

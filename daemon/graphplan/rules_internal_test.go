@@ -1,8 +1,6 @@
 package graphplan
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -627,46 +625,4 @@ func byLabel(els []screen.Element) map[string]int {
 		at[e.Label] = i
 	}
 	return at
-}
-
-// screenOf parses a one-window snapshot of a 1080×2280 screen whose root
-// (node 0, a FrameLayout) holds nodes, given as the JSON objects of the
-// screen schema (docs/screen-schema.md), each with "parent":0 or deeper.
-func screenOf(t *testing.T, nodes string) *screen.Snapshot {
-	t.Helper()
-	return snapshotOf(t, "[0,0,1080,2280]", nodes)
-}
-
-// dialogOf is screenOf for a dialog: the root's bounds (100,600)–(980,1600)
-// leave most of the screen uncovered (screen.IsDialog).
-func dialogOf(t *testing.T, nodes string) *screen.Snapshot {
-	t.Helper()
-	return snapshotOf(t, "[100,600,980,1600]", nodes)
-}
-
-func snapshotOf(t *testing.T, rootBounds, nodes string) *screen.Snapshot {
-	t.Helper()
-	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"windows":[{"id":1,"type":"application","layer":1,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
-	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":` + rootBounds + `,"enabled":true,"visible_to_user":true},` + nodes + `]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// storeWithApp opens a knowledge store in t's temporary directory, closed
-// when t ends, holding one app (pkg, label), and returns the app's ID.
-func storeWithApp(t *testing.T, pkg, label string) (*knowledge.Store, int64) {
-	t.Helper()
-	ctx := context.Background()
-	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	app, err := store.UpsertApp(ctx, pkg, label)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return store, app.ID
 }

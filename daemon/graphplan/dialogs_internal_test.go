@@ -53,7 +53,7 @@ func TestNoticeIsAcknowledged(t *testing.T) {
 }
 
 // TestReopenInDialogLeavesCheckBoxes: a tap that opened a dialog of
-// options gives its words back for the options to take ("Font size" then
+// options gives its words back for the options to take ("Text size" then
 // "Large"), but not for check boxes that share them ("Export ledgers"
 // opening "Export drafts ☑" and "Export archive ☑"): those are settings
 // of their own, already as the command wants them, and a tap would untick
@@ -72,7 +72,7 @@ func TestReopenInDialogLeavesCheckBoxes(t *testing.T) {
 		want                     bool
 	}{
 		{"check boxes", "export my ledgers", "Export ledgers", box(1, "Export drafts") + box(2, "Export archive") + ok, "export", false},
-		{"options", "make the font size large", "Font size", radio(1, "Small size") + radio(2, "Large size") + ok, "size", true},
+		{"options", "make the text size large", "Text size", radio(1, "Small size") + radio(2, "Large size") + ok, "size", true},
 	} {
 		s := dialogOf(t, tc.nodes)
 		rs := newRunState(tc.cmd, "")

@@ -38,8 +38,8 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 		e := &st.Elements[i]
 		if e.Kind != screen.KindCheckbox && e.Kind != screen.KindButton || holdsToggle(st.Screen, e.NodeID) {
 			// a check box or switch is a setting of its own, not one of
-			// the choices ("Export messages" opening "Export texts ☑",
-			// "Export pictures ☑": nothing is left to choose)
+			// the choices ("Export ledgers" opening "Export drafts ☑",
+			// "Export archive ☑": nothing is left to choose)
 			continue
 		}
 		for _, t := range elementTerms(e, "") {

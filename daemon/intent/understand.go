@@ -294,7 +294,7 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 		p.concepts = wordConcepts(p.text, p.stem)
 		if p.text == "last" && i+1 < len(pts) && pts[i+1].kind == KindWord && len(pts[i+1].text) > 3 && strings.HasSuffix(pts[i+1].text, "ed") {
 			// "last" before a past participle means the most recent one
-			// ("last captured", "last opened"), not the final one
+			// ("last saved", "last opened"), not the final one
 			p.concepts = appendMem(slices.Clone(p.concepts), cmem{id: "newest"})
 		}
 	}

@@ -240,14 +240,14 @@ func TestUnderstandFiller(t *testing.T) {
 }
 
 // TestLastBeforeAParticipleIsNewest: "last" before a past participle
-// ("last opened", "last captured") means the most recent, as "newest" and
+// ("last opened", "last saved") means the most recent, as "newest" and
 // "latest" do; alone or before a noun it stays "last" (the final one).
 func TestLastBeforeAParticipleIsNewest(t *testing.T) {
 	for _, tc := range []struct {
 		text   string
 		newest bool
 	}{
-		{"View last captured media", true},
+		{"Show last saved scan", true},
 		{"reopen the last opened ledger", true},
 		{"the tool I last used", true},
 		{"sort by last used", true},

@@ -119,6 +119,23 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 		named = true
 		left = append(left, ct.t)
 	}
+	// a name the command gives as written ("view ledger.pdf", "view
+	// 'Q3 plan'") must be shown; "open …" still opens its row
+	for _, v := range rs.values {
+		if !v.quoted || v.done {
+			continue
+		}
+		shows := func(e screen.Element) bool { return containsFold(e.Label, v.text) }
+		if !slices.ContainsFunc(st.Elements, shows) {
+			return false
+		}
+		if rs.opens && slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
+			return shows(e) && e.Kind != screen.KindText && e.Kind != screen.KindInput
+		}) {
+			return false
+		}
+		named = true
+	}
 	if rs.opens && len(left) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
 		return e.Kind != screen.KindText && e.Kind != screen.KindInput && subset(left, elementTerms(&e, ""))
 	}) {
@@ -249,7 +266,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 	switch h.Action {
 	case device.Input:
 		for i := range rs.values {
-			if !rs.values[i].done && strings.EqualFold(rs.values[i].text, h.Text) {
+			if v := rs.values[i]; !v.done && (strings.EqualFold(v.text, h.Text) || v.file && sameName(h.Text, v.text, true)) {
 				rs.values[i].done, rs.values[i].typed = true, true
 				rs.typed++
 				break

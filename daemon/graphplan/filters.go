@@ -22,7 +22,7 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 	switch {
 	case remaining < 1e-9 && len(c.covers) > 0 && rs.onlyNav(c.covers):
 		return "everything the command names is done; a word like \"tab\" or \"page\" only said where to look"
-	case rs.commitOnly(c.covers) && (rs.contentLeft(w) || c.via > 0):
+	case rs.commitOnly(c.covers) && (rs.contentLeft(w) || c.via > 0) && !rs.savesAs(st, c):
 		return "a commit comes after what it commits, not instead of it, and where it was done"
 	case c.action == device.Tap && elementOf(st, c) != nil && elementOf(st, c).Kind == screen.KindText:
 		return "text no interactive element holds: a tap on it does nothing"
@@ -44,6 +44,18 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "the command asks to delete all of something and a step opened one item it does not name"
 	}
 	return ""
+}
+
+// savesAs reports whether c is a commit on this screen ("Save as") while
+// the command gives a name still to type ("… and save it as scan7.png")
+// and this screen has no text field for it: the commit opens the dialog
+// where the name is typed, so it comes before the name, not after it, and
+// is no overshoot.
+func (rs *runState) savesAs(st *daemon.PlanState, c candidate) bool {
+	if c.via != 0 || !rs.commitOnly(c.covers) || slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return e.Kind == screen.KindInput && !isSearchField(&e) }) {
+		return false
+	}
+	return slices.ContainsFunc(rs.values, func(v value) bool { return v.quoted && v.names && !v.done })
 }
 
 // elementOf returns the element of the current screen candidate c acts

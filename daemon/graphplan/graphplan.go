@@ -272,7 +272,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	var best *candidate // the first relevant one (without an embedder: cands[0] or none)
 	for i := range cands {
-		if cands[i].score < minScore && !(cands[i].action == device.Input && cands[i].score >= MinScore) && !rs.completes(cands[i], weights) {
+		if cands[i].score < minScore && !(cands[i].action == device.Input && cands[i].score >= MinScore) && !rs.completes(cands[i], weights) && !rs.savesAs(st, cands[i]) {
 			continue // a value still to type is no overshoot, nor the rest of the command on screen
 		}
 		if why := rs.passOver(st, cands[i], weights, remaining); why != "" {

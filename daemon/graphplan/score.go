@@ -69,6 +69,10 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 					// the command's own ("create a note … and type 'X'")
 					continue
 				}
+				text, ok := fileText(st, e, rs.values[v])
+				if !ok {
+					continue
+				}
 				sc := 0.2 + 0.5*ov
 				if e.Focused || daemon.IsDialog(st.Screen) {
 					sc += 0.25
@@ -76,8 +80,8 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				if rs.search && isSearchField(e) {
 					sc += 0.5 // the command asks to search: this is where
 				}
-				out = append(out, candidate{action: device.Input, element: i, text: rs.values[v].text,
-					score: sc / (1 + penalty(st, device.Input, d)), reason: fmt.Sprintf("type %q into %q", rs.values[v].text, e.Label)})
+				out = append(out, candidate{action: device.Input, element: i, text: text,
+					score: sc / (1 + penalty(st, device.Input, d)), reason: fmt.Sprintf("type %q into %q", text, e.Label)})
 			}
 			continue
 		case screen.KindScroll:

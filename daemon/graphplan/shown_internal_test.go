@@ -147,7 +147,7 @@ func TestValueHeldInAField(t *testing.T) {
 		{field("Ledger", "File name"), "Ledger.", false},
 		{&screen.Element{Kind: screen.KindButton, Label: "Ledger_backup"}, "Ledger_backup.json", false},
 	} {
-		if got := heldIn(tc.el, tc.value); got != tc.want {
+		if got := heldIn(tc.el, tc.value, true); got != tc.want {
 			t.Errorf("heldIn(%q, %q) = %v, want %v", tc.el.Value, tc.value, got, tc.want)
 		}
 	}

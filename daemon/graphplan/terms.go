@@ -61,6 +61,10 @@ type value struct {
 	// quantity: a number followed by its unit ("5 minutes", "40 percent"):
 	// a setting's value, never keyed on a keypad
 	quantity bool
+	// file: a file name written without quote marks ("scan7.png"), typed
+	// as written or, where the app keeps the extension in a field of its
+	// own, without it (fileText)
+	file bool
 	// dur: the length of time a quantity says ("4 minutes") or a clock
 	// value gives ("4:00"), 0 for any other value; durTerms: the terms of
 	// its words, covered by a dialog's label that shows the same clock
@@ -214,8 +218,10 @@ func newRunState(cmd, appLabel string) *runState {
 	for _, tm := range termsOf(appLabel) {
 		rs.appWords[tm] = true
 	}
+	u.Values = commandValues(cmd, u)
 	for _, v := range u.Values {
-		if v.Kind == intent.KindWord && !rs.search {
+		named := namedAsWritten(v)
+		if v.Kind == intent.KindWord && !rs.search && !named {
 			continue // proper-noun-like words are matched as terms, not typed
 		}
 		// the words before the value that may name its field; for a
@@ -223,13 +229,13 @@ func newRunState(cmd, appLabel string) *runState {
 		// those naming the app ("… of the Jotter app to 140%" names no
 		// field)
 		ctx := termsOf(cmd[:v.Start])
-		if v.Kind != intent.KindQuoted {
+		if !named {
 			ctx = slices.DeleteFunc(slices.Clone(ctx), func(t term) bool { return rs.appWords[t] })
 		}
 		if len(ctx) > 2 {
 			ctx = ctx[len(ctx)-2:]
 		}
-		val := value{text: v.Text, quoted: v.Kind == intent.KindQuoted, context: ctx, names: namesValue(cmd[:v.Start]),
+		val := value{text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]),
 			quantity: v.Kind == intent.KindNumber && measured(u, v)}
 		if d, said, ok := commandDuration(u, v); ok {
 			val.dur, val.durTerms = d, termsOf(said)
@@ -268,7 +274,7 @@ func newRunState(cmd, appLabel string) *runState {
 	return rs
 }
 
-// commandWithoutValues blanks the quoted values of a command: they are
+// commandWithoutValues blanks the quoted values and file names of a command: they are
 // typed, not matched against labels. Numbers stay: "5 minutes" is often a
 // label to pick. A participle that introduces a quoted value ("called",
 // "named", "titled" + 'X') is blanked too: it names the value, it is not
@@ -280,8 +286,8 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 			b[i] = ' '
 		}
 	}
-	for _, v := range u.Values {
-		if v.Kind != intent.KindQuoted {
+	for _, v := range commandValues(cmd, u) {
+		if !namedAsWritten(v) {
 			continue
 		}
 		blank(v.Start, v.End)
@@ -294,6 +300,28 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 		}
 	}
 	return string(b)
+}
+
+// commandValues returns the values of the command (u, the understanding
+// of cmd) in order, with the file names it writes without quote marks
+// (intent.FileNames) in place of the words Understand read in them.
+func commandValues(cmd string, u intent.Command) []intent.Value {
+	files := intent.FileNames(cmd)
+	if len(files) == 0 {
+		return u.Values
+	}
+	out := slices.DeleteFunc(slices.Clone(u.Values), func(v intent.Value) bool {
+		return slices.ContainsFunc(files, func(f intent.Value) bool { return v.Start < f.End && v.End > f.Start })
+	})
+	out = append(out, files...)
+	slices.SortFunc(out, func(a, b intent.Value) int { return a.Start - b.Start })
+	return out
+}
+
+// namedAsWritten reports whether a value of the command is a name to type
+// or pick as it is written: quoted, or a file name ("keep it as scan7.png").
+func namedAsWritten(v intent.Value) bool {
+	return v.Kind == intent.KindQuoted || intent.IsFileName(v)
 }
 
 func isPolarity(t term) bool { return t == "@on" || t == "@off" }

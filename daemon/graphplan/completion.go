@@ -399,3 +399,76 @@ func answeredAbout(h daemon.StepRecord, value string) bool {
 	}
 	return false
 }
+
+// carryOn taps the one button of this screen that carries the command's
+// leading verb when the last step, a tap that did that verb, handed the
+// operation to another package: a menu's "Print" opening the system's
+// print screen, whose button prints; "Export" opening another app's
+// screen whose button exports. That screen is the second half of the same
+// operation; leaving it untouched would drop it. The verb is the
+// command's first word that is no stopword ("print …", "please export
+// …"); on the app's own screens (a tab, a menu of the app) nothing is
+// carried on this way, nor where two buttons carry the verb, nor by a
+// button that also names another action (otherAction).
+func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
+	n := len(st.History)
+	if rs.carried || n == 0 || st.Screen == nil || st.Screen.Package == "" || st.Package == "" || st.Screen.Package == st.Package {
+		return candidate{}, false
+	}
+	last := st.History[n-1]
+	if last.Action != device.Tap || !last.OK || last.After != st.Print || last.Screen == st.Print {
+		return candidate{}, false
+	}
+	verb, ok := leadingVerb(rs.cmd)
+	if !ok || !slices.Contains(targetTerms(last.Target), verb) {
+		return candidate{}, false
+	}
+	found := -1
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Disabled || e.Kind == screen.KindText || e.Kind == screen.KindInput || strings.EqualFold(e.Label, last.Target.Label()) ||
+			!slices.Contains(elementTerms(e, ""), verb) || otherAction(e.Label, verb) {
+			continue
+		}
+		if found >= 0 {
+			return candidate{}, false
+		}
+		found = i
+	}
+	if found < 0 || penalty(st, device.Tap, screen.Describe(st.Screen, st.Elements[found].NodeID)) > 0 {
+		return candidate{}, false
+	}
+	rs.carried = true
+	return candidate{action: device.Tap, element: found, reason: fmt.Sprintf("%q carries on the %q the last step began", st.Elements[found].Label, verb)}, true
+}
+
+// otherAction reports whether label names an action other than verb
+// and the accepting words of a dialog (positiveWords): "End call" after
+// "Call …" ends what the tap began.
+func otherAction(label string, verb term) bool {
+	for _, t := range intent.Tokenize(label) {
+		if t.Kind == intent.KindWord && intent.ActionWord(t.Text) && !slices.Contains(positiveWords, t.Text) && !slices.Contains(termsOf(t.Text), verb) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadingVerb returns the term of the command's first word that is no
+// stopword: in an imperative, its verb.
+func leadingVerb(cmd string) (term, bool) {
+	for _, t := range intent.Tokenize(cmd) {
+		if t.Kind != intent.KindWord {
+			return "", false
+		}
+		if intent.IsStopword(t.Text) {
+			continue
+		}
+		ts := termsOf(t.Text)
+		if len(ts) == 0 {
+			return "", false
+		}
+		return ts[len(ts)-1], true
+	}
+	return "", false
+}

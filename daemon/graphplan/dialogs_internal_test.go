@@ -2,6 +2,7 @@ package graphplan
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -85,6 +86,43 @@ func TestReopenInDialogLeavesCheckBoxes(t *testing.T) {
 		rs.reopenInDialog(st)
 		if got := !rs.covered[tc.reopened]; got != tc.want {
 			t.Errorf("%s: %q given back = %v, want %v", tc.name, tc.reopened, got, tc.want)
+		}
+	}
+}
+
+// TestCarryOnInAnotherPackage: a tap that did the command's verb ("Print")
+// and handed the work to another package's screen is carried on by that
+// screen's one button with the verb; not on the app's own screen, not by
+// a button naming another action too, not where two buttons carry it.
+func TestCarryOnInAnotherPackage(t *testing.T) {
+	spooler := `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Copies: 1","bounds":[0,200,1080,300],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Save to file","resource_id":"org.example.spooler:id/do_print","bounds":[900,1900,1080,2050],"clickable":true,"enabled":true,"visible_to_user":true}`
+	second := `,
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Print preview","bounds":[0,1900,400,2050],"clickable":true,"enabled":true,"visible_to_user":true}`
+	other := `,
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Cancel print","bounds":[0,1900,400,2050],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, pkg, nodes, want string
+	}{
+		{"another package", "org.example.spooler", spooler, "Save to file"},
+		{"the app's own screen", "org.example.jotter", spooler, ""},
+		{"two buttons carry the verb", "org.example.spooler", spooler + second, ""},
+		{"the only other one names another action", "org.example.spooler", strings.Replace(spooler, "Save to file", "Cancel print", 1), ""},
+		{"beside a cancel", "org.example.spooler", spooler + other, "Save to file"},
+	} {
+		s := screenOf(t, tc.nodes)
+		s.Package = tc.pkg
+		rs := newRunState("print the ledger note", "Jotter")
+		st := &daemon.PlanState{Package: "org.example.jotter", Screen: s, Elements: screen.Elements(s), Print: "spool",
+			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Print"}, Screen: "menu", After: "spool", OK: true, Changed: true}}}
+		c, ok := rs.carryOn(st)
+		got := ""
+		if ok {
+			got = st.Elements[c.element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%s: carried on by %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -336,6 +336,11 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.7), nil
 		}
 	}
+	if best == nil {
+		if c, ok := rs.carryOn(st); ok {
+			return decision(c, 0.6), nil
+		}
+	}
 	unknown := ""
 	if best == nil {
 		unknown = rs.unknownAction(weights)

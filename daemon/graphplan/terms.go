@@ -97,6 +97,7 @@ type runState struct {
 	lastPrint         string
 	// confirmedDialog: the positive button of a final dialog was tapped
 	confirmedDialog bool
+	carried         bool    // carryOn tapped the button that carries on the last step's verb
 	reopened        int     // history length at the last reopenInDialog
 	unknown         float64 // weight of command words no element of the app carries
 	search          bool    // the command asks to search: names go into search fields

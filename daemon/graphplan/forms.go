@@ -291,15 +291,28 @@ func composer(e *screen.Element) bool {
 	return false
 }
 
-// confirmButton finds the button that commits a form on this screen.
+// confirmButton finds the button that commits a form on this screen:
+// one that saves before one that sends before one that adds ("Save"
+// rather than "New folder" in a save picker), the first on screen among
+// equals.
 func confirmButton(st *daemon.PlanState) (candidate, bool) {
+	best, rank := -1, len(confirmOrder)
 	for i := range st.Elements {
 		e := &st.Elements[i]
-		if e.Kind == screen.KindButton && !e.Disabled && isConfirm(e.Label+" "+e.Resource) {
-			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("commit the typed values with %q", e.Label)}, true
+		if e.Kind != screen.KindButton || e.Disabled {
+			continue
+		}
+		for r, c := range confirmOrder[:rank] {
+			if slices.Contains(termsOf(e.Label+" "+e.Resource), term("@"+c)) {
+				best, rank = i, r
+				break
+			}
 		}
 	}
-	return candidate{}, false
+	if best < 0 {
+		return candidate{}, false
+	}
+	return candidate{action: device.Tap, element: best, reason: fmt.Sprintf("commit the typed values with %q", st.Elements[best].Label)}, true
 }
 
 func isSearchField(e *screen.Element) bool {
@@ -507,10 +520,8 @@ func notice(st *daemon.PlanState) (candidate, bool) {
 }
 
 func isConfirm(label string) bool {
-	for _, t := range termsOf(label) {
-		if strings.HasPrefix(string(t), "@") && confirmConcepts[string(t[1:])] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(termsOf(label), func(t term) bool {
+		c, ok := strings.CutPrefix(string(t), "@")
+		return ok && slices.Contains(confirmOrder, c)
+	})
 }

@@ -336,7 +336,8 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.7), nil
 		}
 	}
-	if best == nil {
+	if best == nil || best.via > 0 {
+		// before any path away from the screen the operation was handed to
 		if c, ok := rs.carryOn(st); ok {
 			return decision(c, 0.6), nil
 		}

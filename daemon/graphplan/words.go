@@ -152,9 +152,9 @@ func switchesSomething(cmd string) bool {
 // be in (intent.SwitchState).
 func switchPolarity(cmd, label string) int { return intent.SwitchState(cmd, label) }
 
-// confirmConcepts label buttons that commit a form: save / ok / done /
-// send / add / create / apply / set.
-var confirmConcepts = map[string]bool{"save": true, "send": true, "add": true}
+// confirmOrder lists the concepts of buttons that commit a form (save /
+// ok / done / apply, send, add / create / set), the surest first.
+var confirmOrder = []string{"save", "send", "add"}
 
 // isPolarityWord reports whether a word only says what kind of change the
 // command makes — on or off ("enable", "disable"), open ("open", "view",

@@ -160,7 +160,12 @@ var confirmOrder = []string{"save", "send", "add"}
 // command makes — on or off ("enable", "disable"), open ("open", "view",
 // "check"), edit ("set", "change", "adjust") — rather than naming a label
 // to look for. Its concept term stays; its literal word is no target.
+// "Rename" is no such word: it also says what changes, the name, and is
+// the label of that operation in apps' menus.
 func isPolarityWord(w string) bool {
+	if strings.EqualFold(w, "rename") {
+		return false
+	}
 	for _, c := range intent.Concepts(w) {
 		switch c {
 		case "on", "off", "open", "edit":

@@ -63,3 +63,24 @@ func TestParticiplesNameNoAction(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameIsATarget: "rename" is looked for as a label ("Rename" in a
+// menu) as well as counted as an edit; "change" and "edit" only say that
+// something changes.
+func TestRenameIsATarget(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, word string
+		want      bool
+	}{
+		{"rename the last clip to 'dune'", "renam", true},
+		{"change the last clip's title to 'dune'", "chang", false},
+		{"edit the last clip's title", "edit", false},
+	} {
+		rs := newRunState(tc.cmd, "")
+		got := slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == term(tc.word) })
+		edit := slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == "@edit" })
+		if got != tc.want || !edit {
+			t.Errorf("%q: terms %v; want %q among them %v, and @edit", tc.cmd, rs.terms, tc.word, tc.want)
+		}
+	}
+}

@@ -34,6 +34,20 @@ func (rs *runState) pendingValues() int {
 
 // coveredAny reports whether some term of the command (not merely of the
 // labels tapped on the way) is covered, or a value typed.
+// actedAny reports whether a term of the command that names an action
+// (an action concept, "@delete", or a word naming one) is covered.
+func (rs *runState) actedAny() bool {
+	for _, ct := range rs.terms {
+		if !rs.covered[ct.t] {
+			continue
+		}
+		if id, concept := strings.CutPrefix(string(ct.t), "@"); concept && intent.IsAction(id) || !concept && intent.ActionWord(rs.words[ct.t]) {
+			return true
+		}
+	}
+	return false
+}
+
 func (rs *runState) coveredAny() bool {
 	if rs.typed > 0 {
 		return true
@@ -412,7 +426,7 @@ func answeredAbout(h daemon.StepRecord, value string) bool {
 // button that also names another action (otherAction).
 func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
 	n := len(st.History)
-	if rs.carried || n == 0 || st.Screen == nil || st.Screen.Package == "" || st.Package == "" || st.Screen.Package == st.Package {
+	if rs.carried || n == 0 || st.Screen == nil || st.Package == "" || st.Screen.ForegroundPackage() == "" || st.Screen.ForegroundPackage() == st.Package {
 		return candidate{}, false
 	}
 	last := st.History[n-1]

@@ -58,8 +58,11 @@ func elementKey(print string, e *screen.Element) string {
 // never one that creates something, edits a field or flips a setting, nor
 // a row of the app's content; the first in reading order first (toolbar
 // and menu buttons come before a screen's content); none outside the
-// app. ok is false when there is nothing to try or go back from.
-func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph) (daemon.Decision, bool) {
+// app. With menusOnly, the only elements tried are the screen's menus of
+// unknown effect (overflowMenu): what they show is then scored like any
+// screen. ok is false when there is nothing to
+// try or go back from.
+func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph, menusOnly bool) (daemon.Decision, bool) {
 	x := &rs.explore
 	if x.tried == nil {
 		x.tried, x.leadsTo, x.untried, x.origin = map[string]bool{}, map[string]string{}, map[string]int{}, st.Print
@@ -95,7 +98,7 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph) (daem
 				if t, ok := x.leadsTo[k]; ok && x.untried[t] > 0 {
 					reopen = append(reopen, i)
 				}
-			case !isKnown:
+			case !isKnown && (!menusOnly || overflowMenu(e)):
 				try = append(try, i)
 			case g.unexploredMenu(to):
 				menu = append(menu, i)
@@ -104,7 +107,11 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph) (daem
 	}
 	x.untried[st.Print] = len(try)
 	if x.depth < MaxExploreDepth && x.taken < MaxExplores {
-		for pass, list := range [][]int{try, reopen, menu} {
+		lists := [][]int{try, reopen, menu}
+		if menusOnly {
+			lists = lists[:1]
+		}
+		for pass, list := range lists {
 			if len(list) == 0 {
 				continue
 			}
@@ -126,6 +133,14 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph) (daem
 			Reason: "what the last try opened holds nothing the command asks; going back"}, true
 	}
 	return daemon.Decision{}, false
+}
+
+// overflowMenu reports whether e opens a screen's menu of further
+// operations ("More options", "⋮", "Menu"): its label carries the
+// concept settings but is no settings screen's name ("Settings").
+func overflowMenu(e *screen.Element) bool {
+	ts := termsOf(e.Label)
+	return slices.Contains(ts, "@settings") && !slices.Contains(ts, "set") && !slices.Contains(ts, "setting")
 }
 
 // moved reports whether the run's last step took effect and changed the

@@ -346,6 +346,17 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if best == nil {
 		unknown = rs.unknownAction(weights)
 	}
+	if best == nil && pending == 0 && len(st.History) > 0 && remaining > 0 && remaining >= 0.5*totalWeight(rs, weights) &&
+		rs.coveredAny() && !rs.actedAny() && !rs.viewing && unknown == "" && !unset {
+		// the run reached what the command is about, but none of what it
+		// asks to do there, and nothing here or known leads further ("mark
+		// the chat with Bob as unread" after opening the chat): look in
+		// what this screen's menus hold before "done" (a command to see
+		// or open something is done by showing it: inView)
+		if d, ok := p.explore(rs, st, g, true); ok {
+			return d, nil
+		}
+	}
 	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && unknown == "" && !unset {
 		// changes made on a form with a save button are kept only once saved
 		if !rs.committed && actedHere(st) && !daemon.IsDialog(st.Screen) {
@@ -370,7 +381,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		}
 	}
 	if best == nil && !rs.coveredAny() && pending == 0 && rs.scrolls >= maxScrolls && (rs.viewing || rs.configLike) {
-		if d, ok := p.explore(rs, st, g); ok {
+		if d, ok := p.explore(rs, st, g, false); ok {
 			return d, nil
 		}
 	}
@@ -387,7 +398,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			// about to give up on a command partly done (a value, an
 			// action or a switch is left): what is left may be behind an
 			// element nobody tried
-			if d, ok := p.explore(rs, st, g); ok {
+			if d, ok := p.explore(rs, st, g, false); ok {
 				return d, nil
 			}
 		}

@@ -1,0 +1,63 @@
+package graphplan
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestActionLeftOpensTheMenu: the run opened the thing the command is
+// about (a chat) but none of what it asks to do there ("mark … as
+// unread", which the app shows somewhere the graph has no way to), and
+// nothing on the screen matches: the planner opens the screen's overflow
+// menu before declaring done. It does not when the command's action was
+// done, when the command only asks to see the thing, or for a button that
+// names settings rather than a menu.
+func TestActionLeftOpensTheMenu(t *testing.T) {
+	ctx := context.Background()
+	chat := `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Sam","bounds":[150,80,700,210],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Call","bounds":[760,80,900,210],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.ImageView","content_desc":"%s","bounds":[920,80,1060,210],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.TextView","text":"See you at noon","bounds":[40,400,1040,500],"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, cmd, menu string
+		tapped          screen.Descriptor
+		wantMenu        bool
+	}{
+		{"action left", "mark the chat with Sam as unread", "More options", screen.Descriptor{Text: "Sam · See you at noon"}, true},
+		{"settings, no menu", "mark the chat with Sam as unread", "Settings", screen.Descriptor{Text: "Sam · See you at noon"}, false},
+		{"only to see it", "show me the chat with Sam", "More options", screen.Descriptor{Text: "Sam · See you at noon"}, false},
+		{"action done", "archive the chat with Sam", "More options", screen.Descriptor{Text: "Archive"}, false},
+	} {
+		store, appID := storeWithApp(t, "org.example.talk", "Talk")
+		// the app shows "Mark as unread" and "Archive" somewhere the graph
+		// has no way to: their words are the app's
+		sc, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: "elsewhere"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range []string{"Mark as unread", "Archive", "Chats"} {
+			if _, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Descriptor: screen.Descriptor{Text: l}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := screenOf(t, fmt.Sprintf(chat, tc.menu))
+		s.Package = "org.example.talk"
+		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.talk", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "chat", Step: 1,
+			History: []daemon.StepRecord{{Action: device.Tap, Target: tc.tapped, Screen: "chats", After: "chat", OK: true, Changed: true}}}
+		d, err := New(store).Next(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		menu := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == tc.menu
+		if menu != tc.wantMenu {
+			t.Errorf("%s: %s %d (%s); want the menu opened: %v", tc.name, d.Action, d.Element, d.Reason, tc.wantMenu)
+		}
+	}
+}

@@ -114,7 +114,8 @@ func holdsToggle(s *screen.Snapshot, id int) bool {
 
 // shownValues marks the command's values that the current screen holds
 // already (value.done), as a switch already in the wanted state holds
-// its setting: a field that holds the value (heldIn), or a dialog that
+// its setting: a field that holds the value (heldIn), a name the command
+// picks shown as the title of what is open (titled), or a dialog that
 // shows its length of time as a clock (durationShown: "04:00" for "a 4
 // minute countdown"), whose number and unit are then covered. What is
 // left is to accept the form.
@@ -142,7 +143,31 @@ func (rs *runState) shownValues(st *daemon.PlanState) {
 				break
 			}
 		}
+		if !v.done && v.selects && titled(st, v.text) {
+			v.done = true
+		}
 	}
+}
+
+// titled reports whether the screen shows name as text that no element
+// of it to act on carries: the title of the thing open here ("Ledger"
+// over the note's text, beside the tabs of other notes), not a row to
+// pick. A pager, list or text field that takes the text as its label
+// does not count.
+func titled(st *daemon.PlanState, name string) bool {
+	shown := false
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		head, _, _ := strings.Cut(e.Label, " · ")
+		if e.Kind == screen.KindScroll || e.Kind == screen.KindInput || !strings.EqualFold(strings.TrimSpace(head), strings.TrimSpace(name)) {
+			continue
+		}
+		if e.Kind != screen.KindText {
+			return false
+		}
+		shown = true
+	}
+	return shown
 }
 
 // heldIn reports whether e is a text field (no search field) that holds

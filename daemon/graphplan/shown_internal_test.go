@@ -179,3 +179,37 @@ func TestNameHeldIsNotTypedAgain(t *testing.T) {
 		t.Errorf("%s %d %q (%s), want a tap on OK", d.Action, d.Element, d.Text, d.Reason)
 	}
 }
+
+// TestNameShownAsTheTitle: a name the command picks ("delete the note
+// 'Ledger'") shown as text no element carries — the title of the note
+// open, beside the tab of another note, with the pager under it taking the
+// same text as its label — is there already; a row of a list that carries
+// it is still to tap.
+func TestNameShownAsTheTitle(t *testing.T) {
+	open := screenOf(t, `
+	 {"id":1,"parent":0,"class":"androidx.viewpager.widget.ViewPager","scrollable":true,"bounds":[0,300,1080,2200],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.TextView","text":"Ledger","bounds":[400,320,600,400],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":1,"class":"android.widget.TextView","text":"Errands","bounds":[800,320,1080,400],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":1,"class":"android.widget.EditText","text":"Rent paid","bounds":[0,420,1080,2200],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true}`)
+	list := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,300,1080,450],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.TextView","text":"Ledger","bounds":[40,320,900,400],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,460,1080,610],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":3,"class":"android.widget.TextView","text":"Errands","bounds":[40,480,900,560],"enabled":true,"visible_to_user":true}`)
+	for _, tc := range []struct {
+		name string
+		s    *screen.Snapshot
+		want bool
+	}{
+		{"the note open", open, true},
+		{"a row of the list", list, false},
+	} {
+		rs := newRunState("delete the note 'Ledger'", "")
+		st := &daemon.PlanState{Screen: tc.s, Elements: screen.Elements(tc.s)}
+		rs.values[0].selects = true
+		rs.shownValues(st)
+		if rs.values[0].done != tc.want {
+			t.Errorf("%s: value done %v, want %v (elements %+v)", tc.name, rs.values[0].done, tc.want, st.Elements)
+		}
+	}
+}

@@ -49,6 +49,15 @@ type appGraph struct {
 	keypads  map[int64]bool // screens holding a keypad (keypad.go)
 }
 
+// ofApp reports whether screen scr belongs to package pkg by its recorded
+// activity ("pkg/.Activity"); a screen without one, or an empty pkg,
+// counts as the app's.
+func (g *appGraph) ofApp(scr int64, pkg string) bool {
+	act := g.act[scr]
+	owner, _, ok := strings.Cut(act, "/")
+	return pkg == "" || act == "" || !ok || owner == pkg
+}
+
 // keypad reports whether screen scr holds a keypad.
 func (g *appGraph) keypad(scr int64) bool { return g.keypads[scr] }
 
@@ -166,11 +175,23 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		screens = append(screens, scr)
 	}
 	sort.Slice(screens, func(i, j int) bool { return screens[i] < screens[j] }) // deterministic ties
+	here := ""
+	if st.Screen != nil {
+		here = st.Screen.ForegroundPackage()
+	}
+	verb, hasVerb := leadingVerb(rs.cmd)
 	for _, scr := range screens {
 		d := dist[scr]
 		if scr == start || math.IsInf(d, 1) {
 			continue
 		}
+		// another package's screen (the system's print screen, file picker
+		// or dialer an operation of the app hands off to) holds the
+		// platform's texts and ids, not the app's: from a screen of the app
+		// or of another package, only an element whose label carries the command's
+		// leading verb ("Call number" for "call Alice") is a target there,
+		// matched by its label alone
+		foreign := st.Package != "" && here != "" && !g.ofApp(scr, st.Package) && !g.ofApp(scr, here)
 		fe := first[scr]
 		var firstTerms []term // the path's first element covers its words too
 		if fe.element != 0 {
@@ -181,16 +202,25 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			if !rs.viewing && len(strings.Fields(label)) > maxTargetWords {
 				continue // a paragraph (a message, an answer) is read, not acted on
 			}
-			terms := g.terms[e.ID]
+			terms, text, rid := g.terms[e.ID], g.texts[e.ID], e.Descriptor.ResourceID
+			if foreign {
+				terms, rid = termsOf(label), ""
+				if !hasVerb || !slices.Contains(terms, verb) {
+					continue
+				}
+				if !g.labelled[text] {
+					text = ""
+				}
+			}
 			if len(firstTerms) > 0 {
 				terms = append(append([]term(nil), terms...), firstTerms...)
 			}
-			hit := sem.hit(g.texts[e.ID])
+			hit := sem.hit(text)
 			keyed := -1
 			if keys && g.keypad(scr) {
 				keyed = kv
 			}
-			sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, terms, hit, w, keyed)
+			sc, covers := rs.match(label+" "+rid, terms, hit, w, keyed)
 			if sc <= 0 {
 				continue
 			}

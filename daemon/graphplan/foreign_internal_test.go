@@ -1,0 +1,76 @@
+package graphplan
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestForeignScreenTargets: the graph knows a way from the app's viewer
+// through its menu's "Output" to the system's print screen (another
+// package), whose button's resource-id is "details_panel" and whose
+// "Print now" names the verb. A question about the photo's details does not
+// head for the print screen's id words, nor a command whose verb its
+// labels lack for one of them ("A4"); "print the photo" may head for its
+// "Print now".
+func TestForeignScreenTargets(t *testing.T) {
+	ctx := context.Background()
+	store, appID := storeWithApp(t, "org.example.snaps", "Snaps")
+	screenAt := func(fp, act string, labels ...screen.Descriptor) (knowledge.Screen, []knowledge.Element) {
+		sc, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: fp, Activity: act})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var els []knowledge.Element
+		for _, d := range labels {
+			e, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Descriptor: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			els = append(els, e)
+		}
+		return sc, els
+	}
+	viewer, ve := screenAt("viewer", "org.example.snaps/.Viewer", screen.Descriptor{Desc: "More options"}, screen.Descriptor{Desc: "Share"})
+	menu, me := screenAt("menu", "org.example.snaps/.Viewer", screen.Descriptor{Text: "Output"}, screen.Descriptor{Text: "Rename"})
+	spool, _ := screenAt("spool", "org.example.spooler/.Print", screen.Descriptor{Text: "Print now"}, screen.Descriptor{Text: "A4", ResourceID: "org.example.spooler:id/details_panel"})
+	for _, tr := range []knowledge.Transition{
+		{From: viewer.ID, To: menu.ID, Action: device.Tap, ElementID: ve[0].ID},
+		{From: menu.ID, To: spool.ID, Action: device.Tap, ElementID: me[0].ID},
+	} {
+		if _, err := store.RecordTransition(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.ImageView","content_desc":"More options","bounds":[920,80,1060,210],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageView","content_desc":"Share","bounds":[760,80,900,210],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	s.Package = "org.example.snaps"
+	p := New(store)
+	for _, tc := range []struct {
+		cmd    string
+		target string // the path's target on the print screen, "" for none
+	}{
+		{"what are the details of this photo", ""},
+		{"print this photo", "Print now"},
+		{"choose the A4 size", ""}, // a label of the print screen, without the command's verb
+	} {
+		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.snaps", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "viewer"}
+		g, err := p.graph(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := newRunState(tc.cmd, "Snaps")
+		w := g.weights(rs, st)
+		cands := p.graphCandidates(ctx, rs, st, g, nil, w)
+		got := slices.ContainsFunc(cands, func(c candidate) bool { return c.via == 2 })
+		if got != (tc.target != "") {
+			t.Errorf("%q: candidates %+v; want one toward the print screen: %v", tc.cmd, cands, tc.target != "")
+		}
+	}
+}

@@ -155,11 +155,20 @@ func isNumber(s string) bool {
 // for a command that changes or deletes what exists (edit, delete) and
 // does not ask to add: "rename the note 'Ledger'" or "delete contact Dora"
 // must find the item, and a new one made on the way (a note named
-// "Ledger") is a side effect nobody asked for. A command that also adds
-// ("set an alarm", "add a number to Dora Lind") keeps every element.
+// "Ledger") is a side effect nobody asked for; so must a command that adds
+// something the app shows to something else ("add contact Dora to
+// favorites": addsShown). A command that adds a new thing ("set an
+// alarm", "add a number to Dora Lind") keeps every element.
 func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)
-	return rs.changesOnly && e != nil && c.action == device.Tap && slices.Contains(termsOf(e.Label), "@add")
+	if e == nil || c.action != device.Tap {
+		return false
+	}
+	ts := termsOf(e.Label)
+	// a thing the app shows, added somewhere: only what makes a new one
+	// ("Create new contact", "New event") is unasked; "Add to favorites"
+	// is the add itself
+	return slices.Contains(ts, "@add") && (rs.changesOnly || rs.addsExisting && (slices.Contains(ts, "new") || slices.Contains(ts, "creat")))
 }
 
 // discards reports whether candidate c taps, now, a button that cancels

@@ -269,6 +269,40 @@ func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 		v := &rs.values[i]
 		v.selects = v.quoted && !v.names && labels[strings.ToLower(strings.TrimSpace(v.text))]
 	}
+	rs.addsExisting = rs.adds && addsShown(rs.cmd, labels)
+}
+
+// addsShown reports whether command cmd adds something it names, that
+// the app shows (labels, lower case; a row by its first text), to
+// something else: "add contact Dora to favorites", "put 'Ledger' into the
+// archive". The thing exists; the add is to a collection, and creating a
+// new one is not on the way. A name after "to" ("add a number to Dora")
+// is where the new thing goes, not the thing.
+func addsShown(cmd string, labels map[string]bool) bool {
+	shown := func(name string) bool {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if labels[name] {
+			return true
+		}
+		for l := range labels {
+			if head, _, ok := strings.Cut(l, " · "); ok && strings.TrimSpace(head) == name {
+				return true
+			}
+		}
+		return false
+	}
+	lower := strings.ToLower(cmd)
+	for _, v := range intent.Understand(cmd).Values {
+		if v.Kind != intent.KindWord && v.Kind != intent.KindQuoted || !shown(v.Text) {
+			continue
+		}
+		rest := " " + lower[v.End:] + " "
+		before := " " + lower[:v.Start] + " "
+		if (strings.Contains(rest, " to ") || strings.Contains(rest, " into ")) && !strings.Contains(before, " to ") && !strings.Contains(before, " into ") {
+			return true
+		}
+	}
+	return false
 }
 
 // formFilled reports whether the run's last step typed a value on this

@@ -61,3 +61,37 @@ func TestActionLeftOpensTheMenu(t *testing.T) {
 		}
 	}
 }
+
+// TestAddingWhatExistsCreatesNothing: a command that adds something the
+// app shows to something else ("add contact Dora to favorites") does not
+// tap what makes a new one ("Create new contact"), but may tap the add
+// itself ("Add to favorites"); a command that adds a new thing to what
+// the app shows ("add a number to Dora") may create.
+func TestAddingWhatExistsCreatesNothing(t *testing.T) {
+	labels := map[string]bool{"dora · 555 0100": true, "favorites": true}
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"add contact Dora to favorites", true},
+		{"put 'Dora' into my favorites", true},
+		{"add a number to Dora", false},
+		{"add contact Sam to favorites", false}, // not shown: may be new
+		{"call Dora", false},
+	} {
+		if got := addsShown(tc.cmd, labels); got != tc.want {
+			t.Errorf("addsShown(%q) = %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Create new contact","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Add to favorites","bounds":[540,200,1080,300],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}
+	rs := newRunState("add contact Dora to favorites", "")
+	rs.addsExisting = true
+	for i, want := range []bool{true, false} {
+		if got := createsUnasked(rs, st, candidate{action: device.Tap, element: i}); got != want {
+			t.Errorf("%q: unasked %v, want %v", st.Elements[i].Label, got, want)
+		}
+	}
+}

@@ -137,6 +137,9 @@ type runState struct {
 	// changesOnly: it changes or deletes what exists (the concepts edit,
 	// delete) and does not ask to add (createsUnasked)
 	adds, changesOnly bool
+	// addsExisting: it adds something the app shows to something else
+	// ("add contact Dora to favorites"; addsShown)
+	addsExisting bool
 	// nearest: the label of the app (screen and graph) whose meaning is
 	// closest to the whole command by SemMargin over the next, unless it
 	// only names the app, or ""; recomputed each step (semantic.go)

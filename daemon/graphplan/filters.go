@@ -27,7 +27,7 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 	case c.action == device.Tap && elementOf(st, c) != nil && elementOf(st, c).Kind == screen.KindText:
 		return "text no interactive element holds: a tap on it does nothing"
 	case unasked(st, c):
-		return "a deletion the command does not ask for"
+		return "a deletion, call or payment the command does not ask for"
 	case rs.anotherOptionNamed(st, c):
 		return "the command names another option of this choice"
 	case discards(rs, st, c):
@@ -203,12 +203,12 @@ func retoggles(st *daemon.PlanState, c candidate) bool {
 }
 
 // unasked reports whether candidate c acts, now, on an element the
-// sensitive-action policy puts in the category Destroy for a command that
-// does not ask to delete (safety.Requested): "print the last photo" or
-// "pin the thread" never taps Delete on its way, though the
-// engine's guard lets a tap that only opens a confirmation through. Other
-// categories are left to the guard: "Share" is often only the way to a
-// menu.
+// sensitive-action policy puts in the category Destroy, Call or Money for
+// a command that does not ask for it (safety.Requested): "print the last
+// photo" or "pin the thread" never taps Delete on its way, "add Dora to
+// favorites" never taps "Call number", though the engine's guard lets a
+// tap that only opens a confirmation through. Other categories are left
+// to the guard: "Share" is often only the way to a menu.
 func unasked(st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)
 	if e == nil || st.Screen == nil {
@@ -216,7 +216,9 @@ func unasked(st *daemon.PlanState, c candidate) bool {
 	}
 	t := daemon.PolicyTarget(st.Screen, device.Action{Type: c.action, Label: e.Label}, e)
 	v := classify(t)
-	return slices.Contains(v.Categories, safety.Destroy) && !safety.Requested(st.Command, v)
+	return slices.ContainsFunc(v.Categories, func(c safety.Category) bool {
+		return c == safety.Destroy || c == safety.Call || c == safety.Money
+	}) && !safety.Requested(st.Command, v)
 }
 
 // classify is safety.Classify, remembered per target: the policy reads

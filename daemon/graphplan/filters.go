@@ -155,7 +155,8 @@ func isNumber(s string) bool {
 // for a command that changes or deletes what exists (edit, delete) and
 // does not ask to add: "rename the note 'Ledger'" or "delete contact Dora"
 // must find the item, and a new one made on the way (a note named
-// "Ledger") is a side effect nobody asked for; so must a command that adds
+// "Ledger") is a side effect nobody asked for; so must a command that only
+// asks to see something ("view favorite contacts"), and one that adds
 // something the app shows to something else ("add contact Dora to
 // favorites": addsShown). A command that adds a new thing ("set an
 // alarm", "add a number to Dora Lind") keeps every element.
@@ -168,7 +169,8 @@ func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 	// a thing the app shows, added somewhere: only what makes a new one
 	// ("Create new contact", "New event") is unasked; "Add to favorites"
 	// is the add itself
-	return slices.Contains(ts, "@add") && (rs.changesOnly || rs.addsExisting && (slices.Contains(ts, "new") || slices.Contains(ts, "creat")))
+	return slices.Contains(ts, "@add") && (rs.changesOnly || rs.viewing && !rs.adds ||
+		rs.addsExisting && (slices.Contains(ts, "new") || slices.Contains(ts, "creat")))
 }
 
 // discards reports whether candidate c taps, now, a button that cancels

@@ -74,3 +74,63 @@ func TestForeignScreenTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestBorrowedEdges: the graph recorded "More options" → menu only from
+// another state of the viewer (another photo shown); on this state the
+// same toolbar button is taken to lead there too, so "rename this photo"
+// heads for the menu's "Rename". A look-alike ("More settings") borrows
+// nothing, and neither does a state of another activity.
+func TestBorrowedEdges(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, desc, act string
+		want            bool
+	}{
+		{"same button, same activity", "More options", "org.example.snaps/.Viewer", true},
+		{"another activity", "More options", "org.example.snaps/.Settings", false},
+		{"a look-alike", "More settings", "org.example.snaps/.Viewer", false},
+	} {
+		store, appID := storeWithApp(t, "org.example.snaps", "Snaps")
+		add := func(fp, act string, labels ...screen.Descriptor) (knowledge.Screen, []knowledge.Element) {
+			sc, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: fp, Activity: act})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var els []knowledge.Element
+			for _, d := range labels {
+				e, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Descriptor: d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				els = append(els, e)
+			}
+			return sc, els
+		}
+		s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.ImageView","content_desc":"More options","bounds":[920,80,1060,210],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageView","content_desc":"Share","bounds":[760,80,900,210],"clickable":true,"enabled":true,"visible_to_user":true}`)
+		button := screen.Describe(s, 1) // as recorded on the other state
+		button.Desc = tc.desc
+		add("photo-1", "org.example.snaps/.Viewer", screen.Describe(s, 2))
+		other, oe := add("photo-2", tc.act, button)
+		menu, _ := add("menu", "org.example.snaps/.Viewer", screen.Descriptor{Text: "Rename"}, screen.Descriptor{Text: "Hide"})
+		if _, err := store.RecordTransition(ctx, knowledge.Transition{From: other.ID, To: menu.ID, Action: device.Tap, ElementID: oe[0].ID}); err != nil {
+			t.Fatal(err)
+		}
+		s.Package = "org.example.snaps"
+		st := &daemon.PlanState{Command: "rename this photo", Package: "org.example.snaps", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "photo-1"}
+		p := New(store)
+		g, err := p.graph(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := newRunState(st.Command, "Snaps")
+		cands := p.graphCandidates(ctx, rs, st, g, nil, g.weights(rs, st))
+		got := slices.ContainsFunc(cands, func(c candidate) bool {
+			return c.via == 1 && c.element >= 0 && st.Elements[c.element].Label == "More options"
+		})
+		if got != tc.want {
+			t.Errorf("%s: candidates %+v; want More options toward Rename: %v", tc.name, cands, tc.want)
+		}
+	}
+}

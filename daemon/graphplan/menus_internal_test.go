@@ -94,4 +94,8 @@ func TestAddingWhatExistsCreatesNothing(t *testing.T) {
 			t.Errorf("%q: unasked %v, want %v", st.Elements[i].Label, got, want)
 		}
 	}
+	// a command that only asks to see something creates nothing
+	if !createsUnasked(newRunState("view my favorite contacts", ""), st, candidate{action: device.Tap, element: 0}) {
+		t.Error("view my favorite contacts: Create new contact not passed over")
+	}
 }

@@ -4,6 +4,7 @@
 package graphplan
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
@@ -166,7 +167,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	if !ok {
 		return nil
 	}
-	dist, first, hops := g.dijkstra(start)
+	dist, first, hops := g.dijkstra(start, g.borrowed(start, st)...)
 	_, kv, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
 	byScroll := g.reachByScroll(start, dist, first, hops)
 	best := map[int64]candidate{} // first-edge element -> best candidate through it
@@ -298,6 +299,62 @@ const ScrollCost = 2.0
 // (no discount) loses five tasks.
 const ScrollDiscount = 0.6
 
+// BorrowCost is the path cost added to an edge borrowed from another
+// recorded state of the same screen (borrowed): weaker evidence than an
+// edge recorded from this state.
+const BorrowCost = 0.5
+
+// borrowed returns edges from screen start, the one the run is on, that
+// the graph recorded only from other states of the same activity: an
+// element of this screen (grounded by its descriptor: "More options" in
+// the toolbar) taken on another state of it led somewhere, so it is taken
+// to lead there from this one too. UI states of one screen differ in
+// their content (another photo, another list) and share their controls;
+// a recording seldom visits each state. Dialogs neither lend nor borrow,
+// nor does an element start already has a recorded edge for.
+func (g *appGraph) borrowed(start int64, st *daemon.PlanState) []gEdge {
+	act := g.act[start]
+	if act == "" || g.dialog[start] || st.Screen == nil {
+		return nil
+	}
+	own := map[string]bool{}
+	for _, e := range g.out[start] {
+		if ke := g.elems[e.element]; ke != nil {
+			own[ke.Key] = true
+		}
+	}
+	grounded := map[string]bool{}
+	var out []gEdge
+	seen := map[[2]int64]bool{}
+	for scr, a := range g.act {
+		if scr == start || a != act || g.dialog[scr] {
+			continue
+		}
+		for _, e := range g.out[scr] {
+			ke := g.elems[e.element]
+			if e.action != device.Tap || ke == nil || own[ke.Key] || e.to == scr || e.to == start {
+				continue
+			}
+			ok, known := grounded[ke.Key]
+			if !known {
+				// the same element, not a look-alike: grounding for a
+				// replay forgives a changed label, borrowing must not
+				m, found := screen.Ground(st.Screen, ke.Descriptor)
+				ok = found && screen.Describe(st.Screen, m.NodeID).Key() == ke.Key
+				grounded[ke.Key] = ok
+			}
+			if !ok || seen[[2]int64{e.element, e.to}] {
+				continue
+			}
+			seen[[2]int64{e.element, e.to}] = true
+			e.cost += BorrowCost
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b gEdge) int { return cmp.Compare(a.element*1_000_003+a.to, b.element*1_000_003+b.to) })
+	return out
+}
+
 // reachByScroll extends a dijkstra result to the screens no known path
 // reaches: a screen of the same activity as a reached screen is taken to
 // be further down that screen, one scroll away. Dialogs are neither.
@@ -334,8 +391,9 @@ func (g *appGraph) reachByScroll(start int64, dist map[int64]float64, first map[
 }
 
 // dijkstra returns, for every screen reachable from start, its path cost,
-// the first edge of the cheapest path and the path's length in steps.
-func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, map[int64]int) {
+// the first edge of the cheapest path and the path's length in steps;
+// extra are edges from start beside the recorded ones (borrowed).
+func (g *appGraph) dijkstra(start int64, extra ...gEdge) (map[int64]float64, map[int64]gEdge, map[int64]int) {
 	dist := map[int64]float64{start: 0}
 	first := map[int64]gEdge{}
 	hops := map[int64]int{start: 0}
@@ -346,7 +404,11 @@ func (g *appGraph) dijkstra(start int64) (map[int64]float64, map[int64]gEdge, ma
 		if it.cost > dist[it.id] || hops[it.id] >= maxDepth {
 			continue
 		}
-		for _, e := range g.out[it.id] {
+		out := g.out[it.id]
+		if it.id == start && len(extra) > 0 {
+			out = append(slices.Clip(out), extra...)
+		}
+		for _, e := range out {
 			if e.commit && it.id != start {
 				continue
 			}

@@ -4,7 +4,6 @@
 package graphplan
 
 import (
-	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
@@ -45,7 +44,8 @@ type appGraph struct {
 	vocab    map[term]string // literal term of the elements' texts -> a word it came from
 	df       map[term]int
 	n        int
-	act      map[int64]string // screen id -> activity
+	act      map[int64]string   // screen id -> activity
+	ofAct    map[string][]int64 // activity -> its screens that are no dialogs, by id
 	dialog   map[int64]bool
 	keypads  map[int64]bool // screens holding a keypad (keypad.go)
 }
@@ -86,11 +86,14 @@ func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, e
 func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
 		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, byText: map[string][]int64{}, labelled: map[string]bool{}, vocab: map[term]string{}}
-	g.act, g.dialog = map[int64]string{}, map[int64]bool{}
+	g.act, g.dialog, g.ofAct = map[int64]string{}, map[int64]bool{}, map[string][]int64{}
 	for _, s := range kg.Screens {
 		g.byPrint[s.Fingerprint] = s.ID
 		g.act[s.ID] = s.Activity
 		g.dialog[s.ID] = s.Dialog
+		if s.Activity != "" && !s.Dialog {
+			g.ofAct[s.Activity] = append(g.ofAct[s.Activity], s.ID)
+		}
 	}
 	for i := range kg.Elements {
 		e := &kg.Elements[i]
@@ -326,8 +329,8 @@ func (g *appGraph) borrowed(start int64, st *daemon.PlanState) []gEdge {
 	grounded := map[string]bool{}
 	var out []gEdge
 	seen := map[[2]int64]bool{}
-	for scr, a := range g.act {
-		if scr == start || a != act || g.dialog[scr] {
+	for _, scr := range g.ofAct[act] {
+		if scr == start {
 			continue
 		}
 		for _, e := range g.out[scr] {
@@ -351,7 +354,6 @@ func (g *appGraph) borrowed(start int64, st *daemon.PlanState) []gEdge {
 			out = append(out, e)
 		}
 	}
-	slices.SortFunc(out, func(a, b gEdge) int { return cmp.Compare(a.element*1_000_003+a.to, b.element*1_000_003+b.to) })
 	return out
 }
 

@@ -87,7 +87,7 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 			continue
 		}
 		s := overlap(v.context, elementTerms(e, ""))
-		if !v.quoted && overlap(v.context, termsOf(e.Label+" "+e.Hint)) == 0 && !(rs.search && isSearchField(e)) {
+		if !v.quoted && overlap(v.context, termsOf(shownName(e))) == 0 && !(rs.search && isSearchField(e)) {
 			// an unquoted value goes only where the field's shown words
 			// fit the words before it; its resource-id words do not count
 			// ("a countdown of 7:30" and a "countdown_label" field)
@@ -98,6 +98,16 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		}
 	}
 	return best
+}
+
+// shownName returns the words a text field shows to say what it is for:
+// its hint and its label, unless the label is only the text it holds
+// (a name field holding "Dora" is no field for Dora's number).
+func shownName(e *screen.Element) string {
+	if strings.EqualFold(strings.TrimSpace(e.Label), strings.TrimSpace(e.Value)) {
+		return e.Hint
+	}
+	return e.Label + " " + e.Hint
 }
 
 // holdsToggle reports whether node id of s, or a node under it, is a

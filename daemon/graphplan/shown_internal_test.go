@@ -213,3 +213,28 @@ func TestNameShownAsTheTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberNotTypedIntoTheNameItHolds: an unquoted number goes only into
+// a field whose shown name fits the words before it; a field's label that
+// is only the text it holds ("Dora" in the name field) is no such name,
+// or "change Dora's number to …" would overwrite the contact's name.
+func TestNumberNotTypedIntoTheNameItHolds(t *testing.T) {
+	for _, tc := range []struct {
+		el   *screen.Element
+		want bool
+	}{
+		{&screen.Element{Kind: screen.KindInput, Label: "Dora", Value: "Dora"}, false},
+		{&screen.Element{Kind: screen.KindInput, Label: "555 0100", Value: "555 0100", Hint: "Phone number"}, true},
+		{&screen.Element{Kind: screen.KindInput, Label: "Mobile number", Value: "555 0100"}, true},
+	} {
+		rs := newRunState("change the mobile number of Dora to 5550199", "")
+		if got := rs.nextValueFor(tc.el) >= 0; got != tc.want {
+			t.Errorf("field %+v: typed into %v, want %v", *tc.el, got, tc.want)
+		}
+	}
+	// the words before the value are those written last before it, not
+	// the parts of a name the reading puts after the command's words
+	if ctx := newRunState("change Dora's mobile number to 5550199", "").values[0].context; len(ctx) == 0 || ctx[len(ctx)-1] != "number" {
+		t.Errorf("context %v, want it to end with number", ctx)
+	}
+}

@@ -232,13 +232,7 @@ func newRunState(cmd, appLabel string) *runState {
 		// number, time or date (typed only into a field they name) not
 		// those naming the app ("… of the Jotter app to 140%" names no
 		// field)
-		ctx := termsOf(cmd[:v.Start])
-		if !named {
-			ctx = slices.DeleteFunc(slices.Clone(ctx), func(t term) bool { return rs.appWords[t] })
-		}
-		if len(ctx) > 2 {
-			ctx = ctx[len(ctx)-2:]
-		}
+		ctx := wordsBefore(cmd[:v.Start], 2, func(t term) bool { return !named && rs.appWords[t] })
 		val := value{text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]),
 			quantity: v.Kind == intent.KindNumber && measured(u, v)}
 		if d, said, ok := commandDuration(u, v); ok {
@@ -276,6 +270,26 @@ func newRunState(cmd, appLabel string) *runState {
 	rs.words = commandWords(cmd, u)
 	rs.semCovers = map[string][]term{}
 	return rs
+}
+
+// wordsBefore returns the terms of the last n words of prefix that are
+// no stopwords and have a term skip does not drop, in the order written
+// ("… Dora's mobile number to": mobile, number).
+func wordsBefore(prefix string, n int, skip func(term) bool) []term {
+	toks := intent.Tokenize(prefix)
+	var out []term
+	for i := len(toks) - 1; i >= 0 && n > 0; i-- {
+		if toks[i].Kind == intent.KindWord && intent.IsStopword(toks[i].Text) {
+			continue
+		}
+		ts := slices.DeleteFunc(slices.Clone(termsOf(toks[i].Orig)), skip)
+		if len(ts) == 0 {
+			continue
+		}
+		out = append(ts, out...)
+		n--
+	}
+	return out
 }
 
 // commandWithoutValues blanks the quoted values and file names of a command: they are

@@ -6,7 +6,8 @@ import "testing"
 // and only its action is left, an element on screen doing that action
 // completes the command, however little it weighs; not a path, not an
 // element for another action, not while a word of the object or a value
-// is still to do.
+// is still to do; the verb of a clause that says which thing ("the
+// picture we took") is no such word.
 func TestTheVerbLeftCompletes(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -27,6 +28,10 @@ func TestTheVerbLeftCompletes(t *testing.T) {
 			candidate{via: 0, score: 0.05, covers: []term{"@delete"}}, false},
 		{"a value to type", "rename the newest clip to 'harbour'", []term{"@last", "last", "@photo", "photo"},
 			candidate{via: 0, score: 0.08, covers: []term{"@edit"}}, false},
+		{"a clause that says which", "get rid of the last picture we took", []term{"@last", "last", "@photo"},
+			candidate{via: 0, score: 0.08, covers: []term{"@delete"}}, true},
+		{"a word of the object left", "get rid of the last picture taken outdoors", []term{"@last", "last", "@photo"},
+			candidate{via: 0, score: 0.08, covers: []term{"@delete"}}, false},
 	} {
 		rs := newRunState(tc.cmd, "")
 		w := map[term]float64{}

@@ -137,6 +137,9 @@ type runState struct {
 	// changesOnly: it changes or deletes what exists (the concepts edit,
 	// delete) and does not ask to add (createsUnasked)
 	adds, changesOnly bool
+	// describing: terms of the verb of a clause that says which thing
+	// ("the pic I took"; describingVerbs), left out of completes
+	describing map[term]bool
 	// addsExisting: it adds something the app shows to something else
 	// ("add contact Dora to favorites"; addsShown)
 	addsExisting bool
@@ -266,10 +269,31 @@ func newRunState(cmd, appLabel string) *runState {
 			rs.terms = append(rs.terms, cmdTerm{t: tm, weight: w, nav: nav})
 		}
 	}
+	rs.describing = describingVerbs(cmd)
 	rs.phrases = phrases(cmd)
 	rs.words = commandWords(cmd, u)
 	rs.semCovers = map[string][]term{}
 	return rs
+}
+
+// describingVerbs returns the terms of the words right after a subject
+// pronoun inside the command ("the pic I took", "the clip we made"): the
+// verb of a clause that says which thing, no action to take. The
+// command's own first word is never one.
+func describingVerbs(cmd string) map[term]bool {
+	out := map[term]bool{}
+	toks := intent.Tokenize(cmd)
+	for i := 2; i < len(toks); i++ {
+		switch toks[i-1].Text {
+		case "i", "we", "you", "they":
+			if toks[i].Kind == intent.KindWord && !intent.IsStopword(toks[i].Text) {
+				for _, t := range termsOf(toks[i].Text) {
+					out[t] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // wordsBefore returns the terms of the last n words of prefix that are
@@ -401,7 +425,7 @@ func (rs *runState) completes(c candidate, w map[term]float64) bool {
 	}
 	acts := 0
 	for _, ct := range rs.terms {
-		if rs.covered[ct.t] || ct.nav || w[ct.t] == 0 {
+		if rs.covered[ct.t] || ct.nav || w[ct.t] == 0 || rs.describing[ct.t] {
 			continue
 		}
 		id, concept := strings.CutPrefix(string(ct.t), "@")

@@ -40,6 +40,8 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "the command's number is another setting's current value here"
 	case rs.switchForNumber(st, c):
 		return "a switch holds no number, and the command gives one without asking to turn anything on or off"
+	case rs.keyWithoutNumber(st, c):
+		return "a key of a keypad, and the command has no number to enter"
 	case rs.universal && rs.pickedItem && destroys(st, c):
 		return "the command asks to delete all of something and a step opened one item it does not name"
 	}
@@ -56,6 +58,22 @@ func (rs *runState) savesAs(st *daemon.PlanState, c candidate) bool {
 		return false
 	}
 	return slices.ContainsFunc(rs.values, func(v value) bool { return v.quoted && v.names && !v.done })
+}
+
+// keyWithoutNumber reports whether c taps a key of the keypad on screen
+// (isKeypad) while the command has no number to enter there (nextKey):
+// "don't show the digits on the dial pad" names the keys, it does not
+// press "Nine".
+func (rs *runState) keyWithoutNumber(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if c.action != device.Tap || e == nil {
+		return false
+	}
+	if _, ok := keyOf(e.Label); !ok || !isKeypad(labelsOf(st.Elements)) {
+		return false
+	}
+	_, _, keys := rs.nextKey()
+	return !keys
 }
 
 // elementOf returns the element of the current screen candidate c acts

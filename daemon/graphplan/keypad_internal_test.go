@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
@@ -112,4 +113,33 @@ func FuzzKeyOf(f *testing.F) {
 			t.Fatalf("dialable(%q) = %q", value, keys)
 		}
 	})
+}
+
+// TestNoKeyWithoutANumber: a keypad's key is passed over for a command
+// with no number to enter ("hide the digits on the keypad"), not for one
+// that dials.
+func TestNoKeyWithoutANumber(t *testing.T) {
+	s := keypadScreen(t)
+	els := screen.Elements(s)
+	st := &daemon.PlanState{Screen: s, Elements: els}
+	nine := -1
+	for i, e := range els {
+		if r, ok := keyOf(e.Label); ok && r == '9' {
+			nine = i
+		}
+	}
+	if nine < 0 {
+		t.Fatal("no key 9 on the keypad screen")
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"hide the digits on the keypad", true},
+		{"dial 911", false},
+	} {
+		if got := newRunState(tc.cmd, "").keyWithoutNumber(st, candidate{action: device.Tap, element: nine}); got != tc.want {
+			t.Errorf("%q: passed over %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
 }

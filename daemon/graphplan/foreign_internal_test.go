@@ -21,24 +21,9 @@ import (
 func TestForeignScreenTargets(t *testing.T) {
 	ctx := context.Background()
 	store, appID := storeWithApp(t, "org.example.snaps", "Snaps")
-	screenAt := func(fp, act string, labels ...screen.Descriptor) (knowledge.Screen, []knowledge.Element) {
-		sc, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: fp, Activity: act})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var els []knowledge.Element
-		for _, d := range labels {
-			e, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Descriptor: d})
-			if err != nil {
-				t.Fatal(err)
-			}
-			els = append(els, e)
-		}
-		return sc, els
-	}
-	viewer, ve := screenAt("viewer", "org.example.snaps/.Viewer", screen.Descriptor{Desc: "More options"}, screen.Descriptor{Desc: "Share"})
-	menu, me := screenAt("menu", "org.example.snaps/.Viewer", screen.Descriptor{Text: "Output"}, screen.Descriptor{Text: "Rename"})
-	spool, _ := screenAt("spool", "org.example.spooler/.Print", screen.Descriptor{Text: "Print now"}, screen.Descriptor{Text: "A4", ResourceID: "org.example.spooler:id/details_panel"})
+	viewer, ve := recordScreen(t, store, appID, "viewer", "org.example.snaps/.Viewer", screen.Descriptor{Desc: "More options"}, screen.Descriptor{Desc: "Share"})
+	menu, me := recordScreen(t, store, appID, "menu", "org.example.snaps/.Viewer", screen.Descriptor{Text: "Output"}, screen.Descriptor{Text: "Rename"})
+	spool, _ := recordScreen(t, store, appID, "spool", "org.example.spooler/.Print", screen.Descriptor{Text: "Print now"}, screen.Descriptor{Text: "A4", ResourceID: "org.example.spooler:id/details_panel"})
 	for _, tr := range []knowledge.Transition{
 		{From: viewer.ID, To: menu.ID, Action: device.Tap, ElementID: ve[0].ID},
 		{From: menu.ID, To: spool.ID, Action: device.Tap, ElementID: me[0].ID},
@@ -91,29 +76,14 @@ func TestBorrowedEdges(t *testing.T) {
 		{"a look-alike", "More settings", "org.example.snaps/.Viewer", false},
 	} {
 		store, appID := storeWithApp(t, "org.example.snaps", "Snaps")
-		add := func(fp, act string, labels ...screen.Descriptor) (knowledge.Screen, []knowledge.Element) {
-			sc, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: fp, Activity: act})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var els []knowledge.Element
-			for _, d := range labels {
-				e, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Descriptor: d})
-				if err != nil {
-					t.Fatal(err)
-				}
-				els = append(els, e)
-			}
-			return sc, els
-		}
 		s := screenOf(t, `
 	 {"id":1,"parent":0,"class":"android.widget.ImageView","content_desc":"More options","bounds":[920,80,1060,210],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.ImageView","content_desc":"Share","bounds":[760,80,900,210],"clickable":true,"enabled":true,"visible_to_user":true}`)
 		button := screen.Describe(s, 1) // as recorded on the other state
 		button.Desc = tc.desc
-		add("photo-1", "org.example.snaps/.Viewer", screen.Describe(s, 2))
-		other, oe := add("photo-2", tc.act, button)
-		menu, _ := add("menu", "org.example.snaps/.Viewer", screen.Descriptor{Text: "Rename"}, screen.Descriptor{Text: "Hide"})
+		recordScreen(t, store, appID, "photo-1", "org.example.snaps/.Viewer", screen.Describe(s, 2))
+		other, oe := recordScreen(t, store, appID, "photo-2", tc.act, button)
+		menu, _ := recordScreen(t, store, appID, "menu", "org.example.snaps/.Viewer", screen.Descriptor{Text: "Rename"}, screen.Descriptor{Text: "Hide"})
 		if _, err := store.RecordTransition(ctx, knowledge.Transition{From: other.ID, To: menu.ID, Action: device.Tap, ElementID: oe[0].ID}); err != nil {
 			t.Fatal(err)
 		}

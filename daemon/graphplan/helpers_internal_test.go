@@ -52,3 +52,24 @@ func storeWithApp(t *testing.T, pkg, label string) (*knowledge.Store, int64) {
 	}
 	return store, app.ID
 }
+
+// recordScreen stores in store a screen of app appID (fingerprint fp,
+// activity act) holding elements described by els, and returns it and
+// the stored elements in order.
+func recordScreen(t *testing.T, store *knowledge.Store, appID int64, fp, act string, els ...screen.Descriptor) (knowledge.Screen, []knowledge.Element) {
+	t.Helper()
+	ctx := context.Background()
+	sc, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: fp, Activity: act})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []knowledge.Element
+	for _, d := range els {
+		e, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Descriptor: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return sc, out
+}

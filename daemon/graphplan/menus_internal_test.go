@@ -8,7 +8,6 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
-	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // TestActionLeftOpensTheMenu: the run opened the thing the command is
@@ -38,15 +37,7 @@ func TestActionLeftOpensTheMenu(t *testing.T) {
 		store, appID := storeWithApp(t, "org.example.talk", "Talk")
 		// the app shows "Mark as unread" and "Archive" somewhere the graph
 		// has no way to: their words are the app's
-		sc, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: "elsewhere"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range []string{"Mark as unread", "Archive", "Chats"} {
-			if _, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Descriptor: screen.Descriptor{Text: l}}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		recordScreen(t, store, appID, "elsewhere", "", screen.Descriptor{Text: "Mark as unread"}, screen.Descriptor{Text: "Archive"}, screen.Descriptor{Text: "Chats"})
 		s := screenOf(t, fmt.Sprintf(chat, tc.menu))
 		s.Package = "org.example.talk"
 		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.talk", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "chat", Step: 1,

@@ -457,7 +457,7 @@ func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
 }
 
 // otherAction reports whether label names an action other than verb
-// and the accepting words of a dialog (positiveWords): "End call" after
+// and the accepting words of a dialog (positiveWords): "Stop call" after
 // "Call …" ends what the tap began.
 func otherAction(label string, verb term) bool {
 	for _, t := range intent.Tokenize(label) {

@@ -116,12 +116,12 @@ func TestNameWithoutExtensionWhereFilesAreListed(t *testing.T) {
 	}
 }
 
-// TestConfirmPrefersSaveOverNew: a save picker's "New folder" (an add)
+// TestConfirmPrefersSaveOverNew: a save picker's "New directory" (an add)
 // comes before its "Save" on screen; the typed name is committed with
 // "Save".
 func TestConfirmPrefersSaveOverNew(t *testing.T) {
 	s := screenOf(t, `
-	 {"id":1,"parent":0,"class":"android.widget.Button","text":"New folder","bounds":[0,200,400,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"New directory","bounds":[0,200,400,300],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"ledger.pdf","bounds":[0,1900,800,2000],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Save","bounds":[800,1900,1080,2000],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}

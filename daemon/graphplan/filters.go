@@ -62,7 +62,7 @@ func (rs *runState) savesAs(st *daemon.PlanState, c candidate) bool {
 
 // keyWithoutNumber reports whether c taps a key of the keypad on screen
 // (isKeypad) while the command has no number to enter there (nextKey):
-// "don't show the digits on the dial pad" names the keys, it does not
+// "hide the numbers on the keypad" names the keys, it does not
 // press "Nine".
 func (rs *runState) keyWithoutNumber(st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)
@@ -174,7 +174,7 @@ func isNumber(s string) bool {
 // does not ask to add: "rename the note 'Ledger'" or "delete contact Dora"
 // must find the item, and a new one made on the way (a note named
 // "Ledger") is a side effect nobody asked for; so must a command that only
-// asks to see something ("view favorite contacts"), and one that adds
+// asks to see something ("view my starred people"), and one that adds
 // something the app shows to something else ("add contact Dora to
 // favorites": addsShown). A command that adds a new thing ("set an
 // alarm", "add a number to Dora Lind") keeps every element.
@@ -185,7 +185,7 @@ func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 	}
 	ts := termsOf(e.Label)
 	// a thing the app shows, added somewhere: only what makes a new one
-	// ("Create new contact", "New event") is unasked; "Add to favorites"
+	// ("Create new entry", "New task") is unasked; "Add to starred"
 	// is the add itself
 	return slices.Contains(ts, "@add") && (rs.changesOnly || rs.viewing && !rs.adds ||
 		rs.addsExisting && (slices.Contains(ts, "new") || slices.Contains(ts, "creat")))
@@ -226,7 +226,7 @@ func retoggles(st *daemon.PlanState, c candidate) bool {
 // sensitive-action policy puts in the category Destroy, Call or Money for
 // a command that does not ask for it (safety.Requested): "print the last
 // photo" or "pin the thread" never taps Delete on its way, "add Dora to
-// favorites" never taps "Call number", though the engine's guard lets a
+// favorites" never taps "Place call", though the engine's guard lets a
 // tap that only opens a confirmation through. Other categories are left
 // to the guard: "Share" is often only the way to a menu.
 func unasked(st *daemon.PlanState, c candidate) bool {

@@ -218,7 +218,7 @@ func splitExt(name string) (base, ext string, ok bool) {
 // screen. A file name is typed without its extension where another field
 // of the form holds that extension alone (a "Save as" dialog with the
 // name, "jpg" and the folder in three fields); ok is false for a field
-// that holds a folder path ("Internal/DCIM/") while the form has another
+// that holds a folder path ("Internal/Pictures/") while the form has another
 // field for the name.
 func fileText(st *daemon.PlanState, e *screen.Element, v value) (text string, ok bool) {
 	if !v.file {
@@ -362,7 +362,7 @@ func composer(e *screen.Element) bool {
 
 // confirmButton finds the button that commits a form on this screen:
 // one that saves before one that sends before one that adds ("Save"
-// rather than "New folder" in a save picker), the first on screen among
+// rather than "New directory" in a save picker), the first on screen among
 // equals.
 func confirmButton(st *daemon.PlanState) (candidate, bool) {
 	best, rank := -1, len(confirmOrder)

@@ -11,7 +11,7 @@ import (
 )
 
 // TestActionLeftOpensTheMenu: the run opened the thing the command is
-// about (a chat) but none of what it asks to do there ("mark … as
+// about (a chat) but none of what it asks to do there ("flag … as
 // unread", which the app shows somewhere the graph has no way to), and
 // nothing on the screen matches: the planner opens the screen's overflow
 // menu before declaring done. It does not when the command's action was
@@ -29,15 +29,15 @@ func TestActionLeftOpensTheMenu(t *testing.T) {
 		tapped          screen.Descriptor
 		wantMenu        bool
 	}{
-		{"action left", "mark the chat with Sam as unread", "More options", screen.Descriptor{Text: "Sam · See you at noon"}, true},
-		{"settings, no menu", "mark the chat with Sam as unread", "Settings", screen.Descriptor{Text: "Sam · See you at noon"}, false},
+		{"action left", "flag the thread with Sam as unread", "More options", screen.Descriptor{Text: "Sam · See you at noon"}, true},
+		{"settings, no menu", "flag the thread with Sam as unread", "Settings", screen.Descriptor{Text: "Sam · See you at noon"}, false},
 		{"only to see it", "show me the chat with Sam", "More options", screen.Descriptor{Text: "Sam · See you at noon"}, false},
 		{"action done", "archive the chat with Sam", "More options", screen.Descriptor{Text: "Archive"}, false},
 	} {
 		store, appID := storeWithApp(t, "org.example.talk", "Talk")
-		// the app shows "Mark as unread" and "Archive" somewhere the graph
+		// the app shows "Flag as unread" and "Archive" somewhere the graph
 		// has no way to: their words are the app's
-		recordScreen(t, store, appID, "elsewhere", "", screen.Descriptor{Text: "Mark as unread"}, screen.Descriptor{Text: "Archive"}, screen.Descriptor{Text: "Chats"})
+		recordScreen(t, store, appID, "elsewhere", "", screen.Descriptor{Text: "Flag as unread"}, screen.Descriptor{Text: "Archive"}, screen.Descriptor{Text: "Chats"})
 		s := screenOf(t, fmt.Sprintf(chat, tc.menu))
 		s.Package = "org.example.talk"
 		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.talk", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "chat", Step: 1,
@@ -55,8 +55,8 @@ func TestActionLeftOpensTheMenu(t *testing.T) {
 
 // TestAddingWhatExistsCreatesNothing: a command that adds something the
 // app shows to something else ("add contact Dora to favorites") does not
-// tap what makes a new one ("Create new contact"), but may tap the add
-// itself ("Add to favorites"); a command that adds a new thing to what
+// tap what makes a new one ("Create new entry"), but may tap the add
+// itself ("Add to starred"); a command that adds a new thing to what
 // the app shows ("add a number to Dora") may create.
 func TestAddingWhatExistsCreatesNothing(t *testing.T) {
 	labels := map[string]bool{"dora · 555 0100": true, "favorites": true}
@@ -75,8 +75,8 @@ func TestAddingWhatExistsCreatesNothing(t *testing.T) {
 		}
 	}
 	s := screenOf(t, `
-	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Create new contact","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Add to favorites","bounds":[540,200,1080,300],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Create new entry","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Add to starred","bounds":[540,200,1080,300],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}
 	rs := newRunState("add contact Dora to favorites", "")
 	rs.addsExisting = true
@@ -86,7 +86,7 @@ func TestAddingWhatExistsCreatesNothing(t *testing.T) {
 		}
 	}
 	// a command that only asks to see something creates nothing
-	if !createsUnasked(newRunState("view my favorite contacts", ""), st, candidate{action: device.Tap, element: 0}) {
-		t.Error("view my favorite contacts: Create new contact not passed over")
+	if !createsUnasked(newRunState("view my starred people", ""), st, candidate{action: device.Tap, element: 0}) {
+		t.Error("view my starred people: Create new entry not passed over")
 	}
 }

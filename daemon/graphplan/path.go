@@ -193,7 +193,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		// or dialer an operation of the app hands off to) holds the
 		// platform's texts and ids, not the app's: from a screen of the app
 		// or of another package, only an element whose label carries the command's
-		// leading verb ("Call number" for "call Alice") is a target there,
+		// leading verb ("Place call" for "call Dora") is a target there,
 		// matched by its label alone
 		foreign := st.Package != "" && here != "" && !g.ofApp(scr, st.Package) && !g.ofApp(scr, here)
 		fe := first[scr]

@@ -600,7 +600,7 @@ func TestAnotherOptionNamed(t *testing.T) {
 func TestNoDeletionUnasked(t *testing.T) {
 	s := screenOf(t, `	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Delete","bounds":[0,100,200,250],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Share","bounds":[300,100,500,250],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"Call number","bounds":[600,100,800,250],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"Place call","bounds":[600,100,800,250],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	at := byLabel(els)
 	for _, tc := range []struct {
@@ -610,8 +610,8 @@ func TestNoDeletionUnasked(t *testing.T) {
 		{"print the last photo", "Delete", true},
 		{"delete the last photo", "Delete", false},
 		{"print the last photo", "Share", false},
-		{"add contact Dora to favorites", "Call number", true},
-		{"call Dora", "Call number", false},
+		{"add contact Dora to favorites", "Place call", true},
+		{"call Dora", "Place call", false},
 	} {
 		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: els}
 		if got := unasked(st, candidate{action: device.Tap, element: at[tc.label]}); got != tc.want {

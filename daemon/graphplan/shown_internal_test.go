@@ -225,7 +225,7 @@ func TestNumberNotTypedIntoTheNameItHolds(t *testing.T) {
 	}{
 		{&screen.Element{Kind: screen.KindInput, Label: "Dora", Value: "Dora"}, false},
 		{&screen.Element{Kind: screen.KindInput, Label: "555 0100", Value: "555 0100", Hint: "Phone number"}, true},
-		{&screen.Element{Kind: screen.KindInput, Label: "Mobile number", Value: "555 0100"}, true},
+		{&screen.Element{Kind: screen.KindInput, Label: "Cell number", Value: "555 0100"}, true},
 	} {
 		rs := newRunState("change the mobile number of Dora to 5550199", "")
 		if got := rs.nextValueFor(tc.el) >= 0; got != tc.want {

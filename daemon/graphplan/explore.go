@@ -60,8 +60,7 @@ func elementKey(print string, e *screen.Element) string {
 // and menu buttons come before a screen's content); none outside the
 // app. With menusOnly, the only elements tried are the screen's menus of
 // unknown effect (overflowMenu): what they show is then scored like any
-// screen. ok is false when there is nothing to
-// try or go back from.
+// screen. ok is false when there is nothing to try or go back from.
 func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph, menusOnly bool) (daemon.Decision, bool) {
 	x := &rs.explore
 	if x.tried == nil {

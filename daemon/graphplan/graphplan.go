@@ -349,10 +349,10 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if best == nil && pending == 0 && len(st.History) > 0 && remaining > 0 && remaining >= 0.5*totalWeight(rs, weights) &&
 		rs.coveredAny() && !rs.actedAny() && !rs.viewing && unknown == "" && !unset {
 		// the run reached what the command is about, but none of what it
-		// asks to do there, and nothing here or known leads further ("mark
-		// the chat with Bob as unread" after opening the chat): look in
-		// what this screen's menus hold before "done" (a command to see
-		// or open something is done by showing it: inView)
+		// asks to do there, and nothing here or known leads further ("flag
+		// the thread with Sam as unread" after opening it): look in what
+		// this screen's menus hold before "done" (a command to see or open
+		// something is done by showing it: inView)
 		if d, ok := p.explore(rs, st, g, true); ok {
 			return d, nil
 		}

@@ -24,6 +24,7 @@ func TestOpenNamesSomethingToOpen(t *testing.T) {
 	}{
 		{"view ledger.pdf in the shared tab", true},
 		{"open ledger.pdf in the shared tab", false},
+		{"view budget.pdf in the shared tab", false}, // a name as written that is not shown
 	} {
 		rs := newRunState(tc.cmd, "")
 		st := &daemon.PlanState{Screen: s, Elements: els, Print: "shared",

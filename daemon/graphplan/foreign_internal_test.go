@@ -104,3 +104,44 @@ func TestBorrowedEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenHereIsScrolledTo: the graph recorded "Avalon" on this very list
+// of countries, further down than the screen shows now; "add the holidays
+// of Avalon" scrolls the list rather than ending "done". A country in view,
+// or a screen with nothing to scroll, gives no such scroll.
+func TestHiddenHereIsScrolledTo(t *testing.T) {
+	ctx := context.Background()
+	list := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.ListView","scrollable":true,"bounds":[0,200,1080,2000],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.CheckedTextView","text":"Lemuria","checkable":true,"clickable":true,"bounds":[0,200,1080,350],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":1,"class":"android.widget.CheckedTextView","text":"Atlantis","checkable":true,"clickable":true,"bounds":[0,350,1080,500],"enabled":true,"visible_to_user":true}`)
+	flat := screenOf(t, `
+	 {"id":2,"parent":0,"class":"android.widget.CheckedTextView","text":"Lemuria","checkable":true,"clickable":true,"bounds":[0,200,1080,350],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.CheckedTextView","text":"Atlantis","checkable":true,"clickable":true,"bounds":[0,350,1080,500],"enabled":true,"visible_to_user":true}`)
+	for _, tc := range []struct {
+		name, cmd string
+		s         *screen.Snapshot
+		want      bool
+	}{
+		{"further down", "add the holidays of Avalon", list, true},
+		{"in view", "add the holidays of Atlantis", list, false},
+		{"nothing to scroll", "add the holidays of Avalon", flat, false},
+	} {
+		store, appID := storeWithApp(t, "org.example.days", "Days")
+		avalon := screen.Describe(list, 3)
+		avalon.Text = "Avalon"
+		recordScreen(t, store, appID, "countries", "org.example.days/.Main", screen.Describe(list, 2), screen.Describe(list, 3), avalon)
+		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.days", AppID: appID, Screen: tc.s, Elements: screen.Elements(tc.s), Print: "countries"}
+		p := New(store)
+		g, err := p.graph(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := newRunState(tc.cmd, "Days")
+		cands := p.graphCandidates(ctx, rs, st, g, nil, g.weights(rs, st))
+		got := slices.ContainsFunc(cands, func(c candidate) bool { return c.action == device.Scroll })
+		if got != tc.want {
+			t.Errorf("%s: candidates %+v; want a scroll: %v", tc.name, cands, tc.want)
+		}
+	}
+}

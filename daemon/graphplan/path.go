@@ -240,6 +240,11 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
 		}
 	}
+	if c, ok := rs.hiddenHere(st, g, start, sem, w); ok {
+		if b, seen := best[0]; !seen || b.score < c.score {
+			best[0] = c
+		}
+	}
 	var out []candidate
 	ids := make([]int64, 0, len(best))
 	for id := range best {
@@ -284,6 +289,40 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		out = append(out, c)
 	}
 	return out
+}
+
+// hiddenHere returns a scroll toward the best element the graph recorded
+// on this very screen that the command names and that is not in view now
+// (a country further down a list of them, recorded where the list was
+// scrolled): scored as a path of one scroll (PathDiscount,
+// ScrollDiscount). ok is false when the screen has nothing to scroll or no
+// such element matches.
+func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, sem *semStep, w map[term]float64) (candidate, bool) {
+	if scrollable(st) < 0 {
+		return candidate{}, false
+	}
+	var best candidate
+	found := false
+	for _, e := range g.onScr[start] {
+		label := e.Descriptor.Label()
+		if len(strings.Fields(label)) > maxTargetWords {
+			continue
+		}
+		if m, ok := screen.Ground(st.Screen, e.Descriptor); ok && screen.Describe(st.Screen, m.NodeID).Key() == e.Key {
+			continue // in view: scored among the screen's own elements
+		}
+		sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, g.terms[e.ID], sem.hit(g.texts[e.ID]), w, -1)
+		if sc <= 0 {
+			continue
+		}
+		sc *= PathDiscount * ScrollDiscount
+		if !found || sc > best.score {
+			best = candidate{action: device.Scroll, score: sc, covers: covers, via: 1,
+				reason: fmt.Sprintf("%q is on this screen further down", label)}
+			found = true
+		}
+	}
+	return best, found
 }
 
 // maxTargetWords: a label of more words is a paragraph (a dialog's

@@ -127,17 +127,17 @@ func TestHiddenHereIsScrolledTo(t *testing.T) {
 		{"in view", "add the holidays of Atlantis", list, false},
 		{"nothing to scroll", "add the holidays of Avalon", flat, false},
 	} {
-		store, appID := storeWithApp(t, "org.example.days", "Days")
+		store, appID := storeWithApp(t, "org.example.almanac", "Almanac")
 		avalon := screen.Describe(list, 3)
 		avalon.Text = "Avalon"
-		recordScreen(t, store, appID, "countries", "org.example.days/.Main", screen.Describe(list, 2), screen.Describe(list, 3), avalon)
-		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.days", AppID: appID, Screen: tc.s, Elements: screen.Elements(tc.s), Print: "countries"}
+		recordScreen(t, store, appID, "countries", "org.example.almanac/.Main", screen.Describe(list, 2), screen.Describe(list, 3), avalon)
+		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.almanac", AppID: appID, Screen: tc.s, Elements: screen.Elements(tc.s), Print: "countries"}
 		p := New(store)
 		g, err := p.graph(ctx, st)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rs := newRunState(tc.cmd, "Days")
+		rs := newRunState(tc.cmd, "Almanac")
 		cands := p.graphCandidates(ctx, rs, st, g, nil, g.weights(rs, st))
 		got := slices.ContainsFunc(cands, func(c candidate) bool { return c.action == device.Scroll })
 		if got != tc.want {

@@ -433,8 +433,8 @@ func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
 	if last.Action != device.Tap || !last.OK || last.After != st.Print || last.Screen == st.Print {
 		return candidate{}, false
 	}
-	verb, ok := leadingVerb(rs.cmd)
-	if !ok || !slices.Contains(targetTerms(last.Target), verb) {
+	verb := rs.verb
+	if !rs.hasVerb || !slices.Contains(targetTerms(last.Target), verb) {
 		return candidate{}, false
 	}
 	found := -1

@@ -166,8 +166,7 @@ func titled(st *daemon.PlanState, name string) bool {
 	shown := false
 	for i := range st.Elements {
 		e := &st.Elements[i]
-		head, _, _ := strings.Cut(e.Label, " · ")
-		if e.Kind == screen.KindScroll || e.Kind == screen.KindInput || !strings.EqualFold(strings.TrimSpace(head), strings.TrimSpace(name)) {
+		if e.Kind == screen.KindScroll || e.Kind == screen.KindInput || !namedBy(e.Label, name) {
 			continue
 		}
 		if e.Kind != screen.KindText {
@@ -229,12 +228,8 @@ func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 // is where the new thing goes, not the thing.
 func addsShown(cmd string, labels map[string]bool) bool {
 	shown := func(name string) bool {
-		name = strings.ToLower(strings.TrimSpace(name))
-		if labels[name] {
-			return true
-		}
 		for l := range labels {
-			if head, _, ok := strings.Cut(l, " · "); ok && strings.TrimSpace(head) == name {
+			if namedBy(l, name) {
 				return true
 			}
 		}

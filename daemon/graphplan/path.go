@@ -183,7 +183,6 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	if st.Screen != nil {
 		here = st.Screen.ForegroundPackage()
 	}
-	verb, hasVerb := leadingVerb(rs.cmd)
 	for _, scr := range screens {
 		d := dist[scr]
 		if scr == start || math.IsInf(d, 1) {
@@ -209,7 +208,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			terms, text, rid := g.terms[e.ID], g.texts[e.ID], e.Descriptor.ResourceID
 			if foreign {
 				terms, rid = termsOf(label), ""
-				if !hasVerb || !slices.Contains(terms, verb) {
+				if !rs.hasVerb || !slices.Contains(terms, rs.verb) {
 					continue
 				}
 				if !g.labelled[text] {
@@ -308,12 +307,12 @@ func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, s
 		if len(strings.Fields(label)) > maxTargetWords {
 			continue
 		}
-		if m, ok := screen.Ground(st.Screen, e.Descriptor); ok && screen.Describe(st.Screen, m.NodeID).Key() == e.Key {
-			continue // in view: scored among the screen's own elements
-		}
 		sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, g.terms[e.ID], sem.hit(g.texts[e.ID]), w, -1)
 		if sc <= 0 {
 			continue
+		}
+		if m, ok := screen.Ground(st.Screen, e.Descriptor); ok && screen.Describe(st.Screen, m.NodeID).Key() == e.Key {
+			continue // in view: scored among the screen's own elements
 		}
 		sc *= PathDiscount * ScrollDiscount
 		if !found || sc > best.score {

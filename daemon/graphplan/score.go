@@ -6,6 +6,7 @@ package graphplan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,16 +33,15 @@ func elementTerms(e *screen.Element, doc string) []term {
 // notes"). What the command selects by name is then tapped there, not
 // searched for.
 func rowNamed(st *daemon.PlanState, value string) bool {
-	for _, e := range st.Elements {
-		if e.Kind == screen.KindInput {
-			continue
-		}
-		head, _, _ := strings.Cut(e.Label, " · ")
-		if strings.EqualFold(strings.TrimSpace(head), strings.TrimSpace(value)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return e.Kind != screen.KindInput && namedBy(e.Label, value) })
+}
+
+// namedBy reports whether label is name, or is a row's label whose first
+// text is ("Ledgers" of "Ledgers · 2 notes"), case and surrounding space
+// aside.
+func namedBy(label, name string) bool {
+	head, _, _ := strings.Cut(label, " · ")
+	return strings.EqualFold(strings.TrimSpace(head), strings.TrimSpace(name))
 }
 
 // screenCandidates scores the operations on the current screen.

@@ -119,11 +119,12 @@ func semText(label, resourceID string) string {
 	return t
 }
 
-// commandWords maps each literal term of the command (values blanked) to
-// the word it came from, for embedding words the vocabulary cannot match.
-func commandWords(cmd string, u intent.Command) map[term]string {
+// commandWords maps each literal term of bare, the command with its values
+// blanked (commandWithoutValues), to the word it came from, for embedding
+// words the vocabulary cannot match.
+func commandWords(bare string) map[term]string {
 	out := map[term]string{}
-	for _, tok := range intent.Tokenize(commandWithoutValues(cmd, u)) {
+	for _, tok := range intent.Tokenize(bare) {
 		if tok.Kind != intent.KindWord || intent.IsStopword(tok.Text) {
 			continue
 		}
@@ -191,7 +192,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 		vterms = append(vterms, t)
 	}
 	sort.Slice(vterms, func(i, j int) bool { return vterms[i] < vterms[j] })
-	query := []string{simil.Normalize(privacy.Redact(commandWithoutValues(rs.cmd, intent.Understand(rs.cmd)), st.Secrets, false))}
+	query := []string{simil.Normalize(privacy.Redact(rs.bare, st.Secrets, false))}
 	for _, t := range words {
 		query = append(query, rs.words[t])
 	}

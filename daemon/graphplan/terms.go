@@ -140,6 +140,12 @@ type runState struct {
 	// describing: terms of the verb of a clause that says which thing
 	// ("the pic I took"; describingVerbs), left out of completes
 	describing map[term]bool
+	// bare: the command with its values blanked (commandWithoutValues)
+	bare string
+	// verb: the term of the command's first word that is no stopword
+	// (leadingVerb); hasVerb false when it has none
+	verb    term
+	hasVerb bool
 	// addsExisting: it adds something the app shows to something else
 	// ("add contact Dora to favorites"; addsShown)
 	addsExisting bool
@@ -255,7 +261,8 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 	}
 	seen := map[term]bool{}
-	for _, tm := range termsOf(commandWithoutValues(cmd, u)) {
+	rs.bare = commandWithoutValues(cmd, u)
+	for _, tm := range termsOf(rs.bare) {
 		if !seen[tm] && !isPolarity(tm) {
 			seen[tm] = true
 			w := 1.0
@@ -270,8 +277,9 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 	}
 	rs.describing = describingVerbs(cmd)
+	rs.verb, rs.hasVerb = leadingVerb(cmd)
 	rs.phrases = phrases(cmd)
-	rs.words = commandWords(cmd, u)
+	rs.words = commandWords(rs.bare)
 	rs.semCovers = map[string][]term{}
 	return rs
 }

@@ -77,7 +77,11 @@
 //     elements no known transition starts from, then menus with untried
 //     items, and goes back from what leads nowhere; never a setting, a
 //     field, a row of content, an element that creates or one the
-//     sensitive-action policy names (explore.go).
+//     sensitive-action policy names (explore.go). Before "done" with a
+//     word of the command on no element of the screen, a settings row
+//     whose summary (its value now) is of that word's kind by the model
+//     is opened: a list preference's choices are behind its row
+//     (valuerow.go).
 //
 // Confidence reports how clearly the chosen operation won, for a
 // composite planner that asks an LLM only when the graph planner is unsure
@@ -91,7 +95,8 @@
 // UI graph), forms.go (forms, fields, values and dialogs), completion.go
 // (coverage and when the command is done), filters.go (candidates passed
 // over, an element here before a path elsewhere), explore.go (trying what
-// the graph does not know), semantic.go (meaning from the embedder).
+// the graph does not know), valuerow.go (a setting's choices behind its
+// value), semantic.go (meaning from the embedder).
 package graphplan
 
 import (
@@ -355,6 +360,16 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		// something is done by showing it: inView)
 		if d, ok := p.explore(rs, st, g, true); ok {
 			return d, nil
+		}
+	}
+	if best == nil && pending == 0 && len(st.History) > 0 && remaining > 0 && rs.coveredAny() && !unset {
+		// what is left may be a value the app shows only in a setting's
+		// dialog; from such a dialog that offers nothing of it, back
+		if d, ok := rs.leaveValueRow(st); ok {
+			return d, nil
+		}
+		if c, ok := p.valueRow(ctx, rs, st, weights); ok {
+			return decision(c, 0.4), nil
 		}
 	}
 	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && unknown == "" && !unset {

@@ -169,6 +169,12 @@ type runState struct {
 	toggled bool
 	// stale: steps taken in a row that did nothing the command asked
 	stale int
+	// valueRows: the value rows opened (valueRow.go), by elementKey;
+	// valueRowFrom, valueRowStep: the screen and history length of the
+	// last one
+	valueRows    map[string]bool
+	valueRowFrom string
+	valueRowStep int
 }
 
 // state returns the run's state, new for a new command. The command is

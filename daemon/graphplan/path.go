@@ -14,6 +14,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -28,6 +29,11 @@ type gEdge struct {
 	// only as its first step, from the dialog the run is on, never on its
 	// way through one (an OK that only acknowledges a message is a way)
 	commit bool
+	// flips: the edge's tap changed a setting in place (flipsInPlace): a
+	// path takes it only as its first step, and only when the command
+	// names what it flips ("… with the front camera"), never on its way
+	// to something else
+	flips bool
 }
 
 type appGraph struct {
@@ -157,9 +163,22 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		cost := 1/(1+math.Log(float64(t.Count))) + float64(t.Failures)
 		e := g.elems[t.ElementID]
 		commit := e != nil && g.dialog[t.From] && form[t.From] && commits(e.Descriptor.Label())
-		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost, commit: commit})
+		flips := e != nil && g.flipsInPlace(e, t.From, t.To)
+		g.out[t.From] = append(g.out[t.From], gEdge{to: t.To, action: t.Action, element: t.ElementID, cost: cost, commit: commit, flips: flips})
 	}
 	return g
+}
+
+// flipsInPlace reports whether a tap on e that led from screen from to
+// screen to changed a setting rather than went somewhere: e is named as
+// a toggle or by turning something on or off ("Toggle thumbnails", "Show
+// hidden items": intent.Polarity) and both screens are states of one
+// activity, neither a dialog.
+func (g *appGraph) flipsInPlace(e *knowledge.Element, from, to int64) bool {
+	if g.act[from] == "" || g.act[from] != g.act[to] || g.dialog[from] || g.dialog[to] {
+		return false
+	}
+	return isToggle(e.Descriptor) || intent.Polarity(e.Descriptor.Label()) != 0
 }
 
 // graphCandidates scores targets on other screens, reached through the
@@ -170,7 +189,8 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	if !ok {
 		return nil
 	}
-	dist, first, hops := g.dijkstra(start, g.borrowed(start, st)...)
+	named := func(e gEdge) bool { return rs.waitsFor(g.terms[e.element]) }
+	dist, first, hops := g.dijkstra(start, named, g.borrowed(start, st)...)
 	_, kv, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
 	byScroll := g.reachByScroll(start, dist, first, hops)
 	best := map[int64]candidate{} // first-edge element -> best candidate through it
@@ -324,6 +344,18 @@ func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, s
 	return best, found
 }
 
+// waitsFor reports whether a literal term of ts is one the command waits
+// for (no navigation word, no concept: "display" and "Show all" share
+// only the concept on).
+func (rs *runState) waitsFor(ts []term) bool {
+	for _, ct := range rs.terms {
+		if !ct.nav && !strings.HasPrefix(string(ct.t), "@") && slices.Contains(ts, ct.t) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxTargetWords: a label of more words is a paragraph (a dialog's
 // message, an answer in a help page), a path's target only for a command
 // that asks to see something.
@@ -432,8 +464,10 @@ func (g *appGraph) reachByScroll(start int64, dist map[int64]float64, first map[
 
 // dijkstra returns, for every screen reachable from start, its path cost,
 // the first edge of the cheapest path and the path's length in steps;
-// extra are edges from start beside the recorded ones (borrowed).
-func (g *appGraph) dijkstra(start int64, extra ...gEdge) (map[int64]float64, map[int64]gEdge, map[int64]int) {
+// extra are edges from start beside the recorded ones (borrowed). An edge
+// that flips a setting is taken only from start, and only when flipOK
+// (nil: never) says the command asks for it.
+func (g *appGraph) dijkstra(start int64, flipOK func(gEdge) bool, extra ...gEdge) (map[int64]float64, map[int64]gEdge, map[int64]int) {
 	dist := map[int64]float64{start: 0}
 	first := map[int64]gEdge{}
 	hops := map[int64]int{start: 0}
@@ -449,7 +483,7 @@ func (g *appGraph) dijkstra(start int64, extra ...gEdge) (map[int64]float64, map
 			out = append(slices.Clip(out), extra...)
 		}
 		for _, e := range out {
-			if e.commit && it.id != start {
+			if e.commit && it.id != start || e.flips && (it.id != start || flipOK == nil || !flipOK(e)) {
 				continue
 			}
 			if p, ok := prev[it.id]; ok && g.dialog[it.id] && !g.dialog[p] && e.to != p &&

@@ -77,7 +77,7 @@ func TestPathsNeverChangeASetting(t *testing.T) {
 			{From: 1, To: 3, Action: "tap", ElementID: 11, Count: 1},
 			{From: 1, To: 4, Action: "tap", ElementID: 12, Count: 1},
 		}}
-	dist, first, _ := buildGraph(kg, nil).dijkstra(1)
+	dist, first, _ := buildGraph(kg, nil).dijkstra(1, nil)
 	if e, ok := first[3]; !ok || e.element != 11 {
 		t.Errorf("screen 3 reached through element %d (%v), want the plain entry 11", e.element, ok)
 	}
@@ -111,14 +111,14 @@ func TestBackFromADialogReturns(t *testing.T) {
 			{From: 3, To: 4, Action: "tap", ElementID: 31, Count: 1},
 			{From: 4, To: 3, Action: "back", Count: 1},
 		}}
-	dist, first, hops := buildGraph(kg, nil).dijkstra(1)
+	dist, first, hops := buildGraph(kg, nil).dijkstra(1, nil)
 	if e := first[3]; e.action != "scroll" || hops[3] != 1 {
 		t.Errorf("screen 3 reached by %q in %d hops, want its own scroll in 1", e.action, hops[3])
 	}
 	if _, ok := dist[4]; !ok {
 		t.Error("the dialog screen 3 opens must stay reachable")
 	}
-	if d, _, _ := buildGraph(kg, nil).dijkstra(4); d[3] == 0 {
+	if d, _, _ := buildGraph(kg, nil).dijkstra(4, nil); d[3] == 0 {
 		t.Error("from the dialog itself, back leads to where the recording went")
 	}
 }
@@ -147,15 +147,61 @@ func TestNoPathCommitsADialog(t *testing.T) {
 			{From: 4, To: 5, Action: "tap", ElementID: 40, Count: 1},
 		}}
 	g := buildGraph(kg, nil)
-	dist, _, _ := g.dijkstra(1)
+	dist, _, _ := g.dijkstra(1, nil)
 	if _, ok := dist[3]; ok {
 		t.Error("screen 3 is reached by accepting another setting's dialog on the way")
 	}
 	if _, ok := dist[5]; !ok {
 		t.Error("the OK of a dialog that only shows a message must stay a way through")
 	}
-	if d, first, _ := g.dijkstra(2); first[3].element != 21 || d[3] == 0 {
+	if d, first, _ := g.dijkstra(2, nil); first[3].element != 21 || d[3] == 0 {
 		t.Error("from the dialog itself, its OK is a first step")
+	}
+}
+
+// TestNoPathFlipsASetting: a tap that changed a setting in place (a
+// toggle, or a button that shows or hides something, leading to another
+// state of the same screen) is no way through: a path to the settings
+// does not flip the camera first because the recording did. It is a first
+// step only when the command names what it flips; a button that opens
+// another screen or a dialog is a way whatever its name.
+func TestNoPathFlipsASetting(t *testing.T) {
+	els := []knowledge.Element{
+		{ID: 10, ScreenID: 1, Descriptor: desc("Toggle front/back lens")},
+		{ID: 11, ScreenID: 1, Descriptor: desc("Show hidden albums")},
+		{ID: 20, ScreenID: 2, Descriptor: desc("Preferences")},
+		{ID: 30, ScreenID: 5, Descriptor: desc("Show details")},
+	}
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a", Activity: "Main"}, {ID: 2, Fingerprint: "b", Activity: "Main"},
+		{ID: 3, Fingerprint: "c", Activity: "Prefs"}, {ID: 4, Fingerprint: "d", Activity: "Main"}, {ID: 5, Fingerprint: "e", Activity: "Viewer"}, {ID: 6, Fingerprint: "f", Activity: "Details"}},
+		Elements: els, Transitions: []knowledge.Transition{
+			{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 9},
+			{From: 2, To: 3, Action: "tap", ElementID: 20, Count: 1},
+			{From: 1, To: 4, Action: "tap", ElementID: 11, Count: 1},
+			{From: 4, To: 5, Action: "tap", ElementID: 12, Count: 1},
+			{From: 5, To: 6, Action: "tap", ElementID: 30, Count: 1},
+		}}
+	g := buildGraph(kg, nil)
+	for _, tc := range []struct {
+		name   string
+		flipOK func(gEdge) bool
+		want   map[int64]bool // screen -> reachable
+	}{
+		{"never", nil, map[int64]bool{2: false, 3: false, 4: false}},
+		{"the command names the toggle", func(e gEdge) bool { return e.element == 10 }, map[int64]bool{2: true, 3: true, 4: false}},
+	} {
+		dist, _, _ := g.dijkstra(1, tc.flipOK)
+		for scr, want := range tc.want {
+			if _, ok := dist[scr]; ok != want {
+				t.Errorf("%s: screen %d reachable %v, want %v", tc.name, scr, ok, want)
+			}
+		}
+	}
+	if dist, _, _ := g.dijkstra(5, nil); dist[6] == 0 {
+		t.Error(`"Show details" opening another screen must stay a way through`)
+	}
+	if dist, _, _ := g.dijkstra(2, nil); dist[3] == 0 {
+		t.Error("from the flipped state, the way on is open")
 	}
 }
 

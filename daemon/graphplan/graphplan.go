@@ -16,7 +16,9 @@
 //     grounding) — divided by 1 + penalty, where the penalty is AutoTask's
 //     repetition penalty (10 for an operation already done) plus the
 //     backtracking penalties the checks gave (AutoTask §4.3). A small
-//     similarity term breaks ties (AutoTask's tie-breaking score).
+//     similarity term breaks ties (AutoTask's tie-breaking score). The
+//     resource-id that the rows of one list share names the list, not a
+//     row: its words cover nothing for those rows.
 //  3. Elements on other screens of the UI transition graph are scored the
 //     same way and reached through the cheapest known path (edge cost
 //     1/(1+ln count) plus failures; UICOMPASS §3.3 simulated paths); the

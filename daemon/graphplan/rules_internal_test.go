@@ -1,6 +1,7 @@
 package graphplan
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -674,4 +675,42 @@ func byLabel(els []screen.Element) map[string]int {
 		at[e.Label] = i
 	}
 	return at
+}
+
+// TestSharedResourceNamesNoRow: the rows of a list share a resource-id
+// whose words name the list ("recent_call_row"), not the row: "erase all
+// recent calls" finds no row by it, and the button that clears the list
+// wins; a lone element's resource-id still names it.
+func TestSharedResourceNamesNoRow(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.LinearLayout","resource_id":"org.example.phone:id/recent_call_row","text":"Dora · 12.05","bounds":[0,200,1080,360],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.LinearLayout","resource_id":"org.example.phone:id/recent_call_row","text":"Sam · 11.05","bounds":[0,360,1080,520],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Wipe the log","bounds":[0,600,1080,700],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.ImageButton","resource_id":"org.example.phone:id/recent_filter","content_desc":"Filter","bounds":[0,800,200,900],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "log"}
+	rs := newRunState("wipe all recent calls", "")
+	w := map[term]float64{}
+	for _, ct := range rs.terms {
+		w[ct.t] = 1
+	}
+	covers := map[string][]term{}
+	best, label := 0.0, ""
+	for _, c := range (&Planner{}).screenCandidates(rs, st, nil, w) {
+		l := st.Elements[c.element].Label
+		covers[l] = c.covers
+		if c.score > best {
+			best, label = c.score, l
+		}
+	}
+	for _, row := range []string{"Dora · 12.05", "Sam · 11.05"} {
+		if slices.Contains(covers[row], "recent") {
+			t.Errorf("row %q covers %q by the list's resource-id", row, "recent")
+		}
+	}
+	if !slices.Contains(covers["Filter"], "recent") {
+		t.Errorf("a lone element's resource-id no longer names it: %v", covers["Filter"])
+	}
+	if label != "Wipe the log" {
+		t.Errorf("best candidate %q, want the button that clears the list", label)
+	}
 }

@@ -47,6 +47,12 @@ func namedBy(label, name string) bool {
 // screenCandidates scores the operations on the current screen.
 func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semStep, w map[term]float64) []candidate {
 	var out []candidate
+	shared := map[string]int{} // resource-id -> elements of the screen carrying it
+	for i := range st.Elements {
+		if r := st.Elements[i].Resource; r != "" {
+			shared[r]++
+		}
+	}
 	for i := range st.Elements {
 		e := &st.Elements[i]
 		if e.Disabled {
@@ -88,7 +94,13 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 			continue
 		}
 		hit := sem.hit(semText(e.Label, e.Resource))
-		sc, covers := rs.match(e.Label+" "+e.Resource, elementTerms(e, ""), hit, w, -1)
+		own, terms := e.Label+" "+e.Resource, elementTerms(e, "")
+		if shared[e.Resource] > 1 && strings.TrimSpace(e.Label) != "" {
+			// rows of one list share a resource-id ("…recent_call_item"):
+			// its words name the list, not the row, and tell no row apart
+			own, terms = e.Label, termsOf(e.Label+" "+e.Hint)
+		}
+		sc, covers := rs.match(own, terms, hit, w, -1)
 		if sc <= 0 {
 			continue
 		}

@@ -193,6 +193,12 @@ func isToggle(d screen.Descriptor) bool {
 	return d.Checkable || strings.Contains(strings.ToLower(d.Label()+" "+d.Desc+" "+d.ResourceID), "toggle")
 }
 
+// isRadio reports whether d is a radio button (by its class: the
+// platform's RadioButton and its subclasses).
+func isRadio(d screen.Descriptor) bool {
+	return strings.Contains(strings.ToLower(screen.ShortClass(d.Class)), "radio")
+}
+
 // isSetVerb reports whether t is, or is a word of, the add / delete / on /
 // off concepts.
 func isSetVerb(t term) bool {
@@ -325,9 +331,11 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		if isToggle(h.Target) {
 			rs.toggled = true
 			// a toggle is the add / remove, on / off the command asks
-			// for ("add Alice to favorites" → "Toggle favorite")
+			// for ("add Alice to favorites" → "Toggle favorite"); a radio
+			// button picks one value among others and adds or removes
+			// nothing ("Compact list" is no "delete all …")
 			for _, ct := range rs.terms {
-				if isSetVerb(ct.t) {
+				if isSetVerb(ct.t) && !isRadio(h.Target) {
 					rs.covered[ct.t] = true
 				}
 			}

@@ -714,3 +714,26 @@ func TestSharedResourceNamesNoRow(t *testing.T) {
 		t.Errorf("best candidate %q, want the button that clears the list", label)
 	}
 }
+
+// TestRadioButtonSetsNoVerb: a tapped toggle covers the command's add /
+// delete / on / off ("add Dora to favorites" by "Toggle favorite"); a
+// radio button picks a value and covers none of them ("delete all the
+// events" is not done by picking "Compact list").
+func TestRadioButtonSetsNoVerb(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, class, label string
+		verb              term
+		want              bool
+	}{
+		{"add Dora to favorites", "android.widget.ImageView", "Toggle favorite", "@add", true},
+		{"delete all the events", "android.widget.RadioButton", "Compact list", "@delete", false},
+		{"delete all the events", "android.widget.CheckBox", "Compact list", "@delete", true},
+	} {
+		rs := newRunState(tc.cmd, "")
+		d := screen.Descriptor{Class: tc.class, Text: tc.label, Checkable: tc.class != "android.widget.ImageView"}
+		rs.foldStep(daemon.StepRecord{Action: device.Tap, Target: d, OK: true, Changed: true})
+		if rs.covered[tc.verb] != tc.want {
+			t.Errorf("%q after %s %q: %s covered %v, want %v", tc.cmd, tc.class, tc.label, tc.verb, rs.covered[tc.verb], tc.want)
+		}
+	}
+}

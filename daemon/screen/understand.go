@@ -128,7 +128,6 @@ func computeElements(s *Snapshot, keep []bool) []Element {
 			underInteractive[i] = underInteractive[p] || pn.Clickable || pn.LongClickable || pn.Checkable || pn.Editable
 		}
 	}
-	nearby := map[int]string{} // parent -> nearbyLabel of its input children
 	var out []Element
 	for _, root := range s.Roots() {
 		s.Walk(root, func(n *Node, _ int) bool {
@@ -142,11 +141,7 @@ func computeElements(s *Snapshot, keep []bool) []Element {
 					State: strings.TrimSpace(n.StateDesc), Error: strings.TrimSpace(n.Error)}
 				if n.Editable {
 					e.Value = strings.TrimSpace(n.Text)
-					near, ok := nearby[n.Parent]
-					if !ok {
-						near = nearbyLabel(s, n.ID, keep)
-						nearby[n.Parent] = near
-					}
+					near := nearbyLabel(s, n.ID, keep)
 					e.Label = firstNonEmpty(strings.TrimSpace(n.ContentDesc), e.Hint, near)
 					if e.Label == "" && e.Value != "" && n.Hint == "" {
 						e.Label = e.Value // many apps show the hint as text
@@ -211,21 +206,33 @@ func mergedText(s *Snapshot, id int, keep []bool) string {
 	return truncate(strings.Join(parts, " · "), 80)
 }
 
-// nearbyLabel finds a text label for an input field: a non-interactive
-// sibling's text (the "Title" next to a box), else "". The input itself is
-// interactive, so the result is the same for all inputs of one parent.
+// nearbyLabel finds a text label for an input field among its siblings:
+// the closest non-interactive one with text before it (a form's "Title"
+// above its box, "Filename" above the second box, not the first box's
+// "Folder"), else the first such after it, else "".
 func nearbyLabel(s *Snapshot, id int, keep []bool) string {
 	n := s.Node(id)
 	if n.Parent < 0 {
 		return ""
 	}
+	before, after := "", ""
+	seen := false
 	for _, sib := range s.Nodes[n.Parent].Children {
+		if sib == id {
+			seen = true
+			continue
+		}
 		m := s.Node(sib)
-		if sib != id && (keep == nil || keep[sib]) && !m.Interactive() && m.Label() != "" {
-			return truncate(m.Label(), 40)
+		if (keep != nil && !keep[sib]) || m.Interactive() || m.Label() == "" {
+			continue
+		}
+		if !seen {
+			before = m.Label()
+		} else if after == "" {
+			after = m.Label()
 		}
 	}
-	return ""
+	return truncate(firstNonEmpty(before, after), 40)
 }
 
 func truncate(s string, n int) string {

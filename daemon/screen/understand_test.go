@@ -234,6 +234,27 @@ func TestElements(t *testing.T) {
 	}
 }
 
+// TestFieldLabelsInAForm: in a form whose captions and fields alternate
+// under one parent, each field takes the caption right before it; a
+// field with none before it takes the first after it.
+func TestFieldLabelsInAForm(t *testing.T) {
+	s := build(t, "a/.Export",
+		win(WindowApplication, 0,
+			nd(0, -1, full, `"class":"android.widget.LinearLayout"`),
+			nd(1, 0, Rect{0, 0, 1000, 100}, `"class":"android.widget.EditText","editable":true,"text":"x"`),
+			nd(2, 0, Rect{0, 100, 1000, 200}, `"class":"android.widget.TextView","text":"Folder"`),
+			nd(3, 0, Rect{0, 200, 1000, 300}, `"class":"android.widget.EditText","editable":true,"text":"Internal/Docs"`),
+			nd(4, 0, Rect{0, 300, 1000, 400}, `"class":"android.widget.TextView","text":"File name"`),
+			nd(5, 0, Rect{0, 400, 1000, 500}, `"class":"android.widget.EditText","editable":true,"text":"backup_01"`),
+		))
+	want := map[int]string{1: "Folder", 3: "Folder", 5: "File name"}
+	for _, e := range Elements(s) {
+		if w, ok := want[e.NodeID]; ok && e.Label != w {
+			t.Errorf("field %d (%q): label %q, want %q", e.NodeID, e.Value, e.Label, w)
+		}
+	}
+}
+
 // TestMergedTextLimits: a row's label joins at most 3 descendant texts and
 // 80 runes, and Render truncates long labels.
 func TestMergedTextLimits(t *testing.T) {

@@ -332,10 +332,10 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			rs.toggled = true
 			// a toggle is the add / remove, on / off the command asks
 			// for ("add Alice to favorites" → "Toggle favorite"); a radio
-			// button picks one value among others and adds or removes
-			// nothing ("Compact list" is no "delete all …")
+			// button picks one value among others and deletes nothing
+			// ("Compact list" is no "delete all …")
 			for _, ct := range rs.terms {
-				if isSetVerb(ct.t) && !isRadio(h.Target) {
+				if isSetVerb(ct.t) && !(isRadio(h.Target) && slices.Contains(termsOf(strings.TrimPrefix(string(ct.t), "@")), "@delete")) {
 					rs.covered[ct.t] = true
 				}
 			}

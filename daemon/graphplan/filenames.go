@@ -71,3 +71,32 @@ func fileText(st *daemon.PlanState, e *screen.Element, v value) (text string, ok
 	}
 	return text, true
 }
+
+// namesFile reports whether value v is a file name: written as one
+// ("scan7.png"), or quoted as one word with an extension
+// ('Backup_0701.json').
+func namesFile(v value) bool {
+	if v.file {
+		return true
+	}
+	_, _, ok := splitExt(v.text)
+	return ok && v.quoted && !strings.ContainsFunc(strings.TrimSpace(v.text), unicode.IsSpace)
+}
+
+// personFieldTerms: the terms that say a field is for a person, a
+// number or a message (its label, hint or resource-id words).
+var personFieldTerms = termsOf("contact message number")
+
+// takesFileName reports whether text field e may take a file's name: a
+// search field (a file is found by its name), a field holding a file
+// name now (a save picker's "Untitled.txt"), and any field that is not
+// for a recipient, a phone number or a message's text.
+func takesFileName(e *screen.Element) bool {
+	if isSearchField(e) {
+		return true
+	}
+	if _, _, ok := splitExt(strings.TrimSpace(e.Value)); ok {
+		return true
+	}
+	return overlap(personFieldTerms, elementTerms(e, "")) == 0
+}

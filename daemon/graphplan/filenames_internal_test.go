@@ -129,3 +129,30 @@ func TestConfirmPrefersSaveOverNew(t *testing.T) {
 		t.Errorf("confirmButton = %+v, %v; want Save", c, ok)
 	}
 }
+
+// TestFileNameOnlyIntoAFieldForIt: a file name, quoted or not, is not
+// typed into a field for a recipient, a number or a message; it goes into
+// a search field, a field holding a file name, or a form's name field.
+func TestFileNameOnlyIntoAFieldForIt(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, field string
+		want       bool
+	}{
+		{"export the chats to 'Chats_0701.json'", `"text":"To: name or number…"`, false},
+		{"export the chats to 'Chats_0701.json'", `"hint":"Message"`, false},
+		{"export the chats to Chats_0701.json", `"text":"To: name or number…"`, false},
+		{"search for 'Chats_0701.json'", `"hint":"Search"`, true},
+		{"export the chats to 'Chats_0701.json'", `"text":"Untitled.json"`, true},
+		{"export the chats to 'Chats_0701.json'", `"hint":"File name"`, true},
+		{"write 'see you at noon' to Sam", `"hint":"Message"`, true}, // no file name
+	} {
+		s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.EditText",`+tc.field+`,"bounds":[0,300,1080,400],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true}`)
+		els := screen.Elements(s)
+		rs := newRunState(tc.cmd, "")
+		rs.sends = true // the message field would take a text for a command that sends one
+		if got := rs.nextValueFor(&els[0]) >= 0; got != tc.want {
+			t.Errorf("%q into %s: typed %v, want %v", tc.cmd, tc.field, got, tc.want)
+		}
+	}
+}

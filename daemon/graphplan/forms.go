@@ -78,6 +78,9 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		if composes && !rs.sends {
 			continue // a message's text only for a command that sends one
 		}
+		if namesFile(v) && !takesFileName(e) {
+			continue // a file name into a field for something else
+		}
 		if v.done || strings.EqualFold(strings.TrimSpace(e.Value), strings.TrimSpace(v.text)) {
 			// a value the field holds already names what is there (the
 			// note "rename 'Ledger' to 'chores'" renames): typing it

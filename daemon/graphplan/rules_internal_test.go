@@ -715,11 +715,11 @@ func TestSharedResourceNamesNoRow(t *testing.T) {
 	}
 }
 
-// TestRadioButtonSetsNoVerb: a tapped toggle covers the command's add /
+// TestRadioButtonDeletesNothing: a tapped toggle covers the command's add /
 // delete / on / off ("add Dora to favorites" by "Toggle favorite"); a
-// radio button picks a value and covers none of them ("delete all the
-// events" is not done by picking "Compact list").
-func TestRadioButtonSetsNoVerb(t *testing.T) {
+// radio button picks a value and deletes nothing ("delete all the
+// events" is not done by picking "Compact list"), though it may set it.
+func TestRadioButtonDeletesNothing(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, class, label string
 		verb              term
@@ -728,6 +728,7 @@ func TestRadioButtonSetsNoVerb(t *testing.T) {
 		{"add Dora to favorites", "android.widget.ImageView", "Toggle favorite", "@add", true},
 		{"delete all the events", "android.widget.RadioButton", "Compact list", "@delete", false},
 		{"delete all the events", "android.widget.CheckBox", "Compact list", "@delete", true},
+		{"set the text size to huge", "android.widget.RadioButton", "Huge", "@add", true},
 	} {
 		rs := newRunState(tc.cmd, "")
 		d := screen.Descriptor{Class: tc.class, Text: tc.label, Checkable: tc.class != "android.widget.ImageView"}

@@ -99,7 +99,7 @@ func (rs *runState) nextKey() (rune, int, bool) {
 			continue
 		}
 		keys, ok := dialable(v.text)
-		if !ok || v.quantity || v.keyed >= len(keys) || !slices.ContainsFunc(v.context, isActionTerm) {
+		if !ok || v.quantity || v.keyed >= len(keys) || !rs.dials && !slices.ContainsFunc(v.context, isActionTerm) {
 			continue
 		}
 		return rune(keys[v.keyed]), i, true

@@ -57,7 +57,8 @@ func keypadScreen(t *testing.T) *screen.Snapshot {
 
 // TestNumberKeyedOnAKeypad: on a keypad the number a verb gives is keyed
 // digit by digit, each tap counted, then it is done; a number naming a
-// field's value or a quantity with its unit is not keyed; a key that did
+// field's value or a quantity with its unit is not keyed, a number the
+// command calls is, wherever it stands; a key that did
 // nothing stops the keying.
 func TestNumberKeyedOnAKeypad(t *testing.T) {
 	s := keypadScreen(t)
@@ -88,6 +89,9 @@ func TestNumberKeyedOnAKeypad(t *testing.T) {
 	}
 	if _, ok := newRunState("call 505 now", "").keypadKey(st); !ok {
 		t.Error("a number to call, then 'now', not keyed")
+	}
+	if _, ok := newRunState("call the front desk 505", "").keypadKey(st); !ok {
+		t.Error("a number to call, after the words that name it, not keyed")
 	}
 	st.History = []daemon.StepRecord{{Action: "tap", Screen: "pad", After: "pad", OK: false}}
 	if _, ok := newRunState("dial 505", "").keypadKey(st); ok {

@@ -146,6 +146,10 @@ type runState struct {
 	// (leadingVerb); hasVerb false when it has none
 	verb    term
 	hasVerb bool
+	// dials: the leading verb places a call ("call", "ring"): the
+	// command's number is dialled wherever it stands ("call the front
+	// desk 555 0100")
+	dials bool
 	// addsExisting: it adds something the app shows to something else
 	// ("add contact Dora to favorites"; addsShown)
 	addsExisting bool
@@ -284,6 +288,7 @@ func newRunState(cmd, appLabel string) *runState {
 	}
 	rs.describing = describingVerbs(cmd)
 	rs.verb, rs.hasVerb = leadingVerb(cmd)
+	rs.dials = rs.hasVerb && slices.Contains(termsOf(string(rs.verb)), "@call")
 	rs.phrases = phrases(cmd)
 	rs.words = commandWords(rs.bare)
 	rs.semCovers = map[string][]term{}

@@ -151,9 +151,10 @@ func moved(st *daemon.PlanState) bool {
 
 // explorable reports whether e may be tapped to see where it leads: a
 // button with a name, enabled, no text field or setting (a switch, check
-// box or radio button would change something), no element that creates
-// something ("New note", the concept add) or that the sensitive-action
-// policy puts in any category (delete, send, pay, …).
+// box or radio button would change something), no key of a keypad (it
+// enters a digit), no element that creates something ("New note", the
+// concept add) or that the sensitive-action policy puts in any category
+// (delete, send, pay, …).
 func explorable(st *daemon.PlanState, e *screen.Element) bool {
 	if e.Kind != screen.KindButton || e.Disabled || e.Label == "" || e.Password {
 		return false
@@ -163,6 +164,9 @@ func explorable(st *daemon.PlanState, e *screen.Element) bool {
 	}
 	if slices.Contains(termsOf(e.Label), "@add") {
 		return false
+	}
+	if _, key := keyOf(e.Label); key && isKeypad(labelsOf(st.Elements)) {
+		return false // a keypad's key enters a digit
 	}
 	d := screen.Describe(st.Screen, e.NodeID)
 	if penalty(st, device.Tap, d) > 0 && !slices.ContainsFunc(st.History, func(h daemon.StepRecord) bool { return h.Target.Key() == d.Key() && h.OK }) {

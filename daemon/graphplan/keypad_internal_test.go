@@ -147,3 +147,23 @@ func TestNoKeyWithoutANumber(t *testing.T) {
 		}
 	}
 }
+
+// TestKeypadKeysAreNotExplored: exploration never taps a keypad's key (it
+// enters a digit); a key-like label elsewhere is no key.
+func TestKeypadKeysAreNotExplored(t *testing.T) {
+	s := keypadScreen(t)
+	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "pad"}
+	for i := range st.Elements {
+		if e := &st.Elements[i]; explorable(st, e) {
+			if _, key := keyOf(e.Label); key {
+				t.Errorf("key %q may be explored", e.Label)
+			}
+		}
+	}
+	one := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"One","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	st = &daemon.PlanState{Screen: one, Elements: screen.Elements(one), Print: "p"}
+	if !explorable(st, &st.Elements[0]) {
+		t.Error(`a lone "One" button, on no keypad, is not explorable`)
+	}
+}

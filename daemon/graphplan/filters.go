@@ -44,8 +44,56 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "a key of a keypad, and the command has no number to enter"
 	case rs.universal && rs.pickedItem && destroys(st, c):
 		return "the command asks to delete all of something and a step opened one item it does not name"
+	case rs.otherTab(st, c):
+		return "a tab beside the one a step chose for the command would leave it"
 	}
 	return ""
+}
+
+// coveredBy reports whether a tap on d covers a term of the command
+// other than a navigation word or a word of the app's name ("Clock" in
+// an app named Clock says nothing of the command): by its words or
+// concepts, or by meaning (semCovers).
+func (rs *runState) coveredBy(d screen.Descriptor) bool {
+	ts := append(targetTerms(d), rs.semCovers[d.Key()]...)
+	return slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return !ct.nav && !rs.appWords[ct.t] && slices.Contains(ts, ct.t) })
+}
+
+// otherTab reports whether c taps, now, another item of the row of
+// look-alikes (a list laid out side by side: one class, ancestor path and
+// resource-id — a tab bar, a segmented control) whose item the run's last
+// effective tap chose for a word of the command: one of them shows at a
+// time, and the command named the first ("show my favourite contacts"
+// after "Favorites", not "Contacts"). Rows of a vertical list are not
+// side by side.
+func (rs *runState) otherTab(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if c.action != device.Tap || e == nil {
+		return false
+	}
+	d := screen.Describe(st.Screen, e.NodeID)
+	if !d.InList {
+		return false
+	}
+	for i := len(st.History) - 1; i >= 0; i-- {
+		h := st.History[i]
+		if !h.OK || h.Backtracked || h.Undo || h.Action != device.Tap {
+			continue
+		}
+		t := h.Target
+		if !t.InList || t.ResourceID != d.ResourceID || t.Class != d.Class || !slices.Equal(t.Path, d.Path) || h.Label == e.Label || !rs.coveredBy(t) {
+			return false
+		}
+		m, ok := screen.Ground(st.Screen, t)
+		if !ok || m.NodeID == e.NodeID {
+			return false
+		}
+		chosen := st.Screen.Node(m.NodeID).Bounds
+		side := chosen[2] <= e.Bounds[0] || e.Bounds[2] <= chosen[0]
+		dy := chosen[1] - e.Bounds[1]
+		return side && max(dy, -dy) < max(1, chosen.Height()/2)
+	}
+	return false
 }
 
 // savesAs reports whether c is a commit on this screen ("Save as") while

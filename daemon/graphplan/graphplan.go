@@ -73,7 +73,8 @@
 //     after a choice made here, a second tap on a toggle, "create" for a
 //     command that changes what exists, a deletion of one item for a
 //     command about all, a row whose summary alone holds the command's
-//     number, a switch for a command that gives a number. An element here
+//     number, a switch for a command that gives a number, another tab of the tab
+//     bar whose tab a step chose for the command. An element here
 //     outranks a path elsewhere that covers no more (onScreenFirst).
 //  8. When nothing known matches a command that views or sets something
 //     (before any of it is done, or before giving up on what is left),

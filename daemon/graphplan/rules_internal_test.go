@@ -738,3 +738,43 @@ func TestRadioButtonDeletesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherTabLeavesTheChosenOne: after a tab chosen for a word of the
+// command ("Starred"), a tab beside it ("People") is passed over even if
+// the command names it too; rows of a vertical list are not tabs, and a
+// tab that only named the app was no choice.
+func TestAnotherTabLeavesTheChosenOne(t *testing.T) {
+	const tabs = `
+	 {"id":1,"parent":0,"class":"android.widget.HorizontalScrollView","resource_id":"org.example.book:id/tabs","bounds":[0,100,1080,250],"scrollable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,100,360,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"People","bounds":[0,100,360,250],"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":1,"class":"android.widget.LinearLayout","bounds":[360,100,720,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":4,"class":"android.widget.TextView","text":"Starred","bounds":[360,100,720,250],"enabled":true,"visible_to_user":true},
+	 {"id":6,"parent":1,"class":"android.widget.LinearLayout","bounds":[720,100,1080,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":7,"parent":6,"class":"android.widget.TextView","text":"Book","bounds":[720,100,1080,250],"enabled":true,"visible_to_user":true}`
+	const rows = `
+	 {"id":1,"parent":0,"class":"android.widget.ListView","bounds":[0,100,1080,1000],"scrollable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,100,1080,250],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"People","bounds":[0,100,1080,250],"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,250,1080,400],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":4,"class":"android.widget.TextView","text":"Starred","bounds":[0,250,1080,400],"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, nodes, cmd, chosen, next string
+		want                           bool
+	}{
+		{"a tab beside", tabs, "show my starred people", "Starred", "People", true},
+		{"rows of a list", rows, "show my starred people", "Starred", "People", false},
+		{"the app's name was no choice", tabs, "show the people in my book", "Book", "People", false},
+	} {
+		s := screenOf(t, tc.nodes)
+		st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "main"}
+		idx := func(label string) int {
+			return slices.IndexFunc(st.Elements, func(e screen.Element) bool { return e.Label == label })
+		}
+		rs := newRunState(tc.cmd, "Book")
+		st.History = []daemon.StepRecord{{Action: device.Tap, Target: screen.Describe(s, st.Elements[idx(tc.chosen)].NodeID), Label: tc.chosen, Screen: "main", After: "main", OK: true, Changed: true}}
+		if got := rs.otherTab(st, candidate{action: device.Tap, element: idx(tc.next)}); got != tc.want {
+			t.Errorf("%s: %q after %q passed over %v, want %v", tc.name, tc.next, tc.chosen, got, tc.want)
+		}
+	}
+}

@@ -96,8 +96,8 @@ func opensSomething(cmd string) bool {
 
 // inView reports, for a command that only asks to see something, whether
 // the last step did part of it and everything else it names is on the
-// screen now ("view favorite contacts" after tapping Favorites, which
-// lists contacts), or the last step led here and the screen shows, on
+// screen now ("view my starred people" after tapping Starred, which
+// lists people), or the last step led here and the screen shows, on
 // what is no setting, some and all of what the command names (a path's
 // step toward a text to read, an exploratory tap): going on would leave
 // the screen asked for.
@@ -331,7 +331,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		if isToggle(h.Target) {
 			rs.toggled = true
 			// a toggle is the add / remove, on / off the command asks
-			// for ("add Alice to favorites" → "Toggle favorite"); a radio
+			// for ("add Dora to starred" → "Toggle star"); a radio
 			// button picks one value among others and deletes nothing
 			// ("Compact list" is no "delete all …")
 			for _, ct := range rs.terms {

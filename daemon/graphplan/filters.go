@@ -63,8 +63,8 @@ func (rs *runState) coveredBy(d screen.Descriptor) bool {
 // look-alikes (a list laid out side by side: one class, ancestor path and
 // resource-id — a tab bar, a segmented control) whose item the run's last
 // effective tap chose for a word of the command: one of them shows at a
-// time, and the command named the first ("show my favourite contacts"
-// after "Favorites", not "Contacts"). Rows of a vertical list are not
+// time, and the command named the first ("show my starred people"
+// after "Starred", not "People"). Rows of a vertical list are not
 // side by side.
 func (rs *runState) otherTab(st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)

@@ -63,7 +63,7 @@
 //     position of a settings list. A path leaves a dialog (by back or a
 //     button) only for the screen that opened it, and accepts a dialog
 //     holding a choice or a text field only as its first step, and flips a
-//     setting in place (a toggle; "Show hidden items" leading to another
+//     setting in place (a toggle; "Show hidden albums" leading to another
 //     state of the same screen) only as a first step the command names. A
 //     paragraph (a message, a help answer) is a path's target only for a
 //     command that asks to see something.

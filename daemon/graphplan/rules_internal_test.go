@@ -716,18 +716,18 @@ func TestSharedResourceNamesNoRow(t *testing.T) {
 }
 
 // TestRadioButtonDeletesNothing: a tapped toggle covers the command's add /
-// delete / on / off ("add Dora to favorites" by "Toggle favorite"); a
+// delete / on / off ("add Dora to starred" by "Toggle star"); a
 // radio button picks a value and deletes nothing ("delete all the
-// events" is not done by picking "Compact list"), though it may set it.
+// trips" is not done by picking "Compact list"), though it may set it.
 func TestRadioButtonDeletesNothing(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, class, label string
 		verb              term
 		want              bool
 	}{
-		{"add Dora to favorites", "android.widget.ImageView", "Toggle favorite", "@add", true},
-		{"delete all the events", "android.widget.RadioButton", "Compact list", "@delete", false},
-		{"delete all the events", "android.widget.CheckBox", "Compact list", "@delete", true},
+		{"add Dora to starred", "android.widget.ImageView", "Toggle star", "@add", true},
+		{"delete all the trips", "android.widget.RadioButton", "Compact list", "@delete", false},
+		{"delete all the trips", "android.widget.CheckBox", "Compact list", "@delete", true},
 		{"set the text size to huge", "android.widget.RadioButton", "Huge", "@add", true},
 	} {
 		rs := newRunState(tc.cmd, "")

@@ -24,7 +24,7 @@ import (
 const ValueRowMin = 0.55
 
 // valueRowMaxWords: a summary longer than this is a description, not a
-// value ("Last used one" is a value; a sentence is not).
+// value ("Every other day" is a value; a sentence is not).
 const valueRowMaxWords = 3
 
 // valueRow returns a tap on the row of this screen whose summary — the

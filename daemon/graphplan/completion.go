@@ -397,14 +397,15 @@ func (rs *runState) unknownLeft() bool {
 }
 
 // names reports whether a literal word of the command is a word of label.
-func (rs *runState) names(label string) bool {
-	words := termsOf(label)
-	for _, ct := range rs.terms {
-		if !strings.HasPrefix(string(ct.t), "@") && slices.Contains(words, ct.t) {
-			return true
-		}
-	}
-	return false
+func (rs *runState) names(label string) bool { return rs.literalIn(termsOf(label), true) }
+
+// literalIn reports whether a literal term of the command (no concept:
+// "display" and "Show all" share only the concept on), a navigation word
+// only when withNav, is in ts.
+func (rs *runState) literalIn(ts []term, withNav bool) bool {
+	return slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool {
+		return (withNav || !ct.nav) && !strings.HasPrefix(string(ct.t), "@") && slices.Contains(ts, ct.t)
+	})
 }
 
 // answeredAbout reports whether step h answered a dialog whose text names

@@ -189,7 +189,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	if !ok {
 		return nil
 	}
-	named := func(e gEdge) bool { return rs.waitsFor(g.terms[e.element]) }
+	named := func(e gEdge) bool { return rs.literalIn(g.terms[e.element], false) }
 	dist, first, hops := g.dijkstra(start, named, g.borrowed(start, st)...)
 	_, kv, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
 	byScroll := g.reachByScroll(start, dist, first, hops)
@@ -342,18 +342,6 @@ func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, s
 		}
 	}
 	return best, found
-}
-
-// waitsFor reports whether a literal term of ts is one the command waits
-// for (no navigation word, no concept: "display" and "Show all" share
-// only the concept on).
-func (rs *runState) waitsFor(ts []term) bool {
-	for _, ct := range rs.terms {
-		if !ct.nav && !strings.HasPrefix(string(ct.t), "@") && slices.Contains(ts, ct.t) {
-			return true
-		}
-	}
-	return false
 }
 
 // maxTargetWords: a label of more words is a paragraph (a dialog's

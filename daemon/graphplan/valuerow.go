@@ -15,9 +15,9 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 )
 
-// ValueRowMin is the least cosine between a command word the app never
-// showed and the value a settings row shows now ("Theme · Dark") for the
-// row to be opened in search of that word ("light" / "dark" 0.64;
+// ValueRowMin is the least cosine between a command word no element of
+// the screen carries and the value a settings row shows now
+// ("Appearance · Night") for the row to be opened in search of that word ("light" / "dark" 0.64;
 // "light" / "speed" 0.47, "list" / "grid" 0.33: all-MiniLM-L6-v2, generic
 // word pairs, not fitted to the evaluation). The row must also beat every
 // other row's value by SemMargin.
@@ -28,10 +28,11 @@ const ValueRowMin = 0.55
 const valueRowMaxWords = 3
 
 // valueRow returns a tap on the row of this screen whose summary — the
-// text after its title, the setting's value now: "Theme · Dark" — is of
-// the same kind as a word of the command that nothing in the app's
-// graph carries ("switch the theme to light"), once the rest of the
-// command is covered and nothing known leads further: the choices of a
+// text after its title, the setting's value now: "Appearance · Night" —
+// is of the same kind as a word of the command that no element of the
+// screen carries and that names no action ("make the appearance light"),
+// once the rest of the command is covered and nothing known leads
+// further (the caller's conditions): the choices of a
 // list preference are shown only in the dialog its row opens, and the
 // value it holds now stands for them. Android's preference rows show
 // their value as a summary under their title (the ListPreference
@@ -52,7 +53,7 @@ func (p *Planner) valueRow(ctx context.Context, rs *runState, st *daemon.PlanSta
 	var words []string
 	for _, ct := range rs.terms {
 		wd := rs.words[ct.t]
-		if ct.nav || rs.covered[ct.t] || w[ct.t] <= 0 || wd == "" || onScreen[ct.t] || names(wd, intent.IsAction) || inSecret(wd, st.Secrets) {
+		if ct.nav || rs.covered[ct.t] || w[ct.t] <= 0 || wd == "" || onScreen[ct.t] || intent.ActionWord(wd) || inSecret(wd, st.Secrets) {
 			continue
 		}
 		words = append(words, wd)
@@ -106,7 +107,7 @@ func (p *Planner) valueRow(ctx context.Context, rs *runState, st *daemon.PlanSta
 	rs.valueRows[elementKey(st.Print, &st.Elements[i])] = true
 	rs.valueRowFrom, rs.valueRowStep = st.Print, len(st.History)
 	return candidate{action: device.Tap, element: i, score: MinScore, via: 0,
-		reason: fmt.Sprintf("%q is no word the app showed; the row %q holds a value of its kind (%.2f): its choices are behind it", bestWord, st.Elements[i].Label, best)}, true
+		reason: fmt.Sprintf("%q is on no element here; the row %q holds a value of its kind (%.2f): its choices are behind it", bestWord, st.Elements[i].Label, best)}, true
 }
 
 // leaveValueRow returns a back press when the last step opened a value
@@ -121,15 +122,4 @@ func (rs *runState) leaveValueRow(st *daemon.PlanState) (daemon.Decision, bool) 
 	}
 	return daemon.Decision{Action: device.Back, Element: -1, Confidence: 0.2,
 		Reason: "the value row's choices hold nothing the command asks; going back"}, true
-}
-
-// names reports whether a term of word is a concept that is (is true
-// for its id: intent.IsAction, an action such as save or delete).
-func names(word string, is func(string) bool) bool {
-	for _, t := range termsOf(word) {
-		if id, ok := strings.CutPrefix(string(t), "@"); ok && is(id) {
-			return true
-		}
-	}
-	return false
 }

@@ -20,19 +20,22 @@ import (
 // joins are too often chance ("a" + "t").
 const minCompound = 5
 
-// JoinCompounds returns command with each pair of adjacent words whose
-// concatenation (lower case) is a word of texts read as that word, and
-// whether it joined any; quoted values are the owner's text and stay as
-// they are. A pair is not joined when texts also write it as
-// two words ("back up" as well as "backup": either reading is theirs),
-// when either is a stop word, or when either holds no letter.
-func JoinCompounds(command string, texts []string) (string, bool) {
-	return outsideQuotes(command, func(part string) (string, bool) { return joinCompounds(part, texts) })
+// ReadCompounds returns command with each pair of adjacent words whose
+// concatenation (lower case) is a word of texts read as that word
+// ("number pad" as "numberpad"), each word that texts write as two
+// adjacent words read as those two ("fontsize" as "font size"), and
+// whether it changed any; quoted values are the owner's text and stay as
+// they are. A pair is not joined, nor a word split, when texts also write
+// it the other way ("back up" as well as "backup": either reading is
+// theirs), when either part is a stop word, or when either holds no
+// letter.
+func ReadCompounds(command string, texts []string) (string, bool) {
+	return outsideQuotes(command, func(part string) (string, bool) { return readCompounds(part, texts) })
 }
 
-// joinCompounds is JoinCompounds on a part of a command without quoted
+// readCompounds is ReadCompounds on a part of a command without quoted
 // values.
-func joinCompounds(command string, texts []string) (string, bool) {
+func readCompounds(command string, texts []string) (string, bool) {
 	words := strings.Fields(command)
 	if len(words) < 2 {
 		return command, false
@@ -52,9 +55,25 @@ func joinCompounds(command string, texts []string) (string, bool) {
 		}
 	}
 	core := func(w string) string { return strings.TrimFunc(w, unicode.IsPunct) }
+	split := map[string]string{} // a pair of the texts written together -> the pair
+	for ph := range phrases {
+		a, b, _ := strings.Cut(ph, " ")
+		if len(a+b) >= minCompound && !known[a+b] && !intent.IsStopword(a) && !intent.IsStopword(b) &&
+			strings.ContainsFunc(a, unicode.IsLetter) && strings.ContainsFunc(b, unicode.IsLetter) {
+			split[a+b] = ph
+		}
+	}
 	var out []string
 	changed := false
 	for i := 0; i < len(words); i++ {
+		if c := core(words[i]); strings.HasSuffix(words[i], c) && strings.HasPrefix(words[i], c) {
+			if ph, ok := split[strings.ToLower(c)]; ok {
+				// one word the texts write as two ("fontsize": "Font size")
+				out = append(out, ph)
+				changed = true
+				continue
+			}
+		}
 		if i+1 < len(words) {
 			ca, cb := core(words[i]), core(words[i+1])
 			a, b := strings.ToLower(ca), strings.ToLower(cb)

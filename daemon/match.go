@@ -154,7 +154,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	// … and two words the flows write as one ("auto play", compound.go),
 	// and spelt digits as digits ("nine one one", numwords.go)
-	for _, read := range []func(string, []string) (string, bool){JoinCompounds, readDigitNames} {
+	for _, read := range []func(string, []string) (string, bool){ReadCompounds, readDigitNames} {
 		if x, ok := read(said, texts); ok {
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
 			said = x

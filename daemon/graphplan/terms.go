@@ -185,7 +185,7 @@ type runState struct {
 // read as g's labels say it: acronyms spelled out (daemon.ExpandAcronyms:
 // "open the VPN" on an app with a "Virtual private network" page),
 // units unglued (daemon.ExpandUnits: "24h" as "24 hour"), compounds
-// joined (daemon.JoinCompounds: "number pad" as "numberpad") and number words
+// joined (daemon.ReadCompounds: "number pad" as "numberpad") and number words
 // read as digits (daemon.ReadNumberWords: "nine nine nine" as "999"); g may
 // be nil when the run has begun.
 func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
@@ -195,7 +195,7 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 		cmd := st.Command
 		if g != nil {
 			labels := g.labels(st)
-			for _, read := range []func(string, []string) (string, bool){daemon.ExpandAcronyms, daemon.ExpandUnits, daemon.JoinCompounds, daemon.ReadNumberWords} {
+			for _, read := range []func(string, []string) (string, bool){daemon.ExpandAcronyms, daemon.ExpandUnits, daemon.ReadCompounds, daemon.ReadNumberWords} {
 				if x, ok := read(cmd, labels); ok {
 					cmd = x
 				}

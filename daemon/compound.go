@@ -23,7 +23,7 @@ const minCompound = 5
 // ReadCompounds returns command with each pair of adjacent words whose
 // concatenation (lower case) is a word of texts read as that word
 // ("number pad" as "numberpad"), each word that texts write as two
-// adjacent words read as those two ("fontsize" as "font size"), and
+// adjacent words read as those two ("textsize" as "text size"), and
 // whether it changed any; quoted values are the owner's text and stay as
 // they are. A pair is not joined, nor a word split, when texts also write
 // it the other way ("back up" as well as "backup": either reading is
@@ -68,7 +68,7 @@ func readCompounds(command string, texts []string) (string, bool) {
 	for i := 0; i < len(words); i++ {
 		if c := core(words[i]); strings.HasSuffix(words[i], c) && strings.HasPrefix(words[i], c) {
 			if ph, ok := split[strings.ToLower(c)]; ok {
-				// one word the texts write as two ("fontsize": "Font size")
+				// one word the texts write as two ("textsize": "Text size")
 				out = append(out, ph)
 				changed = true
 				continue

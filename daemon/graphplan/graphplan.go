@@ -86,7 +86,10 @@
 //     word of the command on no element of the screen, a settings row
 //     whose summary (its value now) is of that word's kind by the model
 //     is opened: a list preference's choices are behind its row
-//     (valuerow.go).
+//     (valuerow.go). When the graph knows the command's words on a
+//     settings screen no known path reaches, at least twice as well as
+//     anything reachable, the run heads for the app's settings (its
+//     settings button, else its overflow menu).
 //
 // Confidence reports how clearly the chosen operation won, for a
 // composite planner that asks an LLM only when the graph planner is unsure
@@ -391,6 +394,14 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		}
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
 			Reason: "every term of the command that the app knows is covered"}, nil
+	}
+	if rs.beyondSettings && pending == 0 && (best == nil || rs.beyond > 2*best.score) && !inSettings(st) {
+		// the graph knows the command's words on a settings screen it
+		// knows no way to, far better than anything reachable: go to
+		// settings
+		if c, ok := settingsHub(st); ok {
+			return decision(c, 0.3), nil
+		}
 	}
 	if best == nil && rs.configLike && !rs.coveredAny() {
 		// nothing the app shows matches what is left: an option nobody

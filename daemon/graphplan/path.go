@@ -259,6 +259,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
 		}
 	}
+	rs.beyond, rs.beyondSettings = g.unreachable(rs, dist, sem, w)
 	if c, ok := rs.hiddenHere(st, g, start, sem, w); ok {
 		if b, seen := best[0]; !seen || b.score < c.score {
 			best[0] = c
@@ -342,6 +343,30 @@ func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, s
 		}
 	}
 	return best, found
+}
+
+// unreachable returns the best score of an element on a screen of the
+// graph that no known path reaches (dist), and whether that screen is of
+// a settings activity (its name says settings: the platform's
+// convention): the graph knows where the command's words are but not the
+// way there.
+func (g *appGraph) unreachable(rs *runState, dist map[int64]float64, sem *semStep, w map[term]float64) (float64, bool) {
+	best, settings := 0.0, false
+	for scr, es := range g.onScr {
+		if _, ok := dist[scr]; ok {
+			continue
+		}
+		for _, e := range es {
+			if len(strings.Fields(e.Descriptor.Label())) > maxTargetWords {
+				continue
+			}
+			sc, _ := rs.match(e.Descriptor.Label()+" "+e.Descriptor.ResourceID, g.terms[e.ID], sem.hit(g.texts[e.ID]), w, -1)
+			if sc > best {
+				best, settings = sc, strings.Contains(strings.ToLower(g.act[scr]), "setting")
+			}
+		}
+	}
+	return best, settings
 }
 
 // maxTargetWords: a label of more words is a paragraph (a dialog's

@@ -179,6 +179,11 @@ type runState struct {
 	valueRows    map[string]bool
 	valueRowFrom string
 	valueRowStep int
+	// beyond: the best score of an element the graph knows on a screen no
+	// known path reaches, this step; beyondSettings: that screen is of a
+	// settings activity (path.go unreachable)
+	beyond         float64
+	beyondSettings bool
 }
 
 // state returns the run's state, new for a new command. The command is

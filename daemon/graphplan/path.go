@@ -50,6 +50,7 @@ type appGraph struct {
 	vocab    map[term]string // literal term of the elements' texts -> a word it came from
 	df       map[term]int
 	n        int
+	ids      []int64            // screen ids, ascending
 	act      map[int64]string   // screen id -> activity
 	ofAct    map[string][]int64 // activity -> its screens that are no dialogs, by id
 	dialog   map[int64]bool
@@ -94,6 +95,7 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, byText: map[string][]int64{}, labelled: map[string]bool{}, vocab: map[term]string{}}
 	g.act, g.dialog, g.ofAct = map[int64]string{}, map[int64]bool{}, map[string][]int64{}
 	for _, s := range kg.Screens {
+		g.ids = append(g.ids, s.ID)
 		g.byPrint[s.Fingerprint] = s.ID
 		g.act[s.ID] = s.Activity
 		g.dialog[s.ID] = s.Dialog
@@ -124,6 +126,7 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		}
 		g.n++
 	}
+	slices.Sort(g.ids)
 	g.keypads = map[int64]bool{}
 	for scr, es := range g.onScr {
 		labels := make([]string, 0, 2*len(es))
@@ -194,18 +197,13 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	_, kv, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
 	byScroll := g.reachByScroll(start, dist, first, hops)
 	best := map[int64]candidate{} // first-edge element -> best candidate through it
-	screens := make([]int64, 0, len(dist))
-	for scr := range dist {
-		screens = append(screens, scr)
-	}
-	sort.Slice(screens, func(i, j int) bool { return screens[i] < screens[j] }) // deterministic ties
 	here := ""
 	if st.Screen != nil {
 		here = st.Screen.ForegroundPackage()
 	}
-	for _, scr := range screens {
-		d := dist[scr]
-		if scr == start || math.IsInf(d, 1) {
+	for _, scr := range g.ids { // in order: map order must not decide ties
+		d, reached := dist[scr]
+		if !reached || scr == start || math.IsInf(d, 1) {
 			continue
 		}
 		// another package's screen (the system's print screen, file picker
@@ -352,11 +350,11 @@ func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, s
 // way there.
 func (g *appGraph) unreachable(rs *runState, dist map[int64]float64, sem *semStep, w map[term]float64) (float64, bool) {
 	best, settings := 0.0, false
-	for scr, es := range g.onScr {
+	for _, scr := range g.ids { // in order: map order must not decide ties
 		if _, ok := dist[scr]; ok {
 			continue
 		}
-		for _, e := range es {
+		for _, e := range g.onScr[scr] {
 			if len(strings.Fields(e.Descriptor.Label())) > maxTargetWords {
 				continue
 			}

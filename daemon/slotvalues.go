@@ -88,6 +88,42 @@ func valueKinds(s string) map[intent.Kind]bool {
 	return out
 }
 
+// NamedValue returns the words after the command's last strong naming word
+// ("called", "named", "titled", "saying") that run to its end — the way a
+// spoken command, which has no quote marks, sets a name apart ("create a
+// note called shopping list"): Start and End are byte offsets in command.
+// ok is false when there is no such word, when nothing or more than
+// maxNamedWords words follow it, or when a quoted value is among them
+// (the quotes say where the name is).
+func NamedValue(command string) (intent.Value, bool) {
+	toks := intent.Tokenize(command)
+	at := -1
+	for i, t := range toks {
+		switch {
+		case t.Kind == intent.KindQuoted:
+			at = -1
+		case t.Kind == intent.KindWord && strongNameWords[strings.ToLower(t.Text)]:
+			at = i
+		}
+	}
+	if at < 0 || at == len(toks)-1 {
+		return intent.Value{}, false
+	}
+	start, end := toks[at+1].Start, len(strings.TrimRightFunc(command, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(".!?", r) }))
+	if end <= start || len(strings.Fields(command[start:end])) > maxNamedWords {
+		return intent.Value{}, false
+	}
+	return intent.Value{Text: command[start:end], Kind: intent.KindWord, Start: start, End: end}, true
+}
+
+// strongNameWords are the naming words after which a spoken name begins
+// (NamedValue); "name" and "title" also name a field ("change the title").
+var strongNameWords = map[string]bool{"called": true, "named": true, "titled": true, "saying": true}
+
+// maxNamedWords: more words after a naming word are a sentence with more
+// to do in it, not a name.
+const maxNamedWords = 6
+
 // nameWords introduce a value as a name ("a note called ideas").
 var nameWords = map[string]bool{"called": true, "named": true, "titled": true, "name": true, "title": true, "saying": true}
 

@@ -34,6 +34,7 @@ func TestGraphPlanner(t *testing.T) {
 		{"taps a toggle whose state differs", true, "settings_dark", "turn off dark mode", "settings", 1, "", false},
 		{"types the value into the field and commits the form", true, "home", `create a note called "Milk"`, "editor", 3, "Milk", false},
 		{"works from the screen alone without a graph", false, "home", `create a note called "Milk"`, "editor", 3, "Milk", false},
+		{"types a spoken name set apart by its naming word", true, "home", "create a note called oat milk", "editor", 3, "oat milk", false},
 		{"commits the name, then types the rest into the note it created", true, "home", `create a note called "Milk" and type "two bottles"`, "editor", 4, "two bottles", false},
 		{"picks a choice in the dialog it opened", true, "settings", "set the font size to large", "settings_large", 2, "", false},
 		{"gives up on a command nothing matches", true, "home", "order a pizza with extra cheese", "", 0, "", true},

@@ -370,16 +370,23 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 
 // commandValues returns the values of the command (u, the understanding
 // of cmd) in order, with the file names it writes without quote marks
-// (intent.FileNames) in place of the words Understand read in them.
+// (intent.FileNames) and the name a naming word sets apart to the end of
+// a spoken command (daemon.NamedValue: "a note called shopping list",
+// typed as written like a quoted name) in place of the words Understand
+// read in them.
 func commandValues(cmd string, u intent.Command) []intent.Value {
-	files := intent.FileNames(cmd)
-	if len(files) == 0 {
+	whole := intent.FileNames(cmd)
+	if nv, ok := daemon.NamedValue(cmd); ok && !slices.ContainsFunc(whole, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
+		nv.Kind = intent.KindQuoted // typed as written, like a quoted name
+		whole = append(whole, nv)
+	}
+	if len(whole) == 0 {
 		return u.Values
 	}
 	out := slices.DeleteFunc(slices.Clone(u.Values), func(v intent.Value) bool {
-		return slices.ContainsFunc(files, func(f intent.Value) bool { return v.Start < f.End && v.End > f.Start })
+		return slices.ContainsFunc(whole, func(f intent.Value) bool { return v.Start < f.End && v.End > f.Start })
 	})
-	out = append(out, files...)
+	out = append(out, whole...)
 	slices.SortFunc(out, func(a, b intent.Value) int { return a.Start - b.Start })
 	return out
 }

@@ -778,3 +778,30 @@ func TestAnotherTabLeavesTheChosenOne(t *testing.T) {
 		}
 	}
 }
+
+// TestSpokenNameOnlyWhereANameIsGiven: a name set apart by a naming word
+// without quotes is a value to type for a command that creates, changes
+// or sends something; for one that finds what exists ("open the folder
+// named trips") its words stay words to match.
+func TestSpokenNameOnlyWhereANameIsGiven(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, want string
+	}{
+		{"create a folder named summer trips", "summer trips"},
+		{"text Sam saying see you at noon", "see you at noon"},
+		{"rename this album, call it titled beach days", "beach days"},
+		{"open the folder named summer trips", ""},
+		{"delete the album called beach days", ""},
+	} {
+		rs := newRunState(tc.cmd, "")
+		got := ""
+		for _, v := range rs.values {
+			if v.quoted {
+				got = v.text
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%q: value %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}

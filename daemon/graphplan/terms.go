@@ -246,7 +246,7 @@ func newRunState(cmd, appLabel string) *runState {
 	for _, tm := range termsOf(appLabel) {
 		rs.appWords[tm] = true
 	}
-	u.Values = commandValues(cmd, u)
+	u.Values = commandValues(cmd, u, rs.adds || rs.sends || slices.Contains(cmdTerms, "@edit"))
 	for _, v := range u.Values {
 		named := namedAsWritten(v)
 		if v.Kind == intent.KindWord && !rs.search && !named {
@@ -340,8 +340,9 @@ func wordsBefore(prefix string, n int, skip func(term) bool) []term {
 	return out
 }
 
-// commandWithoutValues blanks the quoted values and file names of a command: they are
-// typed, not matched against labels. Numbers stay: "5 minutes" is often a
+// commandWithoutValues blanks the quoted values and file names of a
+// command (u.Values, as commandValues reads them): they are typed, not
+// matched against labels. Numbers stay: "5 minutes" is often a
 // label to pick. A participle that introduces a quoted value ("called",
 // "named", "titled" + 'X') is blanked too: it names the value, it is not
 // an action to find on screen.
@@ -352,7 +353,7 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 			b[i] = ' '
 		}
 	}
-	for _, v := range commandValues(cmd, u) {
+	for _, v := range u.Values {
 		if !namedAsWritten(v) {
 			continue
 		}
@@ -370,13 +371,15 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 
 // commandValues returns the values of the command (u, the understanding
 // of cmd) in order, with the file names it writes without quote marks
-// (intent.FileNames) and the name a naming word sets apart to the end of
-// a spoken command (daemon.NamedValue: "a note called shopping list",
-// typed as written like a quoted name) in place of the words Understand
-// read in them.
-func commandValues(cmd string, u intent.Command) []intent.Value {
+// (intent.FileNames) and, when names (the command creates, changes or
+// sends something), the name a naming word sets apart to the end of a
+// spoken command (daemon.NamedValue: "a note called shopping list", typed
+// as written like a quoted name) in place of the words Understand read
+// in them; "open the folder named downloads" names a row to find, and
+// its words stay words to match.
+func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 	whole := intent.FileNames(cmd)
-	if nv, ok := daemon.NamedValue(cmd); ok && !slices.ContainsFunc(whole, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
+	if nv, ok := daemon.NamedValue(cmd); ok && names && !slices.ContainsFunc(whole, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
 		nv.Kind = intent.KindQuoted // typed as written, like a quoted name
 		whole = append(whole, nv)
 	}

@@ -124,8 +124,15 @@ var strongNameWords = map[string]bool{"called": true, "named": true, "titled": t
 // to do in it, not a name.
 const maxNamedWords = 6
 
-// nameWords introduce a value as a name ("a note called ideas").
-var nameWords = map[string]bool{"called": true, "named": true, "titled": true, "name": true, "title": true, "saying": true}
+// nameWords introduce a value as a name ("a note called ideas"): the
+// strong ones, and "name" and "title".
+var nameWords = func() map[string]bool {
+	out := map[string]bool{"name": true, "title": true}
+	for w := range strongNameWords {
+		out[w] = true
+	}
+	return out
+}()
 
 // unnamedValue returns a slot of f whose template introduces it with a
 // naming word ("create a note named {title}") while the command fills it

@@ -32,8 +32,6 @@ func (rs *runState) pendingValues() int {
 	return n
 }
 
-// coveredAny reports whether some term of the command (not merely of the
-// labels tapped on the way) is covered, or a value typed.
 // actedAny reports whether a term of the command that names an action
 // (an action concept, "@delete", or a word naming one) is covered.
 func (rs *runState) actedAny() bool {
@@ -48,6 +46,8 @@ func (rs *runState) actedAny() bool {
 	return false
 }
 
+// coveredAny reports whether some term of the command (not merely of the
+// labels tapped on the way) is covered, or a value typed.
 func (rs *runState) coveredAny() bool {
 	if rs.typed > 0 {
 		return true

@@ -165,7 +165,7 @@ func explorable(st *daemon.PlanState, e *screen.Element) bool {
 	if slices.Contains(termsOf(e.Label), "@add") {
 		return false
 	}
-	if _, key := keyOf(e.Label); key && isKeypad(labelsOf(st.Elements)) {
+	if keypadKeyOn(st, e) {
 		return false // a keypad's key enters a digit
 	}
 	d := screen.Describe(st.Screen, e.NodeID)

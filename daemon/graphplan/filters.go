@@ -117,7 +117,7 @@ func (rs *runState) keyWithoutNumber(st *daemon.PlanState, c candidate) bool {
 	if c.action != device.Tap || e == nil {
 		return false
 	}
-	if _, ok := keyOf(e.Label); !ok || !isKeypad(labelsOf(st.Elements)) {
+	if !keypadKeyOn(st, e) {
 		return false
 	}
 	_, _, keys := rs.nextKey()

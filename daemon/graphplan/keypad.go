@@ -151,6 +151,13 @@ func (rs *runState) keypadKey(st *daemon.PlanState) (candidate, bool) {
 	return candidate{}, false
 }
 
+// keypadKeyOn reports whether e is a key of a keypad on the current
+// screen (keyOf, isKeypad); the screen is read only for key-like labels.
+func keypadKeyOn(st *daemon.PlanState, e *screen.Element) bool {
+	_, key := keyOf(e.Label)
+	return key && isKeypad(labelsOf(st.Elements))
+}
+
 // foldKey counts a tap on label toward the command's number: the key of
 // its next digit advances it, and the last one enters it (done, as
 // typed).

@@ -257,7 +257,10 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
 		}
 	}
-	rs.beyond, rs.beyondSettings = g.unreachable(rs, dist, sem, w)
+	rs.beyond, rs.beyondSettings = 0, false
+	if !inSettings(st) { // only read to head for settings (next)
+		rs.beyond, rs.beyondSettings = g.unreachable(rs, dist, sem, w)
+	}
 	if c, ok := rs.hiddenHere(st, g, start, sem, w); ok {
 		if b, seen := best[0]; !seen || b.score < c.score {
 			best[0] = c
@@ -322,14 +325,11 @@ func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, s
 	var best candidate
 	found := false
 	for _, e := range g.onScr[start] {
-		label := e.Descriptor.Label()
-		if len(strings.Fields(label)) > maxTargetWords {
-			continue
-		}
-		sc, covers := rs.match(label+" "+e.Descriptor.ResourceID, g.terms[e.ID], sem.hit(g.texts[e.ID]), w, -1)
+		sc, covers := g.matchTarget(rs, e, sem, w)
 		if sc <= 0 {
 			continue
 		}
+		label := e.Descriptor.Label()
 		if m, ok := screen.Ground(st.Screen, e.Descriptor); ok && screen.Describe(st.Screen, m.NodeID).Key() == e.Key {
 			continue // in view: scored among the screen's own elements
 		}
@@ -341,6 +341,17 @@ func (rs *runState) hiddenHere(st *daemon.PlanState, g *appGraph, start int64, s
 		}
 	}
 	return best, found
+}
+
+// matchTarget scores recorded element e as a target the command names
+// (runState.match on its label, resource-id, terms and meaning); 0 for a
+// paragraph (maxTargetWords).
+func (g *appGraph) matchTarget(rs *runState, e *knowledge.Element, sem *semStep, w map[term]float64) (float64, []term) {
+	label := e.Descriptor.Label()
+	if len(strings.Fields(label)) > maxTargetWords {
+		return 0, nil
+	}
+	return rs.match(label+" "+e.Descriptor.ResourceID, g.terms[e.ID], sem.hit(g.texts[e.ID]), w, -1)
 }
 
 // unreachable returns the best score of an element on a screen of the
@@ -355,11 +366,7 @@ func (g *appGraph) unreachable(rs *runState, dist map[int64]float64, sem *semSte
 			continue
 		}
 		for _, e := range g.onScr[scr] {
-			if len(strings.Fields(e.Descriptor.Label())) > maxTargetWords {
-				continue
-			}
-			sc, _ := rs.match(e.Descriptor.Label()+" "+e.Descriptor.ResourceID, g.terms[e.ID], sem.hit(g.texts[e.ID]), w, -1)
-			if sc > best {
+			if sc, _ := g.matchTarget(rs, e, sem, w); sc > best {
 				best, settings = sc, strings.Contains(strings.ToLower(g.act[scr]), "setting")
 			}
 		}

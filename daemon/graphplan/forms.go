@@ -18,10 +18,15 @@ import (
 // size" opens Small / Medium / Large): the terms the tap covered that the
 // dialog's options also carry are the choice still to make, so they are
 // uncovered again for the options. Check boxes and switches are no
-// options (holdsToggle).
+// options (holdsToggle). A term the tap covered only by meaning (its
+// label was the one meaning the command: nearestCovers) is uncovered on
+// any screen the tap opened whose elements carry it literally ("Add
+// public holidays" opening a list of countries, the command naming one):
+// the graph did not know what the tap opens, and a label carrying the
+// word beats one meaning it.
 func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 	n := len(st.History)
-	if n == 0 || rs.reopened == n || !daemon.IsDialog(st.Screen) {
+	if n == 0 || rs.reopened == n {
 		return
 	}
 	last := st.History[n-1]
@@ -29,6 +34,10 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 		return
 	}
 	rs.reopened = n
+	rs.reopenShown(st, last)
+	if !daemon.IsDialog(st.Screen) {
+		return
+	}
 	tapped := map[term]bool{}
 	for _, t := range targetTerms(last.Target) {
 		tapped[t] = true
@@ -45,6 +54,31 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 			if tapped[t] && !strings.HasPrefix(string(t), "@") {
 				delete(rs.covered, t)
 			}
+		}
+	}
+}
+
+// reopenShown uncovers the terms tap last covered only by meaning
+// (semCovers, not its own words) that the label of an option of the
+// screen it opened carries: a radio button or check box, or any element
+// of a dialog but a text field (not a resource-id, which the owner does
+// not see; not a tab or a row of a screen the tap returned to). A
+// switch, or a screen still showing the tapped element, was changed in
+// place, not opened.
+func (rs *runState) reopenShown(st *daemon.PlanState, last daemon.StepRecord) {
+	label := strings.TrimSpace(last.Target.Label())
+	if isToggle(last.Target) || label != "" && slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return strings.TrimSpace(e.Label) == label }) {
+		return // the tap changed its screen in place (a switch): nothing opened
+	}
+	own, dialog := targetTerms(last.Target), daemon.IsDialog(st.Screen)
+	for _, t := range rs.semCovers[last.Target.Key()] {
+		if slices.Contains(own, t) || strings.HasPrefix(string(t), "@") {
+			continue
+		}
+		if slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
+			return (e.Kind == screen.KindCheckbox || dialog && e.Kind != screen.KindInput) && slices.Contains(termsOf(e.Label), t)
+		}) {
+			delete(rs.covered, t)
 		}
 	}
 }

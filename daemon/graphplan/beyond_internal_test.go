@@ -7,6 +7,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // TestSettingsTheGraphKnowsNoWayTo: the graph recorded the element the
@@ -41,6 +42,56 @@ func TestSettingsTheGraphKnowsNoWayTo(t *testing.T) {
 		got := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "Settings"
 		if got != tc.want {
 			t.Errorf("%s: %s %d (%s); want settings: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
+		}
+	}
+}
+
+// TestMenuTheGraphKnowsNoWayTo: the graph recorded the element the
+// command names on a popup of this screen's activity that no known path
+// opens, and only a weak match is reachable here: the planner opens the
+// screen's overflow menu. Not for a popup of another activity, nor for a
+// full screen of this one (a capture further down this screen: scrolled
+// to, hiddenHere), nor for a dialog of choices or when a button here
+// carries the item's first word (they open those).
+func TestMenuTheGraphKnowsNoWayTo(t *testing.T) {
+	ctx := context.Background()
+	main := `
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Trips","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageView","content_desc":"More options","bounds":[900,60,1060,180],"clickable":true,"enabled":true,"visible_to_user":true}`
+	opener := `,
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Erase","bounds":[0,400,540,500],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, act, extra string
+		dialog, ticks    bool
+		want             bool
+	}{
+		{"a popup of this activity", "org.example.go/.MainActivity", "", true, false, true},
+		{"a popup of another activity", "org.example.go/.ArchiveActivity", "", true, false, false},
+		{"a full screen of this activity (taken for further down this one)", "org.example.go/.MainActivity", "", false, false, false},
+		{"a dialog of choices", "org.example.go/.MainActivity", "", true, true, false},
+		{"a button here carries the item's first word", "org.example.go/.MainActivity", opener, true, false, false},
+	} {
+		store, appID := storeWithApp(t, "org.example.go", "Go")
+		recordScreen(t, store, appID, "main", "org.example.go/.MainActivity", screen.Descriptor{Text: "Trips"}, screen.Descriptor{Desc: "More options"})
+		popup, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: "popup", Activity: tc.act, Dialog: tc.dialog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []screen.Descriptor{{Text: "Erase all saved trips"}, {Text: "About", Checkable: tc.ticks}} {
+			if _, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: popup.ID, Descriptor: d}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := screenOf(t, main+tc.extra)
+		s.Package = "org.example.go"
+		st := &daemon.PlanState{Command: "erase all saved trips", Package: "org.example.go", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "main"}
+		d, err := New(store).Next(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "More options"
+		if got != tc.want {
+			t.Errorf("%s: %s %d (%s); want the overflow menu: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ package graphplan
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -140,6 +141,30 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph, menus
 func overflowMenu(e *screen.Element) bool {
 	ts := termsOf(e.Label)
 	return slices.Contains(ts, "@settings") && !slices.Contains(ts, "set") && !slices.Contains(ts, "setting")
+}
+
+// overflowOn returns a tap on the screen's overflow menu button
+// (overflowMenu), if it has one worth a try (explorable).
+func overflowOn(st *daemon.PlanState) (candidate, bool) {
+	for i := range st.Elements {
+		if e := &st.Elements[i]; overflowMenu(e) && explorable(st, e) {
+			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("the command's words are on a popup of this screen no known path opens: %q", e.Label)}, true
+		}
+	}
+	return candidate{}, false
+}
+
+// opensHere reports whether an element of the screen carries the first
+// word of rs.beyondLabel, the item of a popup menu the graph knows no way
+// to: that element, not the overflow menu, is what opens it ("Rotate"
+// for "Rotate right").
+func (rs *runState) opensHere(st *daemon.PlanState) bool {
+	words := strings.Fields(rs.beyondLabel)
+	if len(words) == 0 {
+		return false
+	}
+	ts := termsOf(words[0])
+	return len(ts) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return slices.Contains(termsOf(e.Label), ts[0]) })
 }
 
 // moved reports whether the run's last step took effect and changed the

@@ -403,6 +403,15 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.3), nil
 		}
 	}
+	if rs.beyondMenu && !rs.menuOpened && !rs.coveredAny() && (best == nil || rs.beyond > 2*best.score) && !rs.opensHere(st) {
+		// the command's words are on a popup menu of this activity no
+		// known path opens: the overflow menu is where a screen's menu
+		// items are
+		if c, ok := overflowOn(st); ok {
+			rs.menuOpened = true
+			return decision(c, 0.3), nil
+		}
+	}
 	if best == nil && rs.configLike && !rs.coveredAny() {
 		// nothing the app shows matches what is left: an option nobody
 		// explored is most often in the app's settings (a generic UI

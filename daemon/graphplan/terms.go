@@ -180,10 +180,16 @@ type runState struct {
 	valueRowFrom string
 	valueRowStep int
 	// beyond: the best score of an element the graph knows on a screen no
-	// known path reaches, this step; beyondSettings: that screen is of a
-	// settings activity (path.go unreachable)
+	// known path reaches, this step, and beyondLabel its label;
+	// beyondSettings: that screen is of a settings activity;
+	// beyondMenu: it is a popup menu of the current screen's activity
+	// (path.go unreachable); menuOpened: the run opened an overflow menu
+	// for it
 	beyond         float64
+	beyondLabel    string
 	beyondSettings bool
+	beyondMenu     bool
+	menuOpened     bool
 }
 
 // state returns the run's state, new for a new command. The command is

@@ -395,7 +395,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
-	if rs.beyondSettings && pending == 0 && (best == nil || rs.beyond > 2*best.score) && !inSettings(st) {
+	if rs.beyondSettings && (best == nil || rs.beyond > 2*best.score) && !inSettings(st) {
 		// the graph knows the command's words on a settings screen it
 		// knows no way to, far better than anything reachable: go to
 		// settings

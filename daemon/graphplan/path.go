@@ -220,8 +220,11 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		}
 		for _, e := range g.onScr[scr] {
 			label := e.Descriptor.Label()
-			if !rs.viewing && len(strings.Fields(label)) > maxTargetWords {
-				continue // a paragraph (a message, an answer) is read, not acted on
+			if !rs.viewing && (len(strings.Fields(label)) > maxTargetWords || !g.dialog[scr] && strings.HasSuffix(strings.TrimSpace(label), "?")) {
+				// a paragraph (a message, an answer), or a question on a
+				// full screen (a help page's; a dialog's asks to confirm
+				// what it does), is read, not acted on
+				continue
 			}
 			terms, text, rid := g.terms[e.ID], g.texts[e.ID], e.Descriptor.ResourceID
 			if foreign {

@@ -154,6 +154,33 @@ func overflowOn(st *daemon.PlanState) (candidate, bool) {
 	return candidate{}, false
 }
 
+// namedAsActivity returns a tap on the element of the screen named as
+// activity act is ("Dialpad" for "….DialpadActivity": every word of the
+// class name but "activity"), when it is worth a try (explorable) and the
+// screen is not of that activity already.
+func namedAsActivity(st *daemon.PlanState, act string) (candidate, bool) {
+	if st.Screen == nil || st.Screen.Activity == act {
+		return candidate{}, false
+	}
+	name := strings.TrimSuffix(act[strings.LastIndexAny(act, "./")+1:], "Activity")
+	var want []term
+	for _, t := range termsOf(splitIdentifier(name)) {
+		if !strings.HasPrefix(string(t), "@") {
+			want = append(want, t)
+		}
+	}
+	if len(want) == 0 {
+		return candidate{}, false
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if got := termsOf(e.Label); explorable(st, e) && !slices.ContainsFunc(want, func(t term) bool { return !slices.Contains(got, t) }) {
+			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("%q is named as the screen the command needs (%s)", e.Label, name)}, true
+		}
+	}
+	return candidate{}, false
+}
+
 // opensHere reports whether an element of the screen carries the first
 // word of rs.beyondLabel, the item of a popup menu the graph knows no way
 // to: that element, not the overflow menu, is what opens it ("Rotate"

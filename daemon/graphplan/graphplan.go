@@ -403,6 +403,14 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.3), nil
 		}
 	}
+	if rs.keypadAct != "" {
+		// a number to key, and a keypad the graph knows no way to: the
+		// element named as its activity opens it ("Dialpad" for a
+		// DialpadActivity; "Settings" opens a SettingsActivity)
+		if c, ok := namedAsActivity(st, rs.keypadAct); ok {
+			return decision(c, 0.4), nil
+		}
+	}
 	if rs.beyondMenu && !rs.menuOpened && !rs.coveredAny() && (best == nil || rs.beyond > 2*best.score) && !rs.opensHere(st) {
 		// the command's words are on a popup menu of this activity no
 		// known path opens: the overflow menu is where a screen's menu

@@ -1,6 +1,7 @@
 package graphplan
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 func TestKeyOf(t *testing.T) {
@@ -165,5 +167,54 @@ func TestKeypadKeysAreNotExplored(t *testing.T) {
 	st = &daemon.PlanState{Screen: one, Elements: screen.Elements(one), Print: "p"}
 	if !explorable(st, &st.Elements[0]) {
 		t.Error(`a lone "One" button, on no keypad, is not explorable`)
+	}
+}
+
+// TestKeypadOpenedByItsActivityName: a number to call, and a keypad the
+// graph recorded on a screen of its own activity that no known path
+// reaches: the element named as that activity ("Keypad" for
+// "….KeypadActivity") opens it. Not when the keypad is reachable, not
+// for a command with no number to key, not when nothing is so named.
+func TestKeypadOpenedByItsActivityName(t *testing.T) {
+	ctx := context.Background()
+	const main = `
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Calls","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Keypad","bounds":[900,2000,1060,2150],"clickable":true,"enabled":true,"visible_to_user":true}`
+	const unnamed = `
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Calls","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Start","bounds":[900,2000,1060,2150],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, cmd, nodes string
+		linked           bool // the graph knows the tap that opens the keypad
+		want             bool
+	}{
+		{"named as the keypad's activity", "call 505", main, false, true},
+		{"the keypad is reachable", "call 505", main, true, false},
+		{"no number to key", "call my sister", main, false, false},
+		{"nothing so named", "call 505", unnamed, false, false},
+	} {
+		store, appID := storeWithApp(t, "org.example.phone", "Phone")
+		home, homeEls := recordScreen(t, store, appID, "main", "org.example.phone/.MainActivity", screen.Descriptor{Text: "Calls"}, screen.Descriptor{Desc: "Keypad"})
+		var keys []screen.Descriptor
+		for _, n := range []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"} {
+			keys = append(keys, screen.Descriptor{Desc: n})
+		}
+		pad, _ := recordScreen(t, store, appID, "pad", "org.example.phone/.KeypadActivity", keys...)
+		if tc.linked {
+			if _, err := store.RecordTransition(ctx, knowledge.Transition{From: home.ID, To: pad.ID, Action: "tap", ElementID: homeEls[1].ID}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := screenOf(t, tc.nodes)
+		s.Package, s.Activity = "org.example.phone", "org.example.phone/.MainActivity"
+		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.phone", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "main"}
+		d, err := New(store).Next(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := d.Action == device.Tap && d.Element >= 0 && strings.Contains(d.Reason, "named as the screen")
+		if got != tc.want {
+			t.Errorf("%s: %s %d (%s); want the keypad's opener: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
+		}
 	}
 }

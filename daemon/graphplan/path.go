@@ -260,6 +260,10 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
 		}
 	}
+	rs.keypadAct = ""
+	if keys && !slices.ContainsFunc(g.ids, func(scr int64) bool { _, ok := dist[scr]; return ok && g.keypad(scr) }) {
+		rs.keypadAct = g.keypadActivity()
+	}
 	rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu = 0, "", false, false
 	if !inSettings(st) { // only read to head for settings or a menu (next)
 		rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu = g.unreachable(rs, start, dist, sem, w)
@@ -376,6 +380,17 @@ func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64
 		}
 	}
 	return best, label, settings, menu
+}
+
+// keypadActivity returns the activity of the first keypad screen of the
+// graph (keypad.go) that has one, or "": a number to key goes there.
+func (g *appGraph) keypadActivity() string {
+	for _, scr := range g.ids {
+		if g.keypad(scr) && g.act[scr] != "" {
+			return g.act[scr]
+		}
+	}
+	return ""
 }
 
 // maxTargetWords: a label of more words is a paragraph (a dialog's

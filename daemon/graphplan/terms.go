@@ -190,6 +190,9 @@ type runState struct {
 	beyondSettings bool
 	beyondMenu     bool
 	menuOpened     bool
+	// keypadAct: the activity of a keypad no known path reaches, while a
+	// number is left to key (path.go)
+	keypadAct string
 }
 
 // state returns the run's state, new for a new command. The command is

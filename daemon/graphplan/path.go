@@ -184,6 +184,15 @@ func (g *appGraph) flipsInPlace(e *knowledge.Element, from, to int64) bool {
 	return isToggle(e.Descriptor) || intent.Polarity(e.Descriptor.Label()) != 0
 }
 
+// namesEdge reports whether the command names the element edge e taps
+// by a word the owner sees (its label or content-desc, not its
+// resource-id: "…track_shuffle" names no shuffle for "play the tracks"):
+// only then may a path start by flipping it (dijkstra's flipOK).
+func (g *appGraph) namesEdge(rs *runState, e gEdge) bool {
+	ke := g.elems[e.element]
+	return ke != nil && rs.literalIn(termsOf(ke.Descriptor.Label()+" "+ke.Descriptor.Desc), false)
+}
+
 // graphCandidates scores targets on other screens, reached through the
 // cheapest known path; the candidate is the path's first operation,
 // grounded on the current screen.
@@ -192,7 +201,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	if !ok {
 		return nil
 	}
-	named := func(e gEdge) bool { return rs.literalIn(g.terms[e.element], false) }
+	named := func(e gEdge) bool { return g.namesEdge(rs, e) }
 	dist, first, hops := g.dijkstra(start, named, g.borrowed(start, st)...)
 	_, kv, keys := rs.nextKey() // a number to enter: a keypad's screen is where it goes
 	byScroll := g.reachByScroll(start, dist, first, hops)

@@ -204,6 +204,15 @@ func TestNoPathFlipsASetting(t *testing.T) {
 	if dist, _, _ := g.dijkstra(2, nil); dist[3] == 0 {
 		t.Error("from the flipped state, the way on is open")
 	}
+	// the command names the toggle by a word the owner sees, not by its
+	// resource-id's
+	g.elems[10].Descriptor.ResourceID = "org.example.lens:id/album_lens_toggle"
+	g.terms[10] = termsOf(g.elems[10].Descriptor.Label() + " " + g.elems[10].Descriptor.ResourceID)
+	for cmd, want := range map[string]bool{"switch to the front lens": true, "show my albums": false} {
+		if got := g.namesEdge(newRunState(cmd, ""), gEdge{element: 10}); got != want {
+			t.Errorf("%q names the toggle: %v, want %v", cmd, got, want)
+		}
+	}
 }
 
 // TestUnknownAction: an action the command names that no element of the

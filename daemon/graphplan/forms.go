@@ -331,6 +331,43 @@ func composer(e *screen.Element) bool {
 	return false
 }
 
+// afterCommit is the step once a committed form left little of the
+// command to do: done, after accepting a choice the last step made in a
+// picker (acceptChoice: "sort by Date created", then OK).
+func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64) daemon.Decision {
+	if c, ok := acceptChoice(st); ok {
+		rs.confirmedDialog = true
+		return decision(c, 0.7)
+	}
+	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
+		Reason: "the typed values are committed"}
+}
+
+// formChoice returns, before a form is committed, a tap on a radio button
+// of the form whose label carries a word of the command that no step
+// covered and no other label of the screen carries ("a checklist named
+// 'X'": the note's type is chosen before OK, though the rest of the
+// command is elsewhere; not "note" of "Text note" in a dialog titled "Add
+// a note", nor a resource-id's word). Only radio buttons: a tap never
+// unsets one.
+func (rs *runState) formChoice(st *daemon.PlanState, cands []candidate) (candidate, bool) {
+	for _, c := range cands {
+		if c.via != 0 || c.action != device.Tap || c.element < 0 || c.score < MinScore || !isRadio(screen.Describe(st.Screen, st.Elements[c.element].NodeID)) {
+			continue
+		}
+		own := termsOf(st.Elements[c.element].Label)
+		for _, t := range c.covers {
+			if !slices.Contains(own, t) || !rs.literalIn([]term{t}, false) {
+				continue
+			}
+			if !slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return e.Label != st.Elements[c.element].Label && slices.Contains(termsOf(e.Label), t) }) {
+				return c, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
 // confirmButton finds the button that commits a form on this screen:
 // one that saves before one that sends before one that adds ("Save"
 // rather than "New directory" in a save picker), the first on screen among

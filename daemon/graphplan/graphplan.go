@@ -274,8 +274,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {
-		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
-			Reason: "the typed values are committed"}, nil
+		return rs.afterCommit(st, remaining), nil
 	}
 	// once most of the command is done, only a clearly relevant operation
 	// may continue it (no overshoot)
@@ -302,6 +301,9 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// field and the values left belong to what it opens ("create a note
 	// called 'X' and type 'Y'": the name dialog first)
 	if (pending == 0 && rs.typed > 0 && (best == nil || best.via > 0) || pending > 0 && formFilled(st)) && !rs.committed {
+		if c, ok := rs.formChoice(st, cands); ok {
+			return decision(c, 0.6), nil
+		}
 		if c, ok := confirmButton(st); ok {
 			rs.committed = true
 			return decision(c, 0.9), nil

@@ -459,7 +459,8 @@ func TestRetoggles(t *testing.T) {
 
 // TestPickedChoiceIsAccepted: after an option of a picker with OK and
 // Cancel was tapped, Cancel is no way on (discards) and OK accepts it
-// (acceptChoice); without a pick, or with no Cancel on screen, neither
+// (acceptChoice), also when a form was committed earlier in the run
+// (afterCommit); without a pick, or with no Cancel on screen, neither
 // applies.
 func TestPickedChoiceIsAccepted(t *testing.T) {
 	picker := func(withCancel bool) *screen.Snapshot {
@@ -492,6 +493,12 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 		c, ok := acceptChoice(st)
 		if ok != tc.want || ok && els[c.element].Label != "OK" {
 			t.Errorf("%s: acceptChoice = %v %q, want %v", tc.name, ok, els[max(c.element, 0)].Label, tc.want)
+		}
+		// after a committed form ("create a list named 'X'", OK), the
+		// choice is accepted before the command is done
+		rs.committed = true
+		if d := rs.afterCommit(st, 0); (d.Action == device.Tap) != tc.want {
+			t.Errorf("%s: after a commit %s (%s), want OK: %v", tc.name, d.Action, d.Reason, tc.want)
 		}
 		if i, has := idx["Cancel"]; has {
 			if got := discards(rs, st, candidate{action: device.Tap, element: i}); got != tc.want {
@@ -811,6 +818,40 @@ func TestSpokenNameOnlyWhereANameIsGiven(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%q: value %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestFormChoiceBeforeCommit: before a form with a typed value is
+// committed, a radio button whose label carries a word of the command that
+// no other label of the form carries is chosen ("a checklist named …");
+// not a word the form's title shares ("note"), nor one only a
+// resource-id carries ("type" of "…type_checklist").
+func TestFormChoiceBeforeCommit(t *testing.T) {
+	s := dialogOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Add a new note","bounds":[120,620,960,700],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"groceries","resource_id":"org.example.pad:id/note_title","bounds":[120,720,960,820],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.RadioButton","text":"Text note","resource_id":"org.example.pad:id/type_text_note","bounds":[120,840,960,940],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.RadioButton","text":"Checklist","resource_id":"org.example.pad:id/type_checklist","bounds":[120,960,960,1060],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[300,1450,600,1550],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":6,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	for _, tc := range []struct{ cmd, want string }{
+		{"create a checklist named 'groceries' and sort it by date", "Checklist"},
+		{"create a note named 'groceries'", ""},
+		{"create a note named 'groceries' and type 'milk'", ""},
+	} {
+		rs := newRunState(tc.cmd, "")
+		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "form"}
+		w := map[term]float64{}
+		for _, ct := range rs.terms {
+			w[ct.t] = 1
+		}
+		got := ""
+		if c, ok := rs.formChoice(st, (&Planner{}).screenCandidates(rs, st, nil, w)); ok {
+			got = st.Elements[c.element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%q: chose %q, want %q", tc.cmd, got, tc.want)
 		}
 	}
 }

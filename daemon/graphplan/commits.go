@@ -1,0 +1,245 @@
+// Commits: the buttons that commit a form or accept a dialog, the choice
+// made in a form before it is committed, and the notices acknowledged.
+
+package graphplan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// afterCommit is the step once a committed form left little of the
+// command to do: done, after accepting a choice the last step made in a
+// picker (acceptChoice: "sort by Date created", then OK).
+func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64) daemon.Decision {
+	if c, ok := acceptChoice(st); ok {
+		rs.confirmedDialog = true
+		return decision(c, 0.7)
+	}
+	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
+		Reason: "the typed values are committed"}
+}
+
+// formChoice returns, before a form is committed, a tap on a radio button
+// of the form whose label carries a word of the command that no step
+// covered and no other label of the screen carries ("a checklist named
+// 'X'": the note's type is chosen before OK, though the rest of the
+// command is elsewhere; not "note" of "Text note" in a dialog titled "Add
+// a note", nor a resource-id's word). Only radio buttons: a tap never
+// unsets one.
+func (rs *runState) formChoice(st *daemon.PlanState, cands []candidate) (candidate, bool) {
+	for _, c := range cands {
+		if c.via != 0 || c.action != device.Tap || c.element < 0 || c.score < MinScore || !isRadio(screen.Describe(st.Screen, st.Elements[c.element].NodeID)) {
+			continue
+		}
+		own := termsOf(st.Elements[c.element].Label)
+		for _, t := range c.covers {
+			if !slices.Contains(own, t) || !rs.literalIn([]term{t}, false) {
+				continue
+			}
+			if !slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
+				return e.Label != st.Elements[c.element].Label && slices.Contains(termsOf(e.Label), t)
+			}) {
+				return c, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// confirmButton finds the button that commits a form on this screen:
+// one that saves before one that sends before one that adds ("Save"
+// rather than "New directory" in a save picker), the first on screen among
+// equals.
+func confirmButton(st *daemon.PlanState) (candidate, bool) {
+	best, rank := -1, len(confirmOrder)
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindButton || e.Disabled {
+			continue
+		}
+		for r, c := range confirmOrder[:rank] {
+			if slices.Contains(termsOf(e.Label+" "+e.Resource), term("@"+c)) {
+				best, rank = i, r
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return candidate{}, false
+	}
+	return candidate{action: device.Tap, element: best, reason: fmt.Sprintf("commit the typed values with %q", st.Elements[best].Label)}, true
+}
+
+// confirmation reports whether the screen is a confirmation prompt drawn
+// full-screen (permission prompts are), reached by the last step: one of
+// its buttons positive, and a handful of buttons at most — or any number
+// on a screen of another app than the command's (the system's "save as"
+// picker an export or a print opens: a folder list, a name field, SAVE),
+// where the command's work waits for that button.
+func confirmation(st *daemon.PlanState) bool {
+	n := len(st.History)
+	if n == 0 || st.History[n-1].After != st.Print || st.History[n-1].Screen == st.Print {
+		return false
+	}
+	buttons := 0
+	for i := range st.Elements {
+		if st.Elements[i].Kind == screen.KindButton || st.Elements[i].Kind == screen.KindCheckbox || st.Elements[i].Kind == screen.KindInput {
+			buttons++
+		}
+	}
+	c, ok := positiveButton(st)
+	return ok && (buttons <= 4 || saveAs(st, c))
+}
+
+// saveAs reports whether the screen is another app's than the command's,
+// with c a save button (the concept save: "Save", "OK", "Done") and one
+// text field, filled in: the system's "save as" picker an export or a
+// print opens (a folder list, the file's name, SAVE). A form of another
+// app (a new contact: empty fields) is not one.
+func saveAs(st *daemon.PlanState, c candidate) bool {
+	if st.Package == "" || st.Screen.ForegroundPackage() == st.Package || !slices.Contains(termsOf(st.Elements[c.element].Label), "@save") {
+		return false
+	}
+	fields := 0
+	filled := false
+	for _, e := range st.Elements {
+		if e.Kind == screen.KindInput && !e.Disabled {
+			fields++
+			filled = e.Value != ""
+		}
+	}
+	return fields == 1 && filled
+}
+
+// actedHere reports whether the run changed something on the current
+// screen or in a dialog it opened: a step taken since the run first came
+// to this screen, not undone.
+func actedHere(st *daemon.PlanState) bool {
+	// a choice picked in a dialog that closed onto this screen ("Theme" →
+	// "Light") changed this screen's form, though the screen is new
+	if n := len(st.History); n > 0 {
+		h := st.History[n-1]
+		if h.Action == device.Tap && h.OK && !h.Backtracked && h.Target.Checkable && h.After == st.Print && h.Screen != st.Print {
+			return true
+		}
+	}
+	arrived := false
+	for _, h := range st.History {
+		arrived = arrived || h.Screen == st.Print
+		if arrived && h.OK && !h.Backtracked && !h.Undo && h.Action != device.Back && h.Action != device.Scroll {
+			return true
+		}
+	}
+	return false
+}
+
+// saveButton finds a button named save on this screen (the literal word:
+// "OK" or "Done" on a full screen often only closes it).
+func saveButton(st *daemon.PlanState) (candidate, bool) {
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindButton || e.Disabled {
+			continue
+		}
+		for _, t := range elementTerms(e, "") {
+			if t == "save" && penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) == 0 {
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("save the changes made on this screen with %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// acceptChoice returns the positive button of the current screen when the
+// run's last step picked an option here (a checkable element tapped,
+// staying on this screen) and the screen also offers to cancel (a button
+// of the concept close): a picker, full-screen or not, whose choice is
+// kept only once accepted.
+func acceptChoice(st *daemon.PlanState) (candidate, bool) {
+	n := len(st.History)
+	if n == 0 {
+		return candidate{}, false
+	}
+	h := st.History[n-1]
+	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print || !h.Target.Checkable {
+		return candidate{}, false
+	}
+	cancel := slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
+		return e.Kind == screen.KindButton && !e.Disabled && slices.Contains(termsOf(e.Label), "@close")
+	})
+	if !cancel {
+		return candidate{}, false
+	}
+	return positiveButton(st)
+}
+
+// positiveWords label the button that accepts a dialog (generic UI
+// vocabulary).
+var positiveWords = []string{"ok", "okay", "yes", "allow", "save", "done", "apply", "confirm", "continue", "accept", "set", "delete", "remove", "add", "create"}
+
+// positiveButton finds the button that accepts the dialog on screen.
+func positiveButton(st *daemon.PlanState) (candidate, bool) {
+	for _, w := range positiveWords {
+		for i := range st.Elements {
+			e := &st.Elements[i]
+			if e.Kind == screen.KindButton && !e.Disabled && strings.EqualFold(strings.TrimSpace(e.Label), w) {
+				if penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) > 0 {
+					continue
+				}
+				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("accept the dialog with %q", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// acknowledgements: the labels (lower case) of a notice's one button,
+// the platform's convention for a dialog that only informs.
+var acknowledgements = []string{"ok", "okay", "got it", "close", "dismiss"}
+
+// notice returns a tap on the one button of a dialog that only informs
+// (a message and "OK": "make sure the alarm works before relying on it"),
+// which the last step opened: acknowledging it returns to the app, where
+// the command's work ends. A dialog with another control (a second
+// button, a check box, a field) or a button of another word asks
+// something, and is not one.
+func notice(st *daemon.PlanState) (candidate, bool) {
+	n := len(st.History)
+	if n == 0 || st.History[n-1].After != st.Print || st.History[n-1].Screen == st.Print || !daemon.IsDialog(st.Screen) {
+		return candidate{}, false
+	}
+	button, message := -1, false
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		switch e.Kind {
+		case screen.KindText:
+			message = message || len(strings.Fields(e.Label)) >= 4
+		case screen.KindScroll: // the message's container, no control
+		default:
+			if button >= 0 || e.Kind != screen.KindButton || e.Disabled {
+				return candidate{}, false
+			}
+			button = i
+		}
+	}
+	if button < 0 || !message || !slices.Contains(acknowledgements, strings.ToLower(strings.TrimSpace(st.Elements[button].Label))) {
+		return candidate{}, false
+	}
+	if penalty(st, device.Tap, screen.Describe(st.Screen, st.Elements[button].NodeID)) > 0 {
+		return candidate{}, false
+	}
+	return candidate{action: device.Tap, element: button, reason: fmt.Sprintf("acknowledge the notice with %q", st.Elements[button].Label)}, true
+}
+
+func isConfirm(label string) bool {
+	return slices.ContainsFunc(termsOf(label), func(t term) bool {
+		c, ok := strings.CutPrefix(string(t), "@")
+		return ok && slices.Contains(confirmOrder, c)
+	})
+}

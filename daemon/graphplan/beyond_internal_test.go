@@ -97,3 +97,51 @@ func TestMenuTheGraphKnowsNoWayTo(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownItemBeforeSettings: nothing here matches a setting the
+// command changes, and the graph recorded its words in a dialog of
+// choices of this activity that no known path opens: an item of this
+// menu whose effect is unknown is tried before the app's settings. Not
+// when the dialog is of another activity (settings first, as before).
+func TestUnknownItemBeforeSettings(t *testing.T) {
+	ctx := context.Background()
+	menu := `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Appearance","bounds":[600,100,1060,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"Settings","bounds":[600,200,1060,300],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, act, want string
+	}{
+		{"a dialog of this activity", "org.example.go/.MainActivity", "Appearance"},
+		{"a dialog of another activity", "org.example.go/.ArchiveActivity", "Settings"},
+	} {
+		store, appID := storeWithApp(t, "org.example.go", "Go")
+		m, els := recordScreen(t, store, appID, "menu", "org.example.go/.MainActivity", screen.Descriptor{Text: "Appearance"}, screen.Descriptor{Text: "Settings"})
+		prefs, _ := recordScreen(t, store, appID, "prefs", "org.example.go/.SettingsActivity", screen.Descriptor{Text: "Units"})
+		if _, err := store.RecordTransition(ctx, knowledge.Transition{From: m.ID, To: prefs.ID, Action: "tap", ElementID: els[1].ID}); err != nil {
+			t.Fatal(err)
+		}
+		dlg, err := store.UpsertScreen(ctx, knowledge.Screen{AppID: appID, Fingerprint: "choices", Activity: tc.act, Dialog: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []screen.Descriptor{{Text: "Tiles", Checkable: true}, {Text: "Rows", Checkable: true}} {
+			if _, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: dlg.ID, Descriptor: d}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := screenOf(t, menu)
+		s.Package, s.Activity = "org.example.go", "org.example.go/.MainActivity"
+		st := &daemon.PlanState{Command: "change the trips to rows", Package: "org.example.go", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "menu"}
+		d, err := New(store).Next(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if d.Action == device.Tap && d.Element >= 0 {
+			got = st.Elements[d.Element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%s: %s %q (%s), want a tap on %q", tc.name, d.Action, got, d.Reason, tc.want)
+		}
+	}
+}

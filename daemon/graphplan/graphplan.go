@@ -422,6 +422,14 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.3), nil
 		}
 	}
+	if best == nil && rs.configLike && rs.beyondHere && rs.beyond >= 2*MinScore {
+		// the graph holds the setting's words in a popup of this activity
+		// no known path opens (its choices): an element here of unknown
+		// effect opens it sooner than the app's settings would
+		if d, ok := p.explore(rs, st, g, false); ok {
+			return d, nil
+		}
+	}
 	if best == nil && rs.configLike && !rs.coveredAny() {
 		// nothing the app shows matches what is left: an option nobody
 		// explored is most often in the app's settings (a generic UI

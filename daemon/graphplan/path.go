@@ -273,9 +273,9 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	if keys && !slices.ContainsFunc(g.ids, func(scr int64) bool { _, ok := dist[scr]; return ok && g.keypad(scr) }) {
 		rs.keypadAct = g.keypadActivity()
 	}
-	rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu = 0, "", false, false
+	rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu, rs.beyondHere = 0, "", false, false, false
 	if !inSettings(st) { // only read to head for settings or a menu (next)
-		rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu = g.unreachable(rs, start, dist, sem, w)
+		rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu, rs.beyondHere = g.unreachable(rs, start, dist, sem, w)
 	}
 	if c, ok := rs.hiddenHere(st, g, start, sem, w); ok {
 		if b, seen := best[0]; !seen || b.score < c.score {
@@ -371,12 +371,13 @@ func (g *appGraph) matchTarget(rs *runState, e *knowledge.Element, sem *semStep,
 }
 
 // unreachable returns the best score of an element on a screen of the
-// graph that no known path reaches (dist), its label, and whether that screen is of a settings activity (its name says
-// settings: the platform's convention) or a popup menu of the activity of
-// screen start (a dialog with nothing to tick: not a dialog of choices,
-// which a button of its own opens): the graph knows where the command's
-// words are but not the way there.
-func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64, sem *semStep, w map[term]float64) (best float64, label string, settings, menu bool) {
+// graph that no known path reaches (dist), its label, and whether that
+// screen is of a settings activity (its name says settings: the
+// platform's convention), a popup (a dialog or menu) of the activity of
+// screen start (here), and a popup menu there (a popup with nothing to
+// tick: not a dialog of choices, which a button of its own opens): the
+// graph knows where the command's words are but not the way there.
+func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64, sem *semStep, w map[term]float64) (best float64, label string, settings, menu, here bool) {
 	for _, scr := range g.ids { // in order: map order must not decide ties
 		if _, ok := dist[scr]; ok {
 			continue
@@ -384,11 +385,12 @@ func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64
 		for _, e := range g.onScr[scr] {
 			if sc, _ := g.matchTarget(rs, e, sem, w); sc > best {
 				best, label, settings = sc, e.Descriptor.Label(), strings.Contains(strings.ToLower(g.act[scr]), "setting")
-				menu = g.dialog[scr] && g.act[scr] != "" && g.act[scr] == g.act[start] && !slices.ContainsFunc(g.onScr[scr], func(o *knowledge.Element) bool { return o.Descriptor.Checkable })
+				here = g.dialog[scr] && g.act[scr] != "" && g.act[scr] == g.act[start]
+				menu = here && !slices.ContainsFunc(g.onScr[scr], func(o *knowledge.Element) bool { return o.Descriptor.Checkable })
 			}
 		}
 	}
-	return best, label, settings, menu
+	return best, label, settings, menu, here
 }
 
 // keypadActivity returns the activity of the first keypad screen of the

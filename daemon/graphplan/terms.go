@@ -182,13 +182,14 @@ type runState struct {
 	// beyond: the best score of an element the graph knows on a screen no
 	// known path reaches, this step, and beyondLabel its label;
 	// beyondSettings: that screen is of a settings activity;
-	// beyondMenu: it is a popup menu of the current screen's activity
-	// (path.go unreachable); menuOpened: the run opened an overflow menu
-	// for it
+	// beyondHere: it is a popup (a dialog or menu) of the current
+	// screen's activity, beyondMenu: a popup menu (path.go unreachable);
+	// menuOpened: the run opened an overflow menu for it
 	beyond         float64
 	beyondLabel    string
 	beyondSettings bool
 	beyondMenu     bool
+	beyondHere     bool
 	menuOpened     bool
 	// keypadAct: the activity of a keypad no known path reaches, while a
 	// number is left to key (path.go)

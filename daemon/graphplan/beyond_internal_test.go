@@ -2,6 +2,8 @@ package graphplan
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -142,6 +144,47 @@ func TestUnknownItemBeforeSettings(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: %s %q (%s), want a tap on %q", tc.name, d.Action, got, d.Reason, tc.want)
+		}
+	}
+}
+
+// TestCurrentChoiceOpensItsDialog: the option the command names ("Far")
+// is in a dialog no known path opens, and this screen shows another
+// option of it ("Near", a spinner's or a breadcrumb's current choice):
+// that element opens the dialog. Not when the command names the element
+// itself, nor for an item of a list (a tab of a bar), nor once tapped.
+func TestCurrentChoiceOpensItsDialog(t *testing.T) {
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "main", Activity: "Main"}, {ID: 2, Fingerprint: "pick", Activity: "Main", Dialog: true}},
+		Elements: []knowledge.Element{
+			{ID: 10, ScreenID: 1, Descriptor: desc("Near")},
+			{ID: 20, ScreenID: 2, Descriptor: screen.Descriptor{Text: "Near", Checkable: true}},
+			{ID: 21, ScreenID: 2, Descriptor: screen.Descriptor{Text: "Far", Checkable: true}},
+		}}
+	g := buildGraph(kg, nil)
+	spinner := `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Near","resource_id":"org.example.go:id/range","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true}`
+	var tabs strings.Builder
+	tabs.WriteString(`{"id":1,"parent":0,"class":"androidx.recyclerview.widget.RecyclerView","resource_id":"org.example.go:id/bar","bounds":[0,200,1080,300],"scrollable":true,"enabled":true,"visible_to_user":true}`)
+	for i, l := range []string{"Near", "Mid", "Home"} {
+		fmt.Fprintf(&tabs, `,{"id":%d,"parent":1,"class":"android.widget.TextView","text":%q,"resource_id":"org.example.go:id/tab","bounds":[%d,200,%d,300],"clickable":true,"enabled":true,"visible_to_user":true}`, i+2, l, i*360, i*360+350)
+	}
+	for _, tc := range []struct {
+		name, cmd, nodes string
+		tapped           bool
+		want             bool
+	}{
+		{"the current choice", "switch the range to far", spinner, false, true},
+		{"the command names it", "switch the range from near to far", spinner, false, false},
+		{"a tab of a bar", "switch the range to far", tabs.String(), false, false},
+		{"tapped already", "switch the range to far", spinner, true, false},
+	} {
+		s := screenOf(t, tc.nodes)
+		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "main"}
+		if tc.tapped {
+			st.History = []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Near"}, OK: true}}
+		}
+		_, got := g.showsChoiceOf(newRunState(tc.cmd, ""), st, 2, "Far")
+		if got != tc.want {
+			t.Errorf("%s: opens the dialog %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

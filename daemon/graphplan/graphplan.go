@@ -405,6 +405,14 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.3), nil
 		}
 	}
+	if rs.optionScore > 0 && !rs.choiceShown && (best == nil || rs.optionScore >= best.score) {
+		// the option the command names is in a dialog no known path
+		// opens; what shows the current choice opens it
+		if c, ok := g.showsChoiceOf(rs, st, rs.optionScreen, rs.optionLabel); ok {
+			rs.choiceShown = true
+			return decision(c, 0.4), nil
+		}
+	}
 	if rs.keypadAct != "" {
 		// a number to key, and a keypad the graph knows no way to: the
 		// element named as its activity opens it ("Dialpad" for a

@@ -274,6 +274,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		rs.keypadAct = g.keypadActivity()
 	}
 	rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu, rs.beyondHere = 0, "", false, false, false
+	rs.optionScore, rs.optionScreen, rs.optionLabel = 0, 0, ""
 	if !inSettings(st) { // only read to head for settings or a menu (next)
 		rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu, rs.beyondHere = g.unreachable(rs, start, dist, sem, w)
 	}
@@ -383,7 +384,11 @@ func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64
 			continue
 		}
 		for _, e := range g.onScr[scr] {
-			if sc, _ := g.matchTarget(rs, e, sem, w); sc > best {
+			sc, _ := g.matchTarget(rs, e, sem, w)
+			if sc > rs.optionScore && e.Descriptor.Checkable && g.dialog[scr] && rs.literalIn(termsOf(e.Descriptor.Label()), false) {
+				rs.optionScore, rs.optionScreen, rs.optionLabel = sc, scr, e.Descriptor.Label()
+			}
+			if sc > best {
 				best, label, settings = sc, e.Descriptor.Label(), strings.Contains(strings.ToLower(g.act[scr]), "setting")
 				here = g.dialog[scr] && g.act[scr] != "" && g.act[scr] == g.act[start]
 				menu = here && !slices.ContainsFunc(g.onScr[scr], func(o *knowledge.Element) bool { return o.Descriptor.Checkable })
@@ -391,6 +396,37 @@ func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64
 		}
 	}
 	return best, label, settings, menu, here
+}
+
+// showsChoiceOf returns a tap on the element of the screen labelled as
+// another option of dialog scr (a check box or radio button there) than
+// want, the one the command names: a spinner or a breadcrumb showing the
+// current choice opens the list of the others ("Internal" opens Internal
+// / SD Card). An element the command names is not the current choice but
+// what it asks for (a tab "Favorites" for "show my favourites"), and so
+// is one the run tapped already, or an item of a list (a tab of a bar:
+// the tabs are the options of a dialog that shows or hides them).
+func (g *appGraph) showsChoiceOf(rs *runState, st *daemon.PlanState, scr int64, want string) (candidate, bool) {
+	opts := map[string]bool{}
+	for _, e := range g.onScr[scr] {
+		if e.Descriptor.Checkable {
+			if l := strings.ToLower(strings.TrimSpace(e.Descriptor.Label())); l != "" {
+				opts[l] = true
+			}
+		}
+	}
+	delete(opts, strings.ToLower(strings.TrimSpace(want)))
+	for _, h := range st.History { // a tab the run went to is where it is, not a choice to open
+		delete(opts, strings.ToLower(strings.TrimSpace(h.Target.Label())))
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if opts[strings.ToLower(strings.TrimSpace(e.Label))] && e.Kind != screen.KindInput && e.Kind != screen.KindCheckbox && !e.Disabled && !rs.names(e.Label) &&
+			!screen.Describe(st.Screen, e.NodeID).InList {
+			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("%q shows a choice of the dialog that holds the command's words", e.Label)}, true
+		}
+	}
+	return candidate{}, false
 }
 
 // keypadActivity returns the activity of the first keypad screen of the

@@ -190,7 +190,15 @@ type runState struct {
 	beyondSettings bool
 	beyondMenu     bool
 	beyondHere     bool
-	menuOpened     bool
+	// optionScore: the best score of an option (a check box or radio
+	// button) of a dialog no known path reaches, on optionScreen,
+	// labelled optionLabel with a word of the command; choiceShown: the
+	// run tapped the current choice to open that dialog
+	optionScore  float64
+	optionScreen int64
+	optionLabel  string
+	choiceShown  bool
+	menuOpened   bool
 	// keypadAct: the activity of a keypad no known path reaches, while a
 	// number is left to key (path.go)
 	keypadAct string

@@ -7,7 +7,6 @@ package graphplan
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -141,57 +140,6 @@ func (p *Planner) explore(rs *runState, st *daemon.PlanState, g *appGraph, menus
 func overflowMenu(e *screen.Element) bool {
 	ts := termsOf(e.Label)
 	return slices.Contains(ts, "@settings") && !slices.Contains(ts, "set") && !slices.Contains(ts, "setting")
-}
-
-// overflowOn returns a tap on the screen's overflow menu button
-// (overflowMenu), if it has one worth a try (explorable).
-func overflowOn(st *daemon.PlanState) (candidate, bool) {
-	for i := range st.Elements {
-		if e := &st.Elements[i]; overflowMenu(e) && explorable(st, e) {
-			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("the command's words are on a popup of this screen no known path opens: %q", e.Label)}, true
-		}
-	}
-	return candidate{}, false
-}
-
-// namedAsActivity returns a tap on the element of the screen named as
-// activity act is ("Dialpad" for "….DialpadActivity": every word of the
-// class name but "activity"), when it is worth a try (explorable) and the
-// screen is not of that activity already.
-func namedAsActivity(st *daemon.PlanState, act string) (candidate, bool) {
-	if st.Screen == nil || st.Screen.Activity == act {
-		return candidate{}, false
-	}
-	name := strings.TrimSuffix(act[strings.LastIndexAny(act, "./")+1:], "Activity")
-	var want []term
-	for _, t := range termsOf(splitIdentifier(name)) {
-		if !strings.HasPrefix(string(t), "@") {
-			want = append(want, t)
-		}
-	}
-	if len(want) == 0 {
-		return candidate{}, false
-	}
-	for i := range st.Elements {
-		e := &st.Elements[i]
-		if got := termsOf(e.Label); explorable(st, e) && !slices.ContainsFunc(want, func(t term) bool { return !slices.Contains(got, t) }) {
-			return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("%q is named as the screen the command needs (%s)", e.Label, name)}, true
-		}
-	}
-	return candidate{}, false
-}
-
-// opensHere reports whether an element of the screen carries the first
-// word of rs.beyondLabel, the item of a popup menu the graph knows no way
-// to: that element, not the overflow menu, is what opens it ("Rotate"
-// for "Rotate right").
-func (rs *runState) opensHere(st *daemon.PlanState) bool {
-	words := strings.Fields(rs.beyondLabel)
-	if len(words) == 0 {
-		return false
-	}
-	ts := termsOf(words[0])
-	return len(ts) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return slices.Contains(termsOf(e.Label), ts[0]) })
 }
 
 // moved reports whether the run's last step took effect and changed the

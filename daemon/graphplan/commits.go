@@ -17,7 +17,7 @@ import (
 // command to do: done, after accepting a choice the last step made in a
 // picker (acceptChoice: "sort by Date created", then OK).
 func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64) daemon.Decision {
-	if c, ok := acceptChoice(st); ok {
+	if c, ok := rs.acceptChoice(st); ok {
 		rs.confirmedDialog = true
 		return decision(c, 0.7)
 	}
@@ -158,16 +158,21 @@ func saveButton(st *daemon.PlanState) (candidate, bool) {
 
 // acceptChoice returns the positive button of the current screen when the
 // run's last step picked an option here (a checkable element tapped,
-// staying on this screen) and the screen also offers to cancel (a button
-// of the concept close): a picker, full-screen or not, whose choice is
-// kept only once accepted.
-func acceptChoice(st *daemon.PlanState) (candidate, bool) {
+// staying on this screen), or picked what the command names by its
+// label (value.selects: a folder of a folder picker, opened), and the
+// screen also offers to cancel (a button of the concept close): a picker,
+// full-screen or not, whose choice is kept only once accepted.
+func (rs *runState) acceptChoice(st *daemon.PlanState) (candidate, bool) {
 	n := len(st.History)
 	if n == 0 {
 		return candidate{}, false
 	}
 	h := st.History[n-1]
-	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print || !h.Target.Checkable {
+	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print {
+		return candidate{}, false
+	}
+	picked := slices.ContainsFunc(rs.values, func(v value) bool { return v.selects && namedBy(h.Target.Label(), v.text) })
+	if !h.Target.Checkable && !picked {
 		return candidate{}, false
 	}
 	cancel := slices.ContainsFunc(st.Elements, func(e screen.Element) bool {

@@ -240,21 +240,41 @@ func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 	}
 	rs.selectorsMarked = true
 	labels := map[string]bool{}
+	heads := map[string]bool{} // rows by their first text ("Trips" of "Trips · 4 items")
+	add := func(label string) {
+		labels[strings.ToLower(strings.TrimSpace(label))] = true
+		if head, _, ok := strings.Cut(label, " · "); ok {
+			heads[strings.ToLower(strings.TrimSpace(head))] = true
+		}
+	}
 	for i := range st.Elements {
 		if st.Elements[i].Kind != screen.KindInput {
-			labels[strings.ToLower(strings.TrimSpace(st.Elements[i].Label))] = true
+			add(st.Elements[i].Label)
 		}
 	}
 	for _, e := range g.elems {
 		if !e.Descriptor.Editable {
-			labels[strings.ToLower(strings.TrimSpace(e.Descriptor.Label()))] = true
+			add(e.Descriptor.Label())
 		}
 	}
 	for i := range rs.values {
 		v := &rs.values[i]
-		v.selects = v.quoted && !v.names && labels[strings.ToLower(strings.TrimSpace(v.text))]
+		t := strings.ToLower(strings.TrimSpace(v.text))
+		v.selects = v.quoted && !v.names && (labels[t] || heads[t])
 	}
 	rs.addsExisting = rs.adds && addsShown(rs.cmd, labels)
+}
+
+// picksValue reports whether candidate c taps, on this screen, an element
+// whose label holds a value the command picks by name and no step picked
+// yet (value.selects: the 'DCIM' of "… in the 'DCIM' folder").
+func (rs *runState) picksValue(st *daemon.PlanState, c candidate) bool {
+	if c.action != device.Tap || c.via != 0 || c.element < 0 || c.element >= len(st.Elements) {
+		return false
+	}
+	return slices.ContainsFunc(rs.values, func(v value) bool {
+		return v.selects && !v.done && namedBy(st.Elements[c.element].Label, v.text)
+	})
 }
 
 // addsShown reports whether command cmd adds something it names, that

@@ -284,8 +284,8 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	var best *candidate // the first relevant one (without an embedder: cands[0] or none)
 	for i := range cands {
-		if cands[i].score < minScore && !(cands[i].action == device.Input && cands[i].score >= MinScore) && !rs.completes(cands[i], weights) && !rs.savesAs(st, cands[i]) {
-			continue // a value still to type is no overshoot, nor the rest of the command on screen
+		if cands[i].score < minScore && !((cands[i].action == device.Input || rs.picksValue(st, cands[i])) && cands[i].score >= MinScore) && !rs.completes(cands[i], weights) && !rs.savesAs(st, cands[i]) {
+			continue // a value still to type or pick is no overshoot, nor the rest of the command on screen
 		}
 		if why := rs.passOver(st, cands[i], weights, remaining); why != "" {
 			if debugGraph {
@@ -346,7 +346,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// a choice picked in a list that has OK and Cancel (a picker shown
 	// full-screen) is kept only once accepted
 	if best == nil && pending == 0 && !rs.confirmedDialog {
-		if c, ok := acceptChoice(st); ok {
+		if c, ok := rs.acceptChoice(st); ok {
 			rs.confirmedDialog = true
 			return decision(c, 0.7), nil
 		}

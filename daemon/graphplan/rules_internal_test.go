@@ -490,7 +490,7 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 		}
 		st := &daemon.PlanState{Command: "set the alert tone to bells", Screen: s, Elements: els, Print: "p", History: hist}
 		rs := newRunState(st.Command, "")
-		c, ok := acceptChoice(st)
+		c, ok := rs.acceptChoice(st)
 		if ok != tc.want || ok && els[c.element].Label != "OK" {
 			t.Errorf("%s: acceptChoice = %v %q, want %v", tc.name, ok, els[max(c.element, 0)].Label, tc.want)
 		}
@@ -852,6 +852,39 @@ func TestFormChoiceBeforeCommit(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%q: chose %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestFolderPickedByNameIsAccepted: a quoted name the app shows as a
+// row's first text ("Trips · 4 items") is a value the command picks
+// (markSelectors); a tap on that row passes the bar for a step late in
+// the command (picksValue), and once it opened the folder in a picker
+// with OK and Cancel, OK accepts it (acceptChoice). A row of another
+// name does neither.
+func TestFolderPickedByNameIsAccepted(t *testing.T) {
+	list := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Trips · 4 items","bounds":[0,300,1080,420],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"Bills · 2 items","bounds":[0,420,1080,540],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[100,2000,500,2100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,2000,980,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	els := screen.Elements(list)
+	idx := byLabel(els)
+	const cmd = "move the last photo to the 'Trips' folder"
+	rs := newRunState(cmd, "")
+	st := &daemon.PlanState{Command: cmd, Screen: list, Elements: els, Print: "picker"}
+	rs.markSelectors(st, buildGraph(&knowledge.Graph{}, nil))
+	if !rs.values[0].selects {
+		t.Fatalf("'Trips' shown as a row's first text does not pick it: %+v", rs.values[0])
+	}
+	for label, want := range map[string]bool{"Trips · 4 items": true, "Bills · 2 items": false} {
+		if got := rs.picksValue(st, candidate{action: device.Tap, element: idx[label]}); got != want {
+			t.Errorf("picksValue(%q) = %v, want %v", label, got, want)
+		}
+		st.History = []daemon.StepRecord{{Action: device.Tap, OK: true, Screen: "picker", After: "picker", Target: screen.Describe(list, els[idx[label]].NodeID)}}
+		c, ok := rs.acceptChoice(st)
+		if ok != want || ok && els[c.element].Label != "OK" {
+			t.Errorf("after a tap on %q acceptChoice = %v, want %v", label, ok, want)
 		}
 	}
 }

@@ -50,9 +50,9 @@ func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64
 // showsChoiceOf returns a tap on the element of the screen labelled as
 // another option of dialog scr (a check box or radio button there) than
 // want, the one the command names: a spinner or a breadcrumb showing the
-// current choice opens the list of the others ("Internal" opens Internal
-// / SD Card). An element the command names is not the current choice but
-// what it asks for (a tab "Favorites" for "show my favourites"), and so
+// current choice opens the list of the others ("Near" opens Near /
+// Far). An element the command names is not the current choice but
+// what it asks for (a tab "Starred" for "show my starred"), and so
 // is one the run tapped already, or an item of a list (a tab of a bar:
 // the tabs are the options of a dialog that shows or hides them).
 func (g *appGraph) showsChoiceOf(rs *runState, st *daemon.PlanState, scr int64, want string) (candidate, bool) {
@@ -101,7 +101,7 @@ func overflowOn(st *daemon.PlanState) (candidate, bool) {
 }
 
 // namedAsActivity returns a tap on the element of the screen named as
-// activity act is ("Dialpad" for "….DialpadActivity": every word of the
+// activity act is ("Touch tones" for "….TouchTonesActivity": every word of the
 // class name but "activity"), when it is worth a try (explorable) and the
 // screen is not of that activity already.
 func namedAsActivity(st *daemon.PlanState, act string) (candidate, bool) {
@@ -129,8 +129,8 @@ func namedAsActivity(st *daemon.PlanState, act string) (candidate, bool) {
 
 // opensHere reports whether an element of the screen carries the first
 // word of rs.beyondLabel, the item of a popup menu the graph knows no way
-// to: that element, not the overflow menu, is what opens it ("Rotate"
-// for "Rotate right").
+// to: that element, not the overflow menu, is what opens it ("Crop"
+// for "Crop to square").
 func (rs *runState) opensHere(st *daemon.PlanState) bool {
 	words := strings.Fields(rs.beyondLabel)
 	if len(words) == 0 {

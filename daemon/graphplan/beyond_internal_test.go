@@ -81,7 +81,7 @@ func TestMenuTheGraphKnowsNoWayTo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, d := range []screen.Descriptor{{Text: "Erase all saved trips"}, {Text: "About", Checkable: tc.ticks}} {
+		for _, d := range []screen.Descriptor{{Text: "Erase all saved trips"}, {Text: "Credits", Checkable: tc.ticks}} {
 			if _, err := store.UpsertElement(ctx, knowledge.Element{ScreenID: popup.ID, Descriptor: d}); err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestUnknownItemBeforeSettings(t *testing.T) {
 // that element opens the dialog. Not when the command names the element
 // itself, nor for an item of a list (a tab of a bar), nor once tapped.
 func TestCurrentChoiceOpensItsDialog(t *testing.T) {
-	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "main", Activity: "Main"}, {ID: 2, Fingerprint: "pick", Activity: "Main", Dialog: true}},
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "main", Activity: "Hub"}, {ID: 2, Fingerprint: "pick", Activity: "Hub", Dialog: true}},
 		Elements: []knowledge.Element{
 			{ID: 10, ScreenID: 1, Descriptor: desc("Near")},
 			{ID: 20, ScreenID: 2, Descriptor: screen.Descriptor{Text: "Near", Checkable: true}},
@@ -164,7 +164,7 @@ func TestCurrentChoiceOpensItsDialog(t *testing.T) {
 	spinner := `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Near","resource_id":"org.example.go:id/range","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true}`
 	var tabs strings.Builder
 	tabs.WriteString(`{"id":1,"parent":0,"class":"androidx.recyclerview.widget.RecyclerView","resource_id":"org.example.go:id/bar","bounds":[0,200,1080,300],"scrollable":true,"enabled":true,"visible_to_user":true}`)
-	for i, l := range []string{"Near", "Mid", "Home"} {
+	for i, l := range []string{"Near", "Mid", "Yonder"} {
 		fmt.Fprintf(&tabs, `,{"id":%d,"parent":1,"class":"android.widget.TextView","text":%q,"resource_id":"org.example.go:id/tab","bounds":[%d,200,%d,300],"clickable":true,"enabled":true,"visible_to_user":true}`, i+2, l, i*360, i*360+350)
 	}
 	for _, tc := range []struct {

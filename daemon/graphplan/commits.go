@@ -27,10 +27,10 @@ func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64) daemon.
 
 // formChoice returns, before a form is committed, a tap on a radio button
 // of the form whose label carries a word of the command that no step
-// covered and no other label of the screen carries ("a checklist named
-// 'X'": the note's type is chosen before OK, though the rest of the
-// command is elsewhere; not "note" of "Text note" in a dialog titled "Add
-// a note", nor a resource-id's word). Only radio buttons: a tap never
+// covered and no other label of the screen carries ("a task list named
+// 'X'": the page's kind is chosen before OK, though the rest of the
+// command is elsewhere; not "page" of "Plain page" in a dialog titled
+// "New page", nor a resource-id's word). Only radio buttons: a tap never
 // unsets one.
 func (rs *runState) formChoice(st *daemon.PlanState, cands []candidate) (candidate, bool) {
 	for _, c := range cands {
@@ -121,8 +121,8 @@ func saveAs(st *daemon.PlanState, c candidate) bool {
 // screen or in a dialog it opened: a step taken since the run first came
 // to this screen, not undone.
 func actedHere(st *daemon.PlanState) bool {
-	// a choice picked in a dialog that closed onto this screen ("Theme" →
-	// "Light") changed this screen's form, though the screen is new
+	// a choice picked in a dialog that closed onto this screen ("Look" →
+	// "Pale") changed this screen's form, though the screen is new
 	if n := len(st.History); n > 0 {
 		h := st.History[n-1]
 		if h.Action == device.Tap && h.OK && !h.Backtracked && h.Target.Checkable && h.After == st.Print && h.Screen != st.Print {

@@ -267,7 +267,7 @@ func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 
 // picksValue reports whether candidate c taps, on this screen, an element
 // whose label holds a value the command picks by name and no step picked
-// yet (value.selects: the 'DCIM' of "… in the 'DCIM' folder").
+// yet (value.selects: the 'Trips' of "… to the 'Trips' folder").
 func (rs *runState) picksValue(st *daemon.PlanState, c candidate) bool {
 	if c.action != device.Tap || c.via != 0 || c.element < 0 || c.element >= len(st.Elements) {
 		return false

@@ -415,8 +415,8 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	if rs.keypadAct != "" {
 		// a number to key, and a keypad the graph knows no way to: the
-		// element named as its activity opens it ("Dialpad" for a
-		// DialpadActivity; "Settings" opens a SettingsActivity)
+		// element named as its activity opens it ("Touch tones" for
+		// a TouchTonesActivity; "Settings" opens a SettingsActivity)
 		if c, ok := namedAsActivity(st, rs.keypadAct); ok {
 			return decision(c, 0.4), nil
 		}

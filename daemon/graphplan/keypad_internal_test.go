@@ -172,17 +172,17 @@ func TestKeypadKeysAreNotExplored(t *testing.T) {
 
 // TestKeypadOpenedByItsActivityName: a number to call, and a keypad the
 // graph recorded on a screen of its own activity that no known path
-// reaches: the element named as that activity ("Keypad" for
-// "….KeypadActivity") opens it. Not when the keypad is reachable, not
+// reaches: the element named as that activity ("Touch tones" for
+// "….TouchTonesActivity") opens it. Not when the keypad is reachable, not
 // for a command with no number to key, not when nothing is so named.
 func TestKeypadOpenedByItsActivityName(t *testing.T) {
 	ctx := context.Background()
 	const main = `
-	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Calls","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Keypad","bounds":[900,2000,1060,2150],"clickable":true,"enabled":true,"visible_to_user":true}`
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Ledger","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Touch tones","bounds":[900,2000,1060,2150],"clickable":true,"enabled":true,"visible_to_user":true}`
 	const unnamed = `
-	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Calls","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Start","bounds":[900,2000,1060,2150],"clickable":true,"enabled":true,"visible_to_user":true}`
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Ledger","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Go on","bounds":[900,2000,1060,2150],"clickable":true,"enabled":true,"visible_to_user":true}`
 	for _, tc := range []struct {
 		name, cmd, nodes string
 		linked           bool // the graph knows the tap that opens the keypad
@@ -193,13 +193,13 @@ func TestKeypadOpenedByItsActivityName(t *testing.T) {
 		{"no number to key", "call my sister", main, false, false},
 		{"nothing so named", "call 505", unnamed, false, false},
 	} {
-		store, appID := storeWithApp(t, "org.example.phone", "Phone")
-		home, homeEls := recordScreen(t, store, appID, "main", "org.example.phone/.MainActivity", screen.Descriptor{Text: "Calls"}, screen.Descriptor{Desc: "Keypad"})
+		store, appID := storeWithApp(t, "org.example.phone", "Ringer")
+		home, homeEls := recordScreen(t, store, appID, "main", "org.example.phone/.MainActivity", screen.Descriptor{Text: "Ledger"}, screen.Descriptor{Desc: "Touch tones"})
 		var keys []screen.Descriptor
 		for _, n := range []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"} {
 			keys = append(keys, screen.Descriptor{Desc: n})
 		}
-		pad, _ := recordScreen(t, store, appID, "pad", "org.example.phone/.KeypadActivity", keys...)
+		pad, _ := recordScreen(t, store, appID, "pad", "org.example.phone/.TouchTonesActivity", keys...)
 		if tc.linked {
 			if _, err := store.RecordTransition(ctx, knowledge.Transition{From: home.ID, To: pad.ID, Action: "tap", ElementID: homeEls[1].ID}); err != nil {
 				t.Fatal(err)

@@ -824,21 +824,21 @@ func TestSpokenNameOnlyWhereANameIsGiven(t *testing.T) {
 
 // TestFormChoiceBeforeCommit: before a form with a typed value is
 // committed, a radio button whose label carries a word of the command that
-// no other label of the form carries is chosen ("a checklist named …");
-// not a word the form's title shares ("note"), nor one only a
-// resource-id carries ("type" of "…type_checklist").
+// no other label of the form carries is chosen ("a task list named …");
+// not a word the form's title shares ("page"), nor one only a
+// resource-id carries ("type" of "…type_task_list").
 func TestFormChoiceBeforeCommit(t *testing.T) {
 	s := dialogOf(t, `
-	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Add a new note","bounds":[120,620,960,700],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"New page","bounds":[120,620,960,700],"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"groceries","resource_id":"org.example.pad:id/note_title","bounds":[120,720,960,820],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":0,"class":"android.widget.RadioButton","text":"Text note","resource_id":"org.example.pad:id/type_text_note","bounds":[120,840,960,940],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":4,"parent":0,"class":"android.widget.RadioButton","text":"Checklist","resource_id":"org.example.pad:id/type_checklist","bounds":[120,960,960,1060],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.RadioButton","text":"Plain page","resource_id":"org.example.pad:id/type_plain_page","bounds":[120,840,960,940],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.RadioButton","text":"Task list","resource_id":"org.example.pad:id/type_task_list","bounds":[120,960,960,1060],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":5,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[300,1450,600,1550],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":6,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	for _, tc := range []struct{ cmd, want string }{
-		{"create a checklist named 'groceries' and sort it by date", "Checklist"},
-		{"create a note named 'groceries'", ""},
-		{"create a note named 'groceries' and type 'milk'", ""},
+		{"make a task list called 'groceries' and sort it by date", "Task list"},
+		{"make a page called 'groceries'", ""},
+		{"make a page called 'groceries' and type 'milk'", ""},
 	} {
 		rs := newRunState(tc.cmd, "")
 		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "form"}

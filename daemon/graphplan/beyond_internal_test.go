@@ -19,7 +19,6 @@ import (
 // ("30 days"). Not when that screen is of another activity than
 // settings, nor once the run went into settings.
 func TestSettingsTheGraphKnowsNoWayTo(t *testing.T) {
-	ctx := context.Background()
 	main := `
 	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Trips","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Settings","bounds":[900,60,1060,180],"clickable":true,"enabled":true,"visible_to_user":true}`
@@ -36,13 +35,7 @@ func TestSettingsTheGraphKnowsNoWayTo(t *testing.T) {
 		store, appID := storeWithApp(t, "org.example.go", "Go")
 		recordScreen(t, store, appID, "main", "org.example.go/.MainActivity", screen.Descriptor{Text: "Trips"}, screen.Descriptor{Desc: "Settings"})
 		recordScreen(t, store, appID, "prefs", tc.act, screen.Descriptor{Text: "Erase all trips", ResourceID: "org.example.go:id/erase_holder"}, screen.Descriptor{Text: "Units"})
-		s := screenOf(t, main)
-		s.Package = "org.example.go"
-		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.go", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "main", History: tc.history}
-		d, err := New(store).Next(ctx, st)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, st := nextOn(t, store, appID, main, "main", tc.cmd, tc.history)
 		got := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "Settings"
 		if got != tc.want {
 			t.Errorf("%s: %s %d (%s); want settings: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
@@ -86,13 +79,7 @@ func TestMenuTheGraphKnowsNoWayTo(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s := screenOf(t, main+tc.extra)
-		s.Package = "org.example.go"
-		st := &daemon.PlanState{Command: "erase all saved trips", Package: "org.example.go", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "main"}
-		d, err := New(store).Next(ctx, st)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, st := nextOn(t, store, appID, main+tc.extra, "main", "erase all saved trips", nil)
 		got := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "More options"
 		if got != tc.want {
 			t.Errorf("%s: %s %d (%s); want the overflow menu: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
@@ -131,13 +118,7 @@ func TestUnknownItemBeforeSettings(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s := screenOf(t, menu)
-		s.Package, s.Activity = "org.example.go", "org.example.go/.MainActivity"
-		st := &daemon.PlanState{Command: "change the trips to rows", Package: "org.example.go", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "menu"}
-		d, err := New(store).Next(ctx, st)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, st := nextOn(t, store, appID, menu, "menu", "change the trips to rows", nil)
 		got := ""
 		if d.Action == device.Tap && d.Element >= 0 {
 			got = st.Elements[d.Element].Label
@@ -187,4 +168,19 @@ func TestCurrentChoiceOpensItsDialog(t *testing.T) {
 			t.Errorf("%s: opens the dialog %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// nextOn returns the graph planner's decision for cmd on a screen of
+// nodes (fingerprint print) of the app "org.example.go", in its
+// MainActivity, after history.
+func nextOn(t *testing.T, store *knowledge.Store, appID int64, nodes, print, cmd string, history []daemon.StepRecord) (daemon.Decision, *daemon.PlanState) {
+	t.Helper()
+	s := screenOf(t, nodes)
+	s.Package, s.Activity = "org.example.go", "org.example.go/.MainActivity"
+	st := &daemon.PlanState{Command: cmd, Package: "org.example.go", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: print, History: history}
+	d, err := New(store).Next(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, st
 }

@@ -137,12 +137,26 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 
 // shownName returns the words a text field shows to say what it is for:
 // its hint and its label, unless the label is only the text it holds
-// (a name field holding "Dora" is no field for Dora's number).
+// (a name field holding "Dora" is no field for Dora's number). Text made
+// only of the words of the field's resource-id is its hint shown as text
+// (an empty "…:id/note_title" showing "Title", as dumps of empty fields
+// report it), not something typed.
 func shownName(e *screen.Element) string {
-	if strings.EqualFold(strings.TrimSpace(e.Label), strings.TrimSpace(e.Value)) {
+	if strings.EqualFold(strings.TrimSpace(e.Label), strings.TrimSpace(e.Value)) && !hintAsText(e) {
 		return e.Hint
 	}
 	return e.Label + " " + e.Hint
+}
+
+// hintAsText reports whether the text of field e is made only of words of
+// its resource-id.
+func hintAsText(e *screen.Element) bool {
+	ts := termsOf(e.Value)
+	if len(ts) == 0 || e.Resource == "" {
+		return false
+	}
+	rid := termsOf(splitIdentifier(screen.ResourceName(e.Resource)))
+	return !slices.ContainsFunc(ts, func(t term) bool { return !slices.Contains(rid, t) })
 }
 
 // holdsToggle reports whether node id of s, or a node under it, is a

@@ -139,7 +139,7 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 // its hint and its label, unless the label is only the text it holds
 // (a name field holding "Dora" is no field for Dora's number). Text made
 // only of the words of the field's resource-id is its hint shown as text
-// (an empty "…:id/note_title" showing "Title", as dumps of empty fields
+// (an empty "…:id/trip_venue" showing "Venue", as dumps of empty fields
 // report it), not something typed.
 func shownName(e *screen.Element) string {
 	if strings.EqualFold(strings.TrimSpace(e.Label), strings.TrimSpace(e.Value)) && !hintAsText(e) {

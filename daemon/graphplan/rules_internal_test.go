@@ -890,17 +890,17 @@ func TestFolderPickedByNameIsAccepted(t *testing.T) {
 }
 
 // TestHintShownAsText: an empty field dumped with its hint as its text
-// ("Phone" in "…:id/card_phone") still says what it is for, so the
+// ("Fax" in "…:id/card_fax") still says what it is for, so the
 // command's number goes there; a field holding a name ("Dora" in
 // "…:id/card_name") is no field for a number.
 func TestHintShownAsText(t *testing.T) {
 	s := screenOf(t, `
 	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Dora","resource_id":"org.example.cards:id/card_name","bounds":[0,200,1080,300],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"Phone","resource_id":"org.example.cards:id/card_phone","bounds":[0,300,1080,400],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
+	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"Fax","resource_id":"org.example.cards:id/card_fax","bounds":[0,300,1080,400],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	idx := byLabel(els)
-	rs := newRunState("add a card with phone 5550100", "")
-	for label, want := range map[string]bool{"Dora": false, "Phone": true} {
+	rs := newRunState("add a card with fax 5550100", "")
+	for label, want := range map[string]bool{"Dora": false, "Fax": true} {
 		if got := rs.nextValueFor(&els[idx[label]]) >= 0; got != want {
 			t.Errorf("the number goes into the field showing %q: %v, want %v", label, got, want)
 		}

@@ -397,9 +397,10 @@ func (r *run) pickOption(ctx context.Context, labels []string, value string) int
 // "Time added"), or -1: without an embedding model, when it fails (a log
 // event; matching goes on word for word), or when no option is clearly
 // named. A phrase that names it must share a word (stem or number) with
-// the label: the model scores a word the list lacks close to its
-// neighbour on the same scale or in the same set ("tiny" against "Small",
-// one country against another), and cannot tell that from a synonym.
+// the label, or be its cognate (anchored): the model scores a word the
+// list lacks close to its neighbour on the same scale or in the same set
+// ("tiny" against "Small", one country against another), and cannot tell
+// that from a synonym.
 func (r *run) pickByMeaning(ctx context.Context, labels []string) int {
 	if r.sem == nil {
 		return -1
@@ -418,12 +419,44 @@ func (r *run) pickByMeaning(ctx context.Context, labels []string) int {
 
 // anchored reports whether phrase and label share a word, compared as
 // optionStem gives them ("alarms by time" and "Time added"; "one hour" and
-// "1 hour").
+// "1 hour"), or a word of one is a cognate of a word of the other
+// ("norway" and "Norge").
 func anchored(phrase, label string) bool {
 	have := setOf(stems(choiceWords(label)))
 	for _, w := range stems(choiceWords(phrase)) {
 		if have[w] && !intent.IsStopword(w) {
 			return true
+		}
+	}
+	for _, p := range choiceWords(intent.FoldAccents(phrase)) {
+		for _, l := range choiceWords(intent.FoldAccents(label)) {
+			if cognate(p, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cognate reports whether words a and b (accents folded) share a run of
+// three letters at the start of either after its first letter or at its
+// start: the same name in another language or spelling ("spain" and
+// "espana", "italian" and "italiano"), which a synonym of another word
+// ("tiny" and "small") is not.
+func cognate(a, b string) bool {
+	if len([]rune(a)) < 4 || len([]rune(b)) < 4 {
+		return false
+	}
+	for _, x := range []string{a, b} {
+		y := b
+		if x == b {
+			y = a
+		}
+		r := []rune(x)
+		for _, start := range []int{0, 1} {
+			if start+3 <= len(r) && strings.Contains(y, string(r[start:start+3])) {
+				return true
+			}
 		}
 	}
 	return false

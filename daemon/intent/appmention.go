@@ -13,7 +13,7 @@ import (
 )
 
 var (
-	mentionPreps = setOf("in", "on", "from", "of", "inside", "within", "using", "with", "for")
+	mentionPreps = setOf("in", "on", "from", "of", "inside", "within", "using", "with", "for", "to", "into")
 	mentionDets  = setOf("the", "my", "your", "this")
 	appNouns     = setOf("app", "application")
 )

@@ -33,6 +33,8 @@ func TestAppMentions(t *testing.T) {
 		{"jotter light theme", "Jotter", "jotter light theme"},
 		{"search 'in the planner' please", "Planner", "search 'in the planner' please"},
 		{"open the tides app", "Planner", "open the tides app"},
+		{"add the school holidays to the planner", "Planner", "add the school holidays"},
+		{"copy the trip into my planner app", "Planner", "copy the trip"},
 		{"anything", "", "anything"},
 	} {
 		if got := strip(tt.text, tt.label); got != tt.want {

@@ -5,6 +5,10 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Kind is the lexical kind of a token or of a value.
@@ -426,4 +430,15 @@ func scanLetters(s string, i int) (Token, int) {
 		}
 	}
 	return mk(s, i, end, KindWord), end
+}
+
+// FoldAccents lower-cases s and removes its diacritics ("España" →
+// "espana").
+func FoldAccents(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, strings.ToLower(s))
+	if err != nil {
+		return strings.ToLower(s)
+	}
+	return out
 }

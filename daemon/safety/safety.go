@@ -18,9 +18,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 )
 
 // Category is the kind of consequence an action has.
@@ -226,14 +224,7 @@ func Decide(command string, t Target, p Policy) (Decision, Verdict) {
 // ---- text ----
 
 // fold lower-cases s and removes diacritics ("Löschen" → "loschen").
-func fold(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	out, _, err := transform.String(t, strings.ToLower(s))
-	if err != nil {
-		return strings.ToLower(s)
-	}
-	return out
-}
+func fold(s string) string { return intent.FoldAccents(s) }
 
 // tokens splits folded text into words of letters and digits.
 func tokens(s string) []string {

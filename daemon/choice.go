@@ -420,7 +420,7 @@ func (r *run) pickByMeaning(ctx context.Context, labels []string) int {
 // anchored reports whether phrase and label share a word, compared as
 // optionStem gives them ("alarms by time" and "Time added"; "one hour" and
 // "1 hour"), or a word of one is a cognate of a word of the other
-// ("norway" and "Norge").
+// ("lisbon" and "Lisboa").
 func anchored(phrase, label string) bool {
 	have := setOf(stems(choiceWords(label)))
 	for _, w := range stems(choiceWords(phrase)) {
@@ -438,10 +438,11 @@ func anchored(phrase, label string) bool {
 	return false
 }
 
-// cognate reports whether words a and b (accents folded) share a run of
-// three letters at the start of either after its first letter or at its
-// start: the same name in another language or spelling ("spain" and
-// "espana", "italian" and "italiano"), which a synonym of another word
+// cognate reports whether one of words a and b (accents folded, four
+// letters or more) holds the three letters that begin the other, or that
+// follow its first letter: the same name in another language or spelling
+// ("lisbon" and
+// "lisboa", "polish" and "polski"), which a synonym of another word
 // ("tiny" and "small") is not.
 func cognate(a, b string) bool {
 	if len([]rune(a)) < 4 || len([]rune(b)) < 4 {

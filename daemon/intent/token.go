@@ -432,8 +432,8 @@ func scanLetters(s string, i int) (Token, int) {
 	return mk(s, i, end, KindWord), end
 }
 
-// FoldAccents lower-cases s and removes its diacritics ("España" →
-// "espana").
+// FoldAccents lower-cases s and removes its diacritics ("Açores" →
+// "acores").
 func FoldAccents(s string) string {
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, strings.ToLower(s))

@@ -17,34 +17,34 @@ import (
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-// unreachable returns the best score of an element on a screen of the
-// graph that no known path reaches (dist), its label, and whether that
-// screen is of a settings activity (its name says settings: the
-// platform's convention), a popup (a dialog or menu) of the activity of
-// screen start (here), and a popup menu there (a popup with nothing to
-// tick: not a dialog of choices, which a button of its own opens): the
-// graph knows where the command's words are but not the way there. It
-// also records in rs the best option (a check box or radio button of a
-// dialog) labelled with a word of the command (rs.optionScore,
-// showsChoiceOf).
-func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64, sem *semStep, w map[term]float64) (best float64, label string, settings, menu, here bool) {
+// unreachable returns what the graph holds on the screens no known path
+// reaches from start (dist) that the command's words match (farTargets):
+// the best element, whether its screen is of a settings activity (its
+// name says settings: the platform's convention), a popup (a dialog or
+// menu) of start's activity, and a popup menu there (a popup with nothing
+// to tick: not a dialog of choices, which a button of its own opens); and
+// the best option of a dialog labelled with a word of the command
+// (showsChoiceOf). The graph knows where the command's words are but not
+// the way there.
+func (g *appGraph) unreachable(rs *runState, start int64, dist map[int64]float64, sem *semStep, w map[term]float64) farTargets {
+	var far farTargets
 	for _, scr := range g.ids { // in order: map order must not decide ties
 		if _, ok := dist[scr]; ok {
 			continue
 		}
 		for _, e := range g.onScr[scr] {
 			sc, _ := g.matchTarget(rs, e, sem, w)
-			if sc > rs.optionScore && e.Descriptor.Checkable && g.dialog[scr] && rs.literalIn(termsOf(e.Descriptor.Label()), false) {
-				rs.optionScore, rs.optionScreen, rs.optionLabel = sc, scr, e.Descriptor.Label()
+			if sc > far.optionScore && e.Descriptor.Checkable && g.dialog[scr] && rs.literalIn(termsOf(e.Descriptor.Label()), false) {
+				far.optionScore, far.optionScreen, far.optionLabel = sc, scr, e.Descriptor.Label()
 			}
-			if sc > best {
-				best, label, settings = sc, e.Descriptor.Label(), strings.Contains(strings.ToLower(g.act[scr]), "setting")
-				here = g.dialog[scr] && g.act[scr] != "" && g.act[scr] == g.act[start]
-				menu = here && !slices.ContainsFunc(g.onScr[scr], func(o *knowledge.Element) bool { return o.Descriptor.Checkable })
+			if sc > far.score {
+				far.score, far.label, far.settings = sc, e.Descriptor.Label(), strings.Contains(strings.ToLower(g.act[scr]), "setting")
+				far.here = g.dialog[scr] && g.act[scr] != "" && g.act[scr] == g.act[start]
+				far.menu = far.here && !slices.ContainsFunc(g.onScr[scr], func(o *knowledge.Element) bool { return o.Descriptor.Checkable })
 			}
 		}
 	}
-	return best, label, settings, menu, here
+	return far
 }
 
 // showsChoiceOf returns a tap on the element of the screen labelled as
@@ -128,11 +128,11 @@ func namedAsActivity(st *daemon.PlanState, act string) (candidate, bool) {
 }
 
 // opensHere reports whether an element of the screen carries the first
-// word of rs.beyondLabel, the item of a popup menu the graph knows no way
+// word of rs.far.label, the item of a popup menu the graph knows no way
 // to: that element, not the overflow menu, is what opens it ("Crop"
 // for "Crop to square").
 func (rs *runState) opensHere(st *daemon.PlanState) bool {
-	words := strings.Fields(rs.beyondLabel)
+	words := strings.Fields(rs.far.label)
 	if len(words) == 0 {
 		return false
 	}

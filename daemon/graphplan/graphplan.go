@@ -397,7 +397,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
-	if rs.beyondSettings && (best == nil || rs.beyond > 2*best.score) && !inSettings(st) {
+	if rs.far.settings && (best == nil || rs.far.score > 2*best.score) && !inSettings(st) {
 		// the graph knows the command's words on a settings screen it
 		// knows no way to, far better than anything reachable: go to
 		// settings
@@ -405,23 +405,24 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.3), nil
 		}
 	}
-	if rs.optionScore > 0 && !rs.choiceShown && (best == nil || rs.optionScore >= best.score) {
+	if rs.far.optionScore > 0 && !rs.choiceShown && (best == nil || rs.far.optionScore >= best.score) {
 		// the option the command names is in a dialog no known path
 		// opens; what shows the current choice opens it
-		if c, ok := g.showsChoiceOf(rs, st, rs.optionScreen, rs.optionLabel); ok {
+		if c, ok := g.showsChoiceOf(rs, st, rs.far.optionScreen, rs.far.optionLabel); ok {
 			rs.choiceShown = true
 			return decision(c, 0.4), nil
 		}
 	}
-	if rs.keypadAct != "" {
+	if rs.far.keypadAct != "" && !rs.keypadOpened {
 		// a number to key, and a keypad the graph knows no way to: the
 		// element named as its activity opens it ("Touch tones" for
 		// a TouchTonesActivity; "Settings" opens a SettingsActivity)
-		if c, ok := namedAsActivity(st, rs.keypadAct); ok {
+		if c, ok := namedAsActivity(st, rs.far.keypadAct); ok {
+			rs.keypadOpened = true
 			return decision(c, 0.4), nil
 		}
 	}
-	if rs.beyondMenu && !rs.menuOpened && !rs.coveredAny() && (best == nil || rs.beyond > 2*best.score) && !rs.opensHere(st) {
+	if rs.far.menu && !rs.menuOpened && !rs.coveredAny() && (best == nil || rs.far.score > 2*best.score) && !rs.opensHere(st) {
 		// the command's words are on a popup menu of this activity no
 		// known path opens: the overflow menu is where a screen's menu
 		// items are
@@ -430,7 +431,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return decision(c, 0.3), nil
 		}
 	}
-	if best == nil && rs.configLike && rs.beyondHere && rs.beyond >= 2*MinScore {
+	if best == nil && rs.configLike && rs.far.here && rs.far.score >= 2*MinScore {
 		// the graph holds the setting's words in a popup of this activity
 		// no known path opens (its choices): an element here of unknown
 		// effect opens it sooner than the app's settings would

@@ -197,6 +197,7 @@ func (g *appGraph) namesEdge(rs *runState, e gEdge) bool {
 // cheapest known path; the candidate is the path's first operation,
 // grounded on the current screen.
 func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph, sem *semStep, w map[term]float64) []candidate {
+	rs.far = farTargets{}
 	start, ok := g.byPrint[st.Print]
 	if !ok {
 		return nil
@@ -269,14 +270,11 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
 		}
 	}
-	rs.keypadAct = ""
-	if keys && !slices.ContainsFunc(g.ids, func(scr int64) bool { _, ok := dist[scr]; return ok && g.keypad(scr) }) {
-		rs.keypadAct = g.keypadActivity()
+	if !inSettings(st) { // only read to head for settings, a menu or a dialog (next)
+		rs.far = g.unreachable(rs, start, dist, sem, w)
 	}
-	rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu, rs.beyondHere = 0, "", false, false, false
-	rs.optionScore, rs.optionScreen, rs.optionLabel = 0, 0, ""
-	if !inSettings(st) { // only read to head for settings or a menu (next)
-		rs.beyond, rs.beyondLabel, rs.beyondSettings, rs.beyondMenu, rs.beyondHere = g.unreachable(rs, start, dist, sem, w)
+	if keys && !slices.ContainsFunc(g.ids, func(scr int64) bool { _, ok := dist[scr]; return ok && g.keypad(scr) }) {
+		rs.far.keypadAct = g.keypadActivity()
 	}
 	if c, ok := rs.hiddenHere(st, g, start, sem, w); ok {
 		if b, seen := best[0]; !seen || b.score < c.score {

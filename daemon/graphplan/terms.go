@@ -179,28 +179,32 @@ type runState struct {
 	valueRows    map[string]bool
 	valueRowFrom string
 	valueRowStep int
-	// beyond: the best score of an element the graph knows on a screen no
-	// known path reaches, this step, and beyondLabel its label;
-	// beyondSettings: that screen is of a settings activity;
-	// beyondHere: it is a popup (a dialog or menu) of the current
-	// screen's activity, beyondMenu: a popup menu (path.go unreachable);
-	// menuOpened: the run opened an overflow menu for it
-	beyond         float64
-	beyondLabel    string
-	beyondSettings bool
-	beyondMenu     bool
-	beyondHere     bool
+	// far: what this step found on the screens no known path reaches
+	// (beyond.go), reset each step; menuOpened, choiceShown,
+	// keypadOpened: the run opened an overflow menu, a current choice, an
+	// element named as a keypad's activity for it (once each)
+	far                                   farTargets
+	menuOpened, choiceShown, keypadOpened bool
+}
+
+// farTargets is what a step found on the screens of the UI graph no known
+// path reaches (appGraph.unreachable, graphCandidates).
+type farTargets struct {
+	// score: the best score of an element there, label its label;
+	// settings: its screen is of a settings activity; here: a popup (a
+	// dialog or menu) of the current screen's activity, menu: a popup
+	// menu
+	score                float64
+	label                string
+	settings, menu, here bool
 	// optionScore: the best score of an option (a check box or radio
-	// button) of a dialog no known path reaches, on optionScreen,
-	// labelled optionLabel with a word of the command; choiceShown: the
-	// run tapped the current choice to open that dialog
+	// button) of a dialog there labelled with a word of the command, on
+	// optionScreen, labelled optionLabel
 	optionScore  float64
 	optionScreen int64
 	optionLabel  string
-	choiceShown  bool
-	menuOpened   bool
-	// keypadAct: the activity of a keypad no known path reaches, while a
-	// number is left to key (path.go)
+	// keypadAct: the activity of a keypad there, while a number is left
+	// to key
 	keypadAct string
 }
 

@@ -130,7 +130,7 @@ func TestCarryOnInAnotherPackage(t *testing.T) {
 // TestWordMeantByATapShownOnTheScreenItOpened: a tap that covered a word
 // of the command only by meaning (the label meaning the whole command)
 // gives it back when the screen it opened carries the word literally — a
-// list of regions after "Add public holidays" for a command naming one —
+// list of regions after "Regional weather" for a command naming one —
 // but not when the tap flipped a switch or left its element on screen (a
 // change in place), not for the tap's own words, and not for a word only
 // a text field or a tab of a full screen holds.
@@ -140,8 +140,8 @@ func TestWordMeantByATapShownOnTheScreenItOpened(t *testing.T) {
 	}
 	regions := row(1, "android.widget.RadioButton", "Arcadia") + row(2, "android.widget.RadioButton", "Wakanda") + row(3, "android.widget.RadioButton", "Zembla")
 	field := `{"id":1,"parent":0,"class":"android.widget.EditText","text":"Wakanda","bounds":[0,200,1080,300],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},`
-	menuItem := screen.Descriptor{Class: "android.widget.TextView", Text: "Add public holidays"}
-	toggle := screen.Descriptor{Class: "android.widget.Switch", Text: "Add public holidays", Checkable: true}
+	menuItem := screen.Descriptor{Class: "android.widget.TextView", Text: "Regional weather"}
+	toggle := screen.Descriptor{Class: "android.widget.Switch", Text: "Regional weather", Checkable: true}
 	for _, tc := range []struct {
 		name   string
 		tapped screen.Descriptor
@@ -150,15 +150,15 @@ func TestWordMeantByATapShownOnTheScreenItOpened(t *testing.T) {
 		want   bool
 	}{
 		{"a region the list opened names", menuItem, regions, "wakanda", true},
-		{"the tap's own word", menuItem, regions + row(4, "android.widget.Button", "Public holidays"), "holiday", false},
+		{"the tap's own word", menuItem, regions + row(4, "android.widget.Button", "Weather"), "weather", false},
 		{"a switch flipped in place", toggle, regions, "wakanda", false},
-		{"the tapped element still shown", menuItem, regions + `{"id":5,"parent":0,"class":"android.widget.TextView","text":"Add public holidays","bounds":[0,900,1080,1000],"clickable":true,"enabled":true,"visible_to_user":true},`, "wakanda", false},
+		{"the tapped element still shown", menuItem, regions + `{"id":5,"parent":0,"class":"android.widget.TextView","text":"Regional weather","bounds":[0,900,1080,1000],"clickable":true,"enabled":true,"visible_to_user":true},`, "wakanda", false},
 		{"only a text field holds it", menuItem, field, "wakanda", false},
 		{"a tab of the screen the tap returned to", menuItem, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Wakanda","resource_id":"org.example.atlas:id/tab","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true},`, "wakanda", false},
 	} {
 		s := screenOf(t, strings.TrimSuffix(tc.nodes, ","))
-		rs := newRunState("add the public holidays of Wakanda", "")
-		rs.semCovers[tc.tapped.Key()] = []term{"wakanda", "holiday"}
+		rs := newRunState("show the regional weather of Wakanda", "")
+		rs.semCovers[tc.tapped.Key()] = []term{"wakanda", "weather"}
 		st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "opened",
 			History: []daemon.StepRecord{{Action: device.Tap, Target: tc.tapped, Screen: "main", After: "opened", OK: true}}}
 		rs.foldStep(st.History[0])

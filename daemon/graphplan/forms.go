@@ -20,10 +20,10 @@ import (
 // uncovered again for the options. Check boxes and switches are no
 // options (holdsToggle). A term the tap covered only by meaning (its
 // label was the one meaning the command: nearestCovers) is uncovered on
-// any screen the tap opened whose elements carry it literally ("Add
-// public holidays" opening a list of countries, the command naming one):
-// the graph did not know what the tap opens, and a label carrying the
-// word beats one meaning it.
+// any screen the tap opened whose options carry it in their labels
+// (reopenShown: "Regional weather" opening a list of regions, the command
+// naming one): the graph did not know what the tap opens, and a label
+// carrying the word beats one meaning it.
 func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 	n := len(st.History)
 	if n == 0 || rs.reopened == n {

@@ -15,7 +15,7 @@ import (
 
 // afterCommit is the step once a committed form left little of the
 // command to do: done, after accepting a choice the last step made in a
-// picker (acceptChoice: "sort by Date created", then OK).
+// picker (acceptChoice: "sort by Newest", then OK).
 func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64) daemon.Decision {
 	if c, ok := rs.acceptChoice(st); ok {
 		rs.confirmedDialog = true
@@ -171,8 +171,7 @@ func (rs *runState) acceptChoice(st *daemon.PlanState) (candidate, bool) {
 	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print {
 		return candidate{}, false
 	}
-	picked := slices.ContainsFunc(rs.values, func(v value) bool { return v.selects && namedBy(h.Target.Label(), v.text) })
-	if !h.Target.Checkable && !picked {
+	if !h.Target.Checkable && !rs.picked(h.Target.Label(), false) {
 		return candidate{}, false
 	}
 	cancel := slices.ContainsFunc(st.Elements, func(e screen.Element) bool {

@@ -286,8 +286,14 @@ func (rs *runState) picksValue(st *daemon.PlanState, c candidate) bool {
 	if c.action != device.Tap || c.via != 0 || c.element < 0 || c.element >= len(st.Elements) {
 		return false
 	}
+	return rs.picked(st.Elements[c.element].Label, true)
+}
+
+// picked reports whether label is a row the command picks by name
+// (value.selects, namedBy), among the values not done yet when pending.
+func (rs *runState) picked(label string, pending bool) bool {
 	return slices.ContainsFunc(rs.values, func(v value) bool {
-		return v.selects && !v.done && namedBy(st.Elements[c.element].Label, v.text)
+		return v.selects && !(pending && v.done) && namedBy(label, v.text)
 	})
 }
 

@@ -137,8 +137,12 @@ const (
 	// carries, in the denominator of coverage.
 	UnknownWeight = 0.5
 	RepeatPenalty = 10
-	maxDepth      = 8
-	maxScrolls    = 2
+	// NoEffectPenalty is Check's penalty for a step the device could not
+	// perform (AutoTask §4.3 gives penalties 0–9 by severity; a tap that
+	// did nothing is a mild mistake).
+	NoEffectPenalty = 5
+	maxDepth        = 8
+	maxScrolls      = 2
 	// MaxStale is how many steps in a row may do nothing the command asks
 	// (cover none of its words, type none of its values) before the
 	// planner gives up rather than wander on: on the development and
@@ -532,7 +536,7 @@ func (p *Planner) Check(ctx context.Context, st *daemon.PlanState, last daemon.S
 	// (a toggle row, a setting that applies in place): that is progress.
 	// An action the device could not perform is wrong.
 	if !last.OK {
-		return daemon.Verdict{Correct: false, Penalty: 5, Reason: "the action had no effect: " + last.Message}, nil
+		return daemon.Verdict{Correct: false, Penalty: NoEffectPenalty, Reason: "the action had no effect: " + last.Message}, nil
 	}
 	if flippedToggle(st.Before, st.Elements) {
 		p.state(st, nil).flipped = true

@@ -301,10 +301,14 @@ func overlap(a, b []term) float64 {
 
 // penalty is AutoTask's penalty factor of an operation: the repetition
 // penalty when it was already done in this run, plus backtracking
-// penalties.
+// penalties — except for attempts the device could not perform that a
+// change in place of this screen has followed (retriable).
 func penalty(st *daemon.PlanState, action string, d screen.Descriptor) float64 {
 	key := daemon.OperationKey(st.Print, action, d)
 	pen := st.Penalties[key]
+	if n := retriable(st, action, d); n > 0 {
+		return max(0, pen-float64(n)*NoEffectPenalty)
+	}
 	for _, h := range st.History {
 		if h.Screen == st.Print && h.Action == action && h.Target.Key() == d.Key() && !h.Undo {
 			pen += RepeatPenalty
@@ -312,6 +316,40 @@ func penalty(st *daemon.PlanState, action string, d screen.Descriptor) float64 {
 		}
 	}
 	return pen
+}
+
+// retriable returns how many attempts of an operation on this screen the
+// device could not perform, when every one of them was followed by a step
+// tapped that changed this screen in place (an option picked, a box
+// ticked: the same fingerprint, another state); 0 when it was ever performed, never
+// tried, or its last attempt came after the last such change. An element
+// may be enabled only once another choice of a form or dialog is made
+// (an OK button, a direction after a sort key), so such a change gives a
+// failed tap another chance, once per change — but not a choice of the
+// group that change picked in (StepRecord.Group): an option tapped while
+// it was already chosen does nothing, and tapped again after its sibling
+// it would undo that choice.
+func retriable(st *daemon.PlanState, action string, d screen.Descriptor) int {
+	failed, pending := 0, 0
+	for _, h := range st.History {
+		if h.Screen != st.Print || h.Undo {
+			continue
+		}
+		if h.Action == action && h.Target.Key() == d.Key() {
+			if h.OK {
+				return 0
+			}
+			pending++
+			continue
+		}
+		if h.Action == device.Tap && h.OK && h.Changed && h.After == st.Print && !h.Backtracked && !slices.Contains(h.Group, d.Label()) {
+			failed, pending = failed+pending, 0
+		}
+	}
+	if pending > 0 {
+		return 0
+	}
+	return failed
 }
 
 // weights returns each command term's IDF over the app's elements plus

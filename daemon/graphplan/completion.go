@@ -123,8 +123,15 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	}
 	named := false // a term of the command is shown here
 	var left []term
+	// the looking verb's other senses ("check" also ticks a box) ask for
+	// nothing to do once what it looks at is shown
+	senses, skipped := termsOf(string(rs.verb)), false
 	for _, ct := range rs.terms {
 		if ct.nav || w[ct.t] <= 0 || rs.covered[ct.t] {
+			continue
+		}
+		if slices.Contains(senses, ct.t) {
+			skipped = true
 			continue
 		}
 		if !shown[ct.t] && !anyIn(rs.alias[ct.t], shown) {
@@ -155,6 +162,20 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	}) {
 		// "open ledger.pdf", "open the virtual private network": what is
 		// left names an element here to open, not a screen already shown
+		return false
+	}
+	said := make([]term, 0, len(rs.terms))
+	for _, ct := range rs.terms {
+		said = append(said, ct.t)
+	}
+	if skipped && len(left) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
+		ts := termsOf(e.Label)
+		return e.Kind != screen.KindText && e.Kind != screen.KindInput && len(ts) > 0 && subset(left, ts) && subset(ts, said)
+	}) {
+		// "check the help page" beside a button labelled only with the
+		// command's words: that names a page to open; a row whose label
+		// also shows a value ("8 GB · Total storage") is what was to be
+		// checked
 		return false
 	}
 	// a screen the last step led to, covering nothing, shows what the

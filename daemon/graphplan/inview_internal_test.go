@@ -39,3 +39,40 @@ func TestOpenNamesSomethingToOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestLookingVerbsOtherSenses: "check" also means ticking a box, but a
+// command that checks something asks for nothing more once the screen
+// shows it — a row whose label also gives a value ("8 GB · Disk space")
+// is what was to be checked, and tapping it would leave it. A button
+// labelled only with the command's words ("Usage tips") still names a
+// page to open.
+func TestLookingVerbsOtherSenses(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Storage","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,300,1080,450],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"3 GB free","bounds":[40,310,900,380],"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":2,"class":"android.widget.TextView","text":"Disk space: 8 GB","bounds":[40,380,900,440],"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,500,1080,650],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":6,"parent":5,"class":"android.widget.TextView","text":"Usage tips","bounds":[40,510,900,640],"enabled":true,"visible_to_user":true}`)
+	els := screen.Elements(s)
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"check the disk space in storage", true},
+		{"check the usage tips in storage", false},
+		{"check the battery in storage", false}, // not shown
+	} {
+		rs := newRunState(tc.cmd, "")
+		st := &daemon.PlanState{Screen: s, Elements: els, Print: "storage",
+			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Storage"}, Screen: "home", After: "storage", OK: true}}}
+		rs.foldStep(st.History[0])
+		w := map[term]float64{}
+		for _, ct := range rs.terms {
+			w[ct.t] = 1
+		}
+		if got := rs.inView(st, w); got != tc.want {
+			t.Errorf("%q: in view = %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+}

@@ -1,8 +1,11 @@
 package intent
 
 import (
+	"maps"
 	"slices"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 func TestFileNames(t *testing.T) {
@@ -47,4 +50,28 @@ func FuzzFileNames(f *testing.F) {
 			last = v.End
 		}
 	})
+}
+
+// TestFileNameWordsAreNames: a word of a file name before its extension
+// is a name, whatever else it means ("delete" of "delete.txt" is no
+// action, "backup" of "backup.zip" no backing up): it fills the name
+// slot of "{name}.zip" like any other name, and other words stay actions.
+func TestFileNameWordsAreNames(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "pack the photos into {archive}.zip in {folder} folder"}})
+	for _, tc := range []struct {
+		cmd  string
+		want map[string]string
+	}{
+		{"pack the photos into trip.zip in Travel folder", map[string]string{"archive": "trip", "folder": "Travel"}},
+		{"pack the photos into backup.zip in Travel folder", map[string]string{"archive": "backup", "folder": "Travel"}},
+		{"pack the photos into delete.zip in Travel folder", map[string]string{"archive": "delete", "folder": "Travel"}},
+	} {
+		c := m.Rank(tc.cmd, "p", 1)
+		if len(c) == 0 || c[0].Score < DefaultThreshold || !maps.Equal(c[0].Slots, tc.want) {
+			t.Errorf("%q: %+v, want slots %v above the threshold", tc.cmd, c, tc.want)
+		}
+	}
+	if u := Understand("delete backup.zip"); len(u.Verbs) != 1 || u.Verbs[0] != "delete" {
+		t.Errorf("delete backup.zip: verbs %v, want [delete]", u.Verbs)
+	}
 }

@@ -114,6 +114,7 @@ type ptok struct {
 	text, orig, stem string
 	kind             Kind
 	proper           bool // proper-noun-like word value, e-mail or URL
+	named            bool // a word of a file name before its extension: no concept ("backup" of "backup.ics")
 	stop             bool
 	concepts         []cmem
 	start, end       int
@@ -175,6 +176,12 @@ func Tail(word string) bool { return onTail[strings.ToLower(word)] }
 // analyze tokenizes and analyses text (see Understand).
 func analyze(text string) []ptok { return analyzeTokens(text, Tokenize(text), nil) }
 
+// inFileName reports whether token t is a word of one of files (FileNames)
+// before its extension.
+func inFileName(files []Value, t Token) bool {
+	return slices.ContainsFunc(files, func(f Value) bool { return t.Start >= f.Start && t.End < f.End })
+}
+
 var rePlaceholder = regexp.MustCompile(`\{\s*([^{}\s][^{}]*?)\s*\}`)
 
 // analyzeTemplate analyses an intent template; "{name}" placeholders
@@ -212,6 +219,10 @@ func analyzeTemplate(tpl string) []ptok {
 // when not nil, names the tokens that are slot placeholders.
 func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 	pts := make([]ptok, len(toks))
+	var files []Value // file names: their words before the extension are a name
+	if strings.ContainsRune(src, '.') {
+		files = FileNames(src)
+	}
 	for i, t := range toks {
 		p := ptok{text: t.Text, orig: t.Orig, kind: t.Kind, start: t.Start, end: t.End}
 		if slots != nil && slots[i] != "" {
@@ -225,7 +236,7 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 			if isAddress(t.Text) {
 				p.stem, p.proper = t.Text, true
 			} else {
-				p.stem = stemWord(t.Text)
+				p.stem, p.named = stemWord(t.Text), inFileName(files, t)
 			}
 		} else {
 			p.stem = t.Text
@@ -235,7 +246,9 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 		}
 		pts[i] = p
 	}
-	word := func(i int) bool { return i >= 0 && i < len(pts) && pts[i].kind == KindWord && !pts[i].proper }
+	word := func(i int) bool {
+		return i >= 0 && i < len(pts) && pts[i].kind == KindWord && !pts[i].proper && !pts[i].named
+	}
 	inPhrase := make([]int8, len(pts)) // 1: tail of an action phrase ("go to"), 2: of an object phrase ("dark mode")
 	// phrases
 	for i := 0; i < len(pts); i++ {
@@ -281,8 +294,8 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 		default:
 			continue
 		}
-		if p.proper {
-			continue
+		if p.proper || p.named {
+			continue // a name, whatever else the word means
 		}
 		switch p.text {
 		case "on", "off", "up", "down":

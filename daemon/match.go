@@ -160,6 +160,13 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			said = x
 		}
 	}
+	// … and a name the flows picked or typed, written in lower case
+	// ("jack" for "Jack", names.go)
+	namesRead := false
+	if x, ok := readNames(said, flowNames(flows, r.res.Package)); ok {
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
+		said, namesRead = x, true
+	}
 	cands := r.knownChoices(ctx, m.Rank(said, r.res.Package, k), flows)
 	var top intent.Candidate
 	if len(cands) > 0 {
@@ -293,6 +300,9 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		return nil, nil
 	}
 	top.Slots = splitSlots(f, top.Slots)
+	if namesRead {
+		top.Slots = asWritten(top.Slots, r.res.Command)
+	}
 	if name, ok := unknownChoice(f, r.res.Command, top.Slots, r.byMeaning(ctx)); ok && opt.FlowID == 0 {
 		// "add the holidays of Atlantis": no option the flow knows
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command names no option it knows for {%s}", f.Name, name)})

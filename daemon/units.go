@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -28,9 +29,20 @@ func ExpandUnits(command string, texts []string) (string, bool) {
 // expandUnits returns command with each token of digits followed by 1 to
 // maxUnitLetters letters ("24h") replaced by the one phrase of texts that
 // is the same number and a word those letters abbreviate ("24 hour"),
-// and whether it replaced any. A token for which texts hold no such
-// phrase, or two different ones, stays.
+// and each such word standing after a number ("10 min") by the one word
+// of texts that stands after a number or a slot ("{n} minutes") and that
+// it abbreviates, and whether it replaced any. A token for which texts
+// hold no such phrase, or two different ones, stays; so does a word the
+// texts write themselves.
 func expandUnits(command string, texts []string) (string, bool) {
+	glued, ok := expandGluedUnits(command, texts)
+	spaced, ok2 := outsideQuotes(glued, func(part string) (string, bool) { return expandSpacedUnits(part, texts) })
+	return spaced, ok || ok2
+}
+
+// expandGluedUnits is expandUnits for units glued to their number
+// ("24h").
+func expandGluedUnits(command string, texts []string) (string, bool) {
 	var split [][]string // the texts' words, lower case, computed when needed
 	return readAs(command, func(core string) string {
 		num, unit := splitNumberUnit(core)
@@ -87,4 +99,74 @@ func splitNumberUnit(tok string) (string, string) {
 		return "", ""
 	}
 	return tok[:i], unit
+}
+
+// expandSpacedUnits is expandUnits for a unit written apart from its
+// number ("10 min"), on a part of a command without quoted values.
+func expandSpacedUnits(command string, texts []string) (string, bool) {
+	words := strings.Fields(command)
+	if len(words) < 2 {
+		return command, false
+	}
+	var own map[string]bool // the texts' words
+	var after []string      // the texts' words after a number or a slot
+	changed := false
+	for i := 1; i < len(words); i++ {
+		num := strings.TrimFunc(words[i-1], unicode.IsPunct)
+		core := strings.TrimFunc(words[i], unicode.IsPunct)
+		unit := strings.ToLower(core)
+		if !allDigits(num) || unit == "" || len(unit) > maxUnitLetters || strings.ContainsFunc(unit, func(r rune) bool { return r < 'a' || r > 'z' }) {
+			continue
+		}
+		if own == nil {
+			own, after = unitWords(texts)
+		}
+		if own[unit] {
+			continue
+		}
+		var word oneReading
+		for _, w := range after {
+			if len(w) > len(unit) && abbreviates(unit, w) {
+				word.add(w)
+			}
+		}
+		if r := word.result(); r != "" {
+			at := strings.Index(words[i], core)
+			words[i] = words[i][:at] + r + words[i][at+len(core):]
+			changed = true
+		}
+	}
+	if !changed {
+		return command, false
+	}
+	return strings.Join(words, " "), true
+}
+
+// unitWords returns the words of texts (lower case) and those of them
+// that stand right after a number or a slot placeholder ("{n} minutes").
+func unitWords(texts []string) (map[string]bool, []string) {
+	own := map[string]bool{}
+	var after []string
+	for _, t := range texts {
+		ws := strings.Fields(strings.ToLower(t))
+		for k, w := range ws {
+			w = strings.TrimFunc(w, unicode.IsPunct)
+			own[w] = true
+			if k == 0 || !strings.ContainsFunc(w, unicode.IsLetter) {
+				continue
+			}
+			prev := ws[k-1]
+			if allDigits(strings.TrimFunc(prev, unicode.IsPunct)) || strings.HasPrefix(prev, "{") && strings.HasSuffix(prev, "}") {
+				if !slices.Contains(after, w) {
+					after = append(after, w)
+				}
+			}
+		}
+	}
+	return own, after
+}
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
 }

@@ -23,6 +23,14 @@ func TestExpandUnits(t *testing.T) {
 		{"resize to 480px", "resize to 480px", false},     // 480 is followed by no word
 		{"snooze 5minutes", "snooze 5minutes", false},     // a longer tail is a word
 		{"rename to cal2024", "rename to cal2024", false}, // letters first: a name
+		// a unit written apart: the one word after a number or a slot it abbreviates
+		{"snooze 7 min", "snooze 7 minutes", true},
+		{"a 12 hr clock", "a 12 hour clock", true},
+		{"resize to 800 w", "resize to 800 w", false},                   // no word after a number starts so
+		{"wait 10 s", "wait 10 s", false},                               // seconds or sets
+		{"set the snooze to 5 to 6", "set the snooze to 5 to 6", false}, // a word the flows write
+		{"the 2 of us", "the 2 of us", false},                           // no unit
+		{"snooze 'me 5 min'", "snooze 'me 5 min'", false},
 	} {
 		got, ok := expandUnits(tt.cmd, texts)
 		if got != tt.want || ok != tt.ok {

@@ -34,6 +34,14 @@ type matcherCache struct {
 	labels map[string]string
 }
 
+// label returns the installed app's label of pkg as the last build knew
+// it, "" when unknown.
+func (c *matcherCache) label(pkg string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.labels[pkg]
+}
+
 func (c *matcherCache) invalidate() {
 	c.mu.Lock()
 	c.m, c.flows = nil, nil
@@ -179,7 +187,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
 		// a secret the command carries is never embedded: the model may be
 		// an endpoint, and vectors are cached in the store with their text
-		d = r.sem.DecideIn(ctx, privacy.Redact(said, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m})
+		d = r.sem.DecideIn(ctx, privacy.Redact(said, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m, Label: r.e.matcher.label(r.res.Package)})
 		if d.Err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
 		}
@@ -270,13 +278,13 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// with its typos read as the matcher read them: a model embeds a
 			// misspelt word far from the right one
 			said := cmp.Or(top.Corrected, said)
-			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(said, r.secrets, false), top, g)
+			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(said, r.secrets, false), r.e.matcher.label(r.res.Package), top, g)
 			if rewritten, _, _, _, named := anchorsOf(said, g, nil); err == nil && !ok && named && rewritten != said {
 				// another option than the flow learned ("daily planner"
 				// for a flow that picked "Yearly planner") is far from its texts
 				// by the model's measure: compare the command as it reads
 				// with the learned option (anchor.go, rule 2)
-				ok, cos, err = r.sem.Agrees(ctx, privacy.Redact(rewritten, r.secrets, false), top, g)
+				ok, cos, err = r.sem.Agrees(ctx, privacy.Redact(rewritten, r.secrets, false), r.e.matcher.label(r.res.Package), top, g)
 			}
 			if err != nil {
 				r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})

@@ -266,7 +266,7 @@ func (r *run) besideTop(ctx context.Context, said string, top intent.Candidate, 
 		return od // nobody to offer anything to: no need to embed
 	}
 	d := r.sem.DecideIn(ctx, privacy.Redact(said, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold,
-		Pool: poolOf(flows, r.res.Package), Scorer: m, OfferOnly: true})
+		Pool: poolOf(flows, r.res.Package), Scorer: m, OfferOnly: true, Label: r.e.matcher.label(r.res.Package)})
 	for _, i := range d.Suggest {
 		if len(od.Cands) >= semantic.DefaultSuggest {
 			break

@@ -144,3 +144,54 @@ func AppNamed(text, label string) [][2]int {
 	}
 	return out
 }
+
+// WithoutMentions returns text without its mentions of the app labelled
+// label (appMentions: "in the Planner app", "the Jotter app:"), white
+// space collapsed; text itself when there is none. A sentence-embedding
+// model reads such a mention as part of the meaning ("open the help of the
+// Planner app" is far from "check the help" for it, and close once the
+// mention is gone), while the app is already chosen.
+func WithoutMentions(text, label string) string {
+	spans := appMentions(text, label)
+	if len(spans) == 0 {
+		return text
+	}
+	toks := Tokenize(text)
+	var b strings.Builder
+	last := 0
+	for _, s := range spans {
+		if modifies(text, toks, s) {
+			continue // "go to the Clock tab": a feature named after the app
+		}
+		b.WriteString(text[last:s[0]])
+		b.WriteByte(' ')
+		last = s[1]
+	}
+	b.WriteString(text[last:])
+	out := strings.Join(strings.Fields(b.String()), " ")
+	out = strings.TrimLeft(out, ":;,. ")
+	if out == "" {
+		return text
+	}
+	return out
+}
+
+// modifies reports whether the mention span of text (toks, its tokens)
+// names the app as a modifier of the next word, a content word ("the
+// Clock tab"), rather than as the app ("in the Clock app", "… in Clock,
+// then …").
+func modifies(text string, toks []Token, span [2]int) bool {
+	if w := strings.ToLower(text[span[0]:span[1]]); strings.HasSuffix(w, "app") || strings.HasSuffix(w, "application") {
+		return false
+	}
+	for _, t := range toks {
+		if t.Start < span[1] {
+			continue
+		}
+		if strings.TrimSpace(text[span[1]:t.Start]) != "" {
+			return false // punctuation between: the mention ends there
+		}
+		return t.Kind == KindWord && !IsStopword(t.Text)
+	}
+	return false
+}

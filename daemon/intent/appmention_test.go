@@ -52,6 +52,9 @@ func FuzzAppMentions(f *testing.F) {
 				t.Fatalf("range %v out of %q", r, text)
 			}
 		}
+		if got := WithoutMentions(text, label); len(got) > len(text) || strings.TrimSpace(text) != "" && got == "" {
+			t.Fatalf("WithoutMentions(%q, %q) = %q", text, label, got)
+		}
 	})
 }
 
@@ -97,5 +100,28 @@ func TestAppNamed(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("AppNamed(%q, %q) = %q, want %q", tt.text, tt.label, got, tt.want)
 		}
+	}
+}
+
+// TestWithoutMentions: the app's mentions go ("of the Planner app", "in
+// planner", "Planner app:"), a feature named after the app stays ("the
+// Planner tab"), and a text that is nothing but a mention is kept whole.
+func TestWithoutMentions(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"open the tips of the Planner app", "open the tips"},
+		{"turn off sync in planner", "turn off sync"},
+		{"Planner app: dark theme", "dark theme"},
+		{"go to the Planner tab", "go to the Planner tab"},
+		{"go to the planner tab in the Planner app", "go to the planner tab"},
+		{"show 'in the Planner app'", "show 'in the Planner app'"},
+		{"dark theme", "dark theme"},
+		{"in the Planner app", "in the Planner app"},
+	} {
+		if got := WithoutMentions(tc.in, "Planner"); got != tc.want {
+			t.Errorf("WithoutMentions(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := WithoutMentions("open the tips of the Planner app", ""); got != "open the tips of the Planner app" {
+		t.Errorf("no label: %q", got)
 	}
 }

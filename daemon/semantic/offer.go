@@ -18,11 +18,12 @@ import (
 // Agrees reports whether command and the flow f of a lexical candidate c
 // (scored at or above the replay threshold) mean alike: the cosine of
 // the command with the closest of f's texts — its intent template filled
-// with c's slot values, then FlowTexts — is at least Config.MinAgree. It
-// returns that cosine. With MinAgree 0, or when the embedder fails
+// with c's slot values, then FlowTexts; each also compared, both sides
+// without their mentions of the app labelled label (unmentioned) — is at
+// least Config.MinAgree. It returns that cosine. With MinAgree 0, or when the embedder fails
 // (reported in the error, the embedder then rests for the cooldown), the
 // lexical decision stands: it agrees.
-func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidate, f *knowledge.Flow) (bool, float64, error) {
+func (r *Rescorer) Agrees(ctx context.Context, command, label string, c intent.Candidate, f *knowledge.Flow) (bool, float64, error) {
 	if r == nil || r.cfg.MinAgree <= 0 || f == nil {
 		return true, -1, nil
 	}
@@ -30,16 +31,26 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 		return true, -1, err
 	}
 	filled := fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(c.Slots[sl.Name], sl.Example) })
-	texts := []string{normalize(command)}
+	cmdText := normalize(command)
+	bare := unmentioned(cmdText, label)
+	texts := []string{cmdText}
+	if bare != cmdText {
+		texts = append(texts, bare)
+	}
+	var pairs [][2]int // (command view, flow text) indexes into texts
 	for _, t := range append([]string{normalize(filled)}, FlowTexts(f, r.cfg.MaxTexts)...) {
-		if t == texts[0] {
+		if t == cmdText {
 			return true, 1, nil // the command is one of the flow's texts
 		}
-		if t != "" && !slices.Contains(texts, t) {
-			texts = append(texts, t)
+		if t == "" {
+			continue
+		}
+		pairs = append(pairs, [2]int{0, indexOf(&texts, t)})
+		if tb := unmentioned(t, label); tb != t || bare != cmdText {
+			pairs = append(pairs, [2]int{indexOf(&texts, bare), indexOf(&texts, tb)})
 		}
 	}
-	if len(texts) == 1 {
+	if len(pairs) == 0 {
 		return true, -1, nil // the flow has no text to compare
 	}
 	var d Decision
@@ -48,8 +59,8 @@ func (r *Rescorer) Agrees(ctx context.Context, command string, c intent.Candidat
 		return true, -1, err
 	}
 	best := -1.0
-	for _, v := range vecs[1:] {
-		best = math.Max(best, Cosine(vecs[0], v))
+	for _, p := range pairs {
+		best = math.Max(best, Cosine(vecs[p[0]], vecs[p[1]]))
 	}
 	return best >= r.cfg.MinAgree, best, nil
 }
@@ -128,3 +139,24 @@ func (r *Rescorer) offerCosines(ctx context.Context, cmdVec []float32, flows map
 
 // hasDigit reports whether s has a digit.
 func hasDigit(s string) bool { return strings.ContainsFunc(s, unicode.IsDigit) }
+
+// unmentioned is text without its mentions of the app labelled label
+// (intent.WithoutMentions), white space normalized; text when label is "".
+// A sentence-embedding model reads "of the Planner app" as part of the
+// meaning, so a command and a flow's text are also compared without it
+// (Input.Label).
+func unmentioned(text, label string) string {
+	if label == "" {
+		return text
+	}
+	return normalize(intent.WithoutMentions(text, label))
+}
+
+// indexOf returns the index of t in *texts, appending it when absent.
+func indexOf(texts *[]string, t string) int {
+	if i := slices.Index(*texts, t); i >= 0 {
+		return i
+	}
+	*texts = append(*texts, t)
+	return len(*texts) - 1
+}

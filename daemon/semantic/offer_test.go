@@ -105,7 +105,7 @@ func TestAgrees(t *testing.T) {
 			}
 			cfg := semantic.MiniLM
 			cfg.MinAgree = tt.min
-			ok, cos, err := semantic.New(emb, nil, cfg).Agrees(context.Background(), "cmd please", intent.Candidate{FlowID: 1, Slots: tt.slots}, f)
+			ok, cos, err := semantic.New(emb, nil, cfg).Agrees(context.Background(), "cmd please", "", intent.Candidate{FlowID: 1, Slots: tt.slots}, f)
 			if ok != tt.agree || (err != nil) != tt.wantErr {
 				t.Errorf("agrees %v (cosine %.3f, err %v); want %v, err %v", ok, cos, err, tt.agree, tt.wantErr)
 			}
@@ -120,7 +120,7 @@ func TestAgreesWithItsOwnText(t *testing.T) {
 	var calls atomic.Int32
 	cfg := semantic.MiniLM
 	cfg.MinAgree = 0.9
-	ok, cos, err := semantic.New(unit(&calls, vecs), nil, cfg).Agrees(context.Background(), "cmd  please", intent.Candidate{FlowID: 1}, f)
+	ok, cos, err := semantic.New(unit(&calls, vecs), nil, cfg).Agrees(context.Background(), "cmd  please", "", intent.Candidate{FlowID: 1}, f)
 	if !ok || cos != 1 || err != nil || calls.Load() != 0 {
 		t.Errorf("agrees %v, cosine %.3f, err %v, %d embedding calls; want true, 1, nil, 0", ok, cos, err, calls.Load())
 	}
@@ -197,5 +197,49 @@ func TestDecideReadsThePickedOption(t *testing.T) {
 	d = semantic.New(unit(&calls, v), nil, semantic.MiniLM).Decide(context.Background(), "cmd huge font", []intent.Candidate{c}, map[int64]*knowledge.Flow{1: f}, th)
 	if d.Promoted >= 0 {
 		t.Errorf("a value no option holds was promoted (%s)", d.Reason)
+	}
+}
+
+// TestAgreesWithoutMentions: a mention of the app ("of the Planner app")
+// pulls a sentence-embedding model away from a flow's text; with the
+// app's label the command and the flow's texts are also compared without
+// their mentions, on both sides, so the command agrees — and without the
+// label, or for another app's label, they are compared as written.
+func TestAgreesWithoutMentions(t *testing.T) {
+	vecs := map[string][]float32{
+		"open the tips of the Planner app":  {0, 1},
+		"open the tips":                     {1, 0},
+		"check the tips":                    {1, 0},
+		"check the tips in the Planner app": {0, 1},
+		"tips please":                       {1, 0},
+	}
+	emb := semantic.Func{Model: "fake", Fn: func(ctx context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i, s := range texts {
+			v, ok := vecs[s]
+			if !ok {
+				return nil, errors.New("fake: no vector for " + s)
+			}
+			out[i] = v
+		}
+		return out, nil
+	}}
+	cfg := semantic.MiniLM
+	cfg.MinAgree = 0.9
+	for _, tc := range []struct {
+		command, intent, label string
+		agree                  bool
+	}{
+		{"open the tips of the Planner app", "check the tips", "Planner", true},
+		{"open the tips of the Planner app", "check the tips", "", false},
+		{"open the tips of the Planner app", "check the tips", "Jotter", false},
+		{"tips please", "check the tips in the Planner app", "Planner", true},
+		{"tips please", "check the tips in the Planner app", "", false},
+	} {
+		f := &knowledge.Flow{ID: 1, Intent: tc.intent, Package: "p"}
+		ok, cos, err := semantic.New(emb, nil, cfg).Agrees(context.Background(), tc.command, tc.label, intent.Candidate{FlowID: 1}, f)
+		if ok != tc.agree || err != nil {
+			t.Errorf("%q against %q, label %q: agrees %v (cosine %.2f, err %v), want %v", tc.command, tc.intent, tc.label, ok, cos, err, tc.agree)
+		}
 	}
 }

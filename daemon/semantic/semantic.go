@@ -219,6 +219,10 @@ type Input struct {
 	// threshold: the caller asks the owner about that match and offers
 	// these beside it.
 	OfferOnly bool
+	// Label is the app's label: a flow's cosine is the higher of the
+	// command's with its texts as written and without their mentions of
+	// the app on both sides (unmentioned); "" compares them as written.
+	Label string
 }
 
 // DecideIn applies the rule of the package doc to in. Decision.Cands are
@@ -267,21 +271,29 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 		ids = append(ids, in.Pool...)
 	}
 	texts := []string{normalize(command)}
-	flowTexts := map[int64][]int{} // flow → indexes into texts
 	index := map[string]int{texts[0]: 0}
+	at := func(t string) int {
+		k, ok := index[t]
+		if !ok {
+			k = len(texts)
+			index[t] = k
+			texts = append(texts, t)
+		}
+		return k
+	}
+	// the second view: the command and the flows' texts without their
+	// mentions of the app (unmentioned)
+	bare := at(unmentioned(texts[0], in.Label))
+	flowTexts := map[int64][]int{} // flow → indexes into texts
+	flowBare := map[int64][]int{}  // … of its texts without mentions
 	for _, id := range ids {
 		f := flows[id]
 		if f == nil || flowTexts[id] != nil {
 			continue
 		}
 		for _, t := range FlowTexts(f, r.cfg.MaxTexts) {
-			k, ok := index[t]
-			if !ok {
-				k = len(texts)
-				index[t] = k
-				texts = append(texts, t)
-			}
-			flowTexts[id] = append(flowTexts[id], k)
+			flowTexts[id] = append(flowTexts[id], at(t))
+			flowBare[id] = append(flowBare[id], at(unmentioned(t, in.Label)))
 		}
 	}
 	vecs, err := r.embed(ctx, texts, &d)
@@ -293,8 +305,8 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	d.Consulted = true
 	cos := func(id int64) float64 {
 		best := -1.0
-		for _, k := range flowTexts[id] {
-			best = math.Max(best, Cosine(vecs[0], vecs[k]))
+		for i, k := range flowTexts[id] {
+			best = math.Max(best, math.Max(Cosine(vecs[0], vecs[k]), Cosine(vecs[bare], vecs[flowBare[id][i]])))
 		}
 		return best
 	}

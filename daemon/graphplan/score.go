@@ -116,6 +116,9 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				action = daemon.ActEnsureOn
 			}
 		}
+		if rs.namesVerb(e.Label) {
+			sc *= VerbBonus
+		}
 		if e.Kind == screen.KindText {
 			sc *= 0.8 // not clickable on its own; the tap may still reach its row
 			if len([]rune(e.Label)) > 60 {
@@ -406,4 +409,24 @@ func (g *appGraph) weights(rs *runState, st *daemon.PlanState) map[term]float64 
 		w[ct.t] = weight * math.Log(1+n/df)
 	}
 	return w
+}
+
+// VerbBonus scales the score of an element labelled by the command's
+// leading verb (runState.namesVerb).
+const VerbBonus = 1.5
+
+// namesVerb reports whether label begins with the command's leading verb,
+// a word of its own (no navigation word, no word of a concept of the
+// vocabulary: "call" also begins "Call history"): "Print" for "print the diary as a pdf
+// file", where "file" labels more buttons. The verb says what to do; the
+// words after it often describe the result.
+func (rs *runState) namesVerb(label string) bool {
+	if !rs.hasVerb || navTerms[rs.verb] || rs.covered[rs.verb] || slices.ContainsFunc(termsOf(string(rs.verb)), func(t term) bool { return strings.HasPrefix(string(t), "@") }) {
+		return false
+	}
+	for _, w := range strings.Fields(label) {
+		ts := termsOf(w)
+		return len(ts) > 0 && ts[len(ts)-1] == rs.verb
+	}
+	return false
 }

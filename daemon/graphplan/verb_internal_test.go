@@ -1,0 +1,45 @@
+package graphplan
+
+import (
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// TestLeadingVerbNamesTheButton: a menu offers "Export as file", "Open
+// file" and "Print", in an app where "file" labels other elements;
+// "print the diary as a pdf file" names "Print" by its verb: the verb says
+// what to do, the words after it the result. A verb of the vocabulary
+// ("call") gets no such weight: it also begins labels that are no action
+// ("Call log"); nor does a navigation verb.
+func TestLeadingVerbNamesTheButton(t *testing.T) {
+	menu := `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Export as file","bounds":[0,100,1080,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"Open file","bounds":[0,200,1080,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.TextView","text":"Print","bounds":[0,300,1080,400],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct{ cmd, want string }{
+		{"print the diary as a pdf file", "Print"},
+		{"export the diary as a file", "Export as file"},
+	} {
+		store, appID := storeWithApp(t, "org.example.go", "Go")
+		recordScreen(t, store, appID, "files", "org.example.go/.MainActivity", screen.Descriptor{Text: "New file"}, screen.Descriptor{Text: "Settings"}, screen.Descriptor{Text: "About"})
+		d, st := nextOn(t, store, appID, menu, "menu", tc.cmd, nil)
+		if d.Element < 0 || d.Element >= len(st.Elements) || st.Elements[d.Element].Label != tc.want {
+			t.Errorf("%q: decided %+v, want a tap on %q", tc.cmd, d, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		cmd, label string
+		want       bool
+	}{
+		{"print the diary as a pdf file", "Print", true},
+		{"print the diary as a pdf file", "Print preview", true},
+		{"print the diary as a pdf file", "Export as file", false},
+		{"call the log", "Call log", false},         // a verb of the vocabulary
+		{"open the print settings", "Print", false}, // a navigation verb leads
+	} {
+		if got := newRunState(tc.cmd, "").namesVerb(tc.label); got != tc.want {
+			t.Errorf("%q names the verb of %q: %v, want %v", tc.label, tc.cmd, got, tc.want)
+		}
+	}
+}

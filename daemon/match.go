@@ -169,7 +169,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		}
 	}
 	// … and a name the flows picked or typed, written in lower case
-	// ("jack" for "Jack", names.go)
+	// ("dora" for "Dora", names.go)
 	namesRead := false
 	if x, ok := readNames(said, flowNames(flows, r.res.Package)); ok {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})

@@ -9,19 +9,19 @@ import (
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-// Names in lower case: the owner types "find jack in call history" where
-// the app lists "Jack". The matcher tells a name from a word by its
+// Names in lower case: the owner types "find dora in the call log" where
+// the app lists "Dora". The matcher tells a name from a word by its
 // capital (a name may stand anywhere in the command and fill a slot out
 // of the template's order), so before matching, a word of the command
 // that is, but for its capital, a name the app's flows have seen as a
 // value — a row picked from a list, a slot's example — is read with its
 // capital. Only names no flow writes in lower case, that no vocabulary
-// concept or stop word has: "Download" of a folder row stays a word.
+// concept or stop word has: "Inbox" of a folder row stays a word.
 
 // flowNames returns the names of the flows of pkg (the first text of a
 // row of a list of content a step picked from, Step.Choices; the example of
 // a slot a step types) that are one capitalised word of letters
-// ("Jack", not "DCIM", "Title case", "A"), by lower case; names any flow
+// ("Dora", not "RAW", "Sentence case", "A"), by lower case; names any flow
 // text writes in lower case, stop words and vocabulary words are left
 // out.
 func flowNames(flows map[int64]*knowledge.Flow, pkg string) map[string]string {
@@ -48,7 +48,7 @@ func flowNames(flows map[int64]*knowledge.Flow, pkg string) map[string]string {
 			}
 			if st.Target.InList && !st.Target.Checkable {
 				// the rows of a list of content (contacts, chats), not
-				// a group of options ("Weekly", "Large")
+				// a group of options ("Sepia", "Tiny")
 				for _, c := range st.Choices {
 					add(c)
 				}

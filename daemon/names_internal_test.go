@@ -16,19 +16,19 @@ import (
 // values keep the owner's own spelling.
 func TestNamesInLowerCase(t *testing.T) {
 	row := screen.Descriptor{Class: "android.widget.LinearLayout", Text: "Dora · 555 0100", InList: true}
-	radio := screen.Descriptor{Class: "android.widget.RadioButton", Text: "Weekly", Checkable: true, InList: true}
+	radio := screen.Descriptor{Class: "android.widget.RadioButton", Text: "Sepia", Checkable: true, InList: true}
 	flows := map[int64]*knowledge.Flow{
 		1: {ID: 1, Package: "p", Intent: "call {contact}", Steps: []knowledge.Step{{Action: device.Tap, Target: row, Text: "{contact}", Choices: []string{"Dora · 555 0100", "Ezra · 555 0101", "June · 555 0102"}}}},
-		2: {ID: 2, Package: "p", Intent: "repeat the event {repeat}", Steps: []knowledge.Step{{Action: device.Tap, Target: radio, Text: "{repeat}", Choices: []string{"Weekly", "Daily"}}}},
-		3: {ID: 3, Package: "p", Intent: "search the log for {q}", Slots: []knowledge.Slot{{Name: "q", Example: "Mira"}}, Steps: []knowledge.Step{{Action: device.Input, Text: "{q}"}}},
+		2: {ID: 2, Package: "p", Intent: "tint the photo {tint}", Steps: []knowledge.Step{{Action: device.Tap, Target: radio, Text: "{tint}", Choices: []string{"Sepia", "Noir"}}}},
+		3: {ID: 3, Package: "p", Intent: "search the log for {q}", Slots: []knowledge.Slot{{Name: "q", Example: "Orla"}}, Steps: []knowledge.Step{{Action: device.Input, Text: "{q}"}}},
 		4: {ID: 4, Package: "p", Intent: "show the events of june"},
 	}
 	names := flowNames(flows, "p")
 	for _, tc := range []struct{ cmd, want string }{
 		{"find dora in the log", "find Dora in the log"},
 		{"ezra's number", "Ezra's number"},
-		{"search the log for mira", "search the log for Mira"},
-		{"repeat it weekly", "repeat it weekly"},       // an option, no name
+		{"search the log for orla", "search the log for Orla"},
+		{"tint it sepia", "tint it sepia"},             // an option, no name
 		{"events of june", "events of june"},           // a flow writes it in lower case
 		{"text 'dora' to ezra", "text 'dora' to Ezra"}, // quoted: as written
 		{"Dora is here", "Dora is here"},
@@ -38,8 +38,8 @@ func TestNamesInLowerCase(t *testing.T) {
 			t.Errorf("readNames(%q) = %q, %v; want %q", tc.cmd, got, changed, tc.want)
 		}
 	}
-	slots := asWritten(map[string]string{"q": "Mira", "n": "Ezra's"}, "search the log for mira, see ezra's")
-	if want := map[string]string{"q": "mira", "n": "ezra's"}; !maps.Equal(slots, want) {
+	slots := asWritten(map[string]string{"q": "Orla", "n": "Ezra's"}, "search the log for orla, see ezra's")
+	if want := map[string]string{"q": "orla", "n": "ezra's"}; !maps.Equal(slots, want) {
 		t.Errorf("asWritten = %v, want %v", slots, want)
 	}
 }

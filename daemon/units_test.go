@@ -25,7 +25,7 @@ func TestExpandUnits(t *testing.T) {
 		{"rename to cal2024", "rename to cal2024", false}, // letters first: a name
 		// a unit written apart: the one word after a number or a slot it abbreviates
 		{"snooze 7 min", "snooze 7 minutes", true},
-		{"a 12 hr clock", "a 12 hour clock", true},
+		{"a 12 hr day", "a 12 hour day", true},
 		{"resize to 800 w", "resize to 800 w", false},                   // no word after a number starts so
 		{"wait 10 s", "wait 10 s", false},                               // seconds or sets
 		{"set the snooze to 5 to 6", "set the snooze to 5 to 6", false}, // a word the flows write

@@ -174,7 +174,7 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	}) {
 		// "check the help page" beside a button labelled only with the
 		// command's words: that names a page to open; a row whose label
-		// also shows a value ("8 GB · Total storage") is what was to be
+		// also shows a value ("8 GB · Disk space") is what was to be
 		// checked
 		return false
 	}

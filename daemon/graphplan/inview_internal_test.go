@@ -48,7 +48,7 @@ func TestOpenNamesSomethingToOpen(t *testing.T) {
 // page to open.
 func TestLookingVerbsOtherSenses(t *testing.T) {
 	s := screenOf(t, `
-	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Storage","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Disk","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,300,1080,450],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"3 GB free","bounds":[40,310,900,380],"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":2,"class":"android.widget.TextView","text":"Disk space: 8 GB","bounds":[40,380,900,440],"enabled":true,"visible_to_user":true},
@@ -59,13 +59,13 @@ func TestLookingVerbsOtherSenses(t *testing.T) {
 		cmd  string
 		want bool
 	}{
-		{"check the disk space in storage", true},
-		{"check the usage tips in storage", false},
-		{"check the battery in storage", false}, // not shown
+		{"check the disk space in disk", true},
+		{"check the usage tips in disk", false},
+		{"check the battery in disk", false}, // not shown
 	} {
 		rs := newRunState(tc.cmd, "")
-		st := &daemon.PlanState{Screen: s, Elements: els, Print: "storage",
-			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Storage"}, Screen: "home", After: "storage", OK: true}}}
+		st := &daemon.PlanState{Screen: s, Elements: els, Print: "disk",
+			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Disk"}, Screen: "main", After: "disk", OK: true}}}
 		rs.foldStep(st.History[0])
 		w := map[term]float64{}
 		for _, ct := range rs.terms {

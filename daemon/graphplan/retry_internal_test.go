@@ -18,9 +18,9 @@ func TestFailedTapRetriedAfterChangeInPlace(t *testing.T) {
 	down := screen.Descriptor{Class: "android.widget.RadioButton", Text: "Newest first", Checkable: true}
 	key := screen.Descriptor{Class: "android.widget.RadioButton", Text: "Rating", Checkable: true, Path: []string{"RadioGroup#keys"}}
 	up := screen.Descriptor{Class: "android.widget.RadioButton", Text: "Oldest first", Checkable: true}
-	field := screen.Descriptor{Class: "android.widget.EditText", Hint: "Name", Editable: true}
+	field := screen.Descriptor{Class: "android.widget.EditText", Hint: "Alias", Editable: true}
 	failed := daemon.StepRecord{Screen: "dlg", After: "dlg", Action: device.Tap, Target: down, Label: "Newest first", Backtracked: true}
-	keyPicked := daemon.StepRecord{Screen: "dlg", After: "dlg", Action: device.Tap, Target: key, Label: "Rating", OK: true, Changed: true, Group: []string{"Rating", "Title"}}
+	keyPicked := daemon.StepRecord{Screen: "dlg", After: "dlg", Action: device.Tap, Target: key, Label: "Rating", OK: true, Changed: true, Group: []string{"Rating", "Length"}}
 	sibling := daemon.StepRecord{Screen: "dlg", After: "dlg", Action: device.Tap, Target: up, Label: "Oldest first", OK: true, Changed: true, Group: []string{"Oldest first", "Newest first"}}
 	typed := daemon.StepRecord{Screen: "dlg", After: "dlg", Action: device.Input, Target: field, Text: "x", OK: true, Changed: true}
 	elsewhere := keyPicked

@@ -161,7 +161,7 @@ func WithoutMentions(text, label string) string {
 	last := 0
 	for _, s := range spans {
 		if modifies(text, toks, s) {
-			continue // "go to the Clock tab": a feature named after the app
+			continue // "go to the Planner tab": a feature named after the app
 		}
 		b.WriteString(text[last:s[0]])
 		b.WriteByte(' ')
@@ -178,7 +178,7 @@ func WithoutMentions(text, label string) string {
 
 // modifies reports whether the mention span of text (toks, its tokens)
 // names the app as a modifier of the next word, a content word ("the
-// Clock tab"), rather than as the app ("in the Clock app", "… in Clock,
+// Planner tab"), rather than as the app ("in the Planner app", "… in Planner,
 // then …").
 func modifies(text string, toks []Token, span [2]int) bool {
 	if w := strings.ToLower(text[span[0]:span[1]]); strings.HasSuffix(w, "app") || strings.HasSuffix(w, "application") {

@@ -26,15 +26,7 @@ func TestOpenNamesSomethingToOpen(t *testing.T) {
 		{"open ledger.pdf in the shared tab", false},
 		{"view budget.pdf in the shared tab", false}, // a name as written that is not shown
 	} {
-		rs := newRunState(tc.cmd, "")
-		st := &daemon.PlanState{Screen: s, Elements: els, Print: "shared",
-			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Shared"}, Screen: "home", After: "shared", OK: true}}}
-		rs.foldStep(st.History[0])
-		w := map[term]float64{}
-		for _, ct := range rs.terms {
-			w[ct.t] = 1
-		}
-		if got := rs.inView(st, w); got != tc.want {
+		if got := inViewAfterTap(s, els, tc.cmd, "Shared"); got != tc.want {
 			t.Errorf("%q: in view = %v, want %v", tc.cmd, got, tc.want)
 		}
 	}
@@ -63,16 +55,23 @@ func TestLookingVerbsOtherSenses(t *testing.T) {
 		{"check the usage tips in disk", false},
 		{"check the battery in disk", false}, // not shown
 	} {
-		rs := newRunState(tc.cmd, "")
-		st := &daemon.PlanState{Screen: s, Elements: els, Print: "disk",
-			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Disk"}, Screen: "main", After: "disk", OK: true}}}
-		rs.foldStep(st.History[0])
-		w := map[term]float64{}
-		for _, ct := range rs.terms {
-			w[ct.t] = 1
-		}
-		if got := rs.inView(st, w); got != tc.want {
+		if got := inViewAfterTap(s, els, tc.cmd, "Disk"); got != tc.want {
 			t.Errorf("%q: in view = %v, want %v", tc.cmd, got, tc.want)
 		}
 	}
+}
+
+// inViewAfterTap is runState.inView for cmd on screen s (elements els),
+// the run's one step a tap on the tab labelled tab that led here, every
+// term of the command weighing 1.
+func inViewAfterTap(s *screen.Snapshot, els []screen.Element, cmd, tab string) bool {
+	rs := newRunState(cmd, "")
+	st := &daemon.PlanState{Screen: s, Elements: els, Print: "here",
+		History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: tab}, Screen: "main", After: "here", OK: true}}}
+	rs.foldStep(st.History[0])
+	w := map[term]float64{}
+	for _, ct := range rs.terms {
+		w[ct.t] = 1
+	}
+	return rs.inView(st, w)
 }

@@ -170,6 +170,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	// … and a name the flows picked or typed, written in lower case
 	// ("dora" for "Dora", names.go)
+	label := e.matcher.label(r.res.Package) // the app's mentions are compared apart (semantic.Input.Label)
 	namesRead := false
 	if x, ok := readNames(said, flowNames(flows, r.res.Package)); ok {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
@@ -187,7 +188,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	if top.Score < r.cfg.ReplayThreshold && r.sem != nil {
 		// a secret the command carries is never embedded: the model may be
 		// an endpoint, and vectors are cached in the store with their text
-		d = r.sem.DecideIn(ctx, privacy.Redact(said, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m, Label: r.e.matcher.label(r.res.Package)})
+		d = r.sem.DecideIn(ctx, privacy.Redact(said, r.secrets, false), semantic.Input{Cands: cands, Flows: flows, Threshold: r.cfg.ReplayThreshold, Pool: poolOf(flows, r.res.Package), Scorer: m, Label: label})
 		if d.Err != nil {
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: " + d.Reason})
 		}
@@ -278,13 +279,13 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// with its typos read as the matcher read them: a model embeds a
 			// misspelt word far from the right one
 			said := cmp.Or(top.Corrected, said)
-			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(said, r.secrets, false), r.e.matcher.label(r.res.Package), top, g)
+			ok, cos, err := r.sem.Agrees(ctx, privacy.Redact(said, r.secrets, false), label, top, g)
 			if rewritten, _, _, _, named := anchorsOf(said, g, nil); err == nil && !ok && named && rewritten != said {
 				// another option than the flow learned ("daily planner"
 				// for a flow that picked "Yearly planner") is far from its texts
 				// by the model's measure: compare the command as it reads
 				// with the learned option (anchor.go, rule 2)
-				ok, cos, err = r.sem.Agrees(ctx, privacy.Redact(rewritten, r.secrets, false), r.e.matcher.label(r.res.Package), top, g)
+				ok, cos, err = r.sem.Agrees(ctx, privacy.Redact(rewritten, r.secrets, false), label, top, g)
 			}
 			if err != nil {
 				r.emit(event.Log, event.LogInfo{Level: "warn", Text: "flow matching: embeddings unavailable, the lexical match stands: " + err.Error()})

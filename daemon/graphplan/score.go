@@ -421,7 +421,7 @@ const VerbBonus = 1.5
 // journal as a sheet", where "sheet" labels more buttons. The verb says what to do; the
 // words after it often describe the result.
 func (rs *runState) namesVerb(label string) bool {
-	if !rs.hasVerb || navTerms[rs.verb] || rs.covered[rs.verb] || slices.ContainsFunc(termsOf(string(rs.verb)), func(t term) bool { return strings.HasPrefix(string(t), "@") }) {
+	if !rs.ownVerb || rs.covered[rs.verb] {
 		return false
 	}
 	for _, w := range strings.Fields(label) {

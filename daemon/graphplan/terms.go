@@ -146,6 +146,9 @@ type runState struct {
 	// (leadingVerb); hasVerb false when it has none
 	verb    term
 	hasVerb bool
+	// ownVerb: the leading verb is a word of its own, no navigation word
+	// and no word of a concept of the vocabulary (namesVerb)
+	ownVerb bool
 	// dials: the leading verb places a call ("call", "ring"): the
 	// command's number is dialled wherever it stands ("call the front
 	// desk 555 0100")
@@ -315,6 +318,7 @@ func newRunState(cmd, appLabel string) *runState {
 	}
 	rs.describing = describingVerbs(cmd)
 	rs.verb, rs.hasVerb = leadingVerb(cmd)
+	rs.ownVerb = rs.hasVerb && !navTerms[rs.verb] && !slices.ContainsFunc(termsOf(string(rs.verb)), func(t term) bool { return strings.HasPrefix(string(t), "@") })
 	rs.dials = rs.hasVerb && slices.Contains(termsOf(string(rs.verb)), "@call")
 	rs.phrases = phrases(cmd)
 	rs.words = commandWords(rs.bare)

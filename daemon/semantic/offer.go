@@ -20,9 +20,9 @@ import (
 // the command with the closest of f's texts — its intent template filled
 // with c's slot values, then FlowTexts; each also compared, both sides
 // without their mentions of the app labelled label (unmentioned) — is at
-// least Config.MinAgree. It returns that cosine. With MinAgree 0, or when the embedder fails
-// (reported in the error, the embedder then rests for the cooldown), the
-// lexical decision stands: it agrees.
+// least Config.MinAgree. It returns that cosine. With MinAgree 0, or when
+// the embedder fails (reported in the error, the embedder then rests for
+// the cooldown), the lexical decision stands: it agrees.
 func (r *Rescorer) Agrees(ctx context.Context, command, label string, c intent.Candidate, f *knowledge.Flow) (bool, float64, error) {
 	if r == nil || r.cfg.MinAgree <= 0 || f == nil {
 		return true, -1, nil

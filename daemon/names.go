@@ -29,7 +29,7 @@ func flowNames(flows map[int64]*knowledge.Flow, pkg string) map[string]string {
 	add := func(s string) {
 		head, _, _ := strings.Cut(s, " · ")
 		head = strings.TrimSpace(head)
-		if !capitalised(head) {
+		if !nameCased(head) {
 			return
 		}
 		lw := strings.ToLower(head)
@@ -76,9 +76,9 @@ func flowNames(flows map[int64]*knowledge.Flow, pkg string) map[string]string {
 	return out
 }
 
-// capitalised reports whether s is one word of at least two letters, an
+// nameCased reports whether s is one word of at least two letters, an
 // upper-case letter then lower-case ones.
-func capitalised(s string) bool {
+func nameCased(s string) bool {
 	if len(s) < 2 {
 		return false
 	}

@@ -418,8 +418,8 @@ const VerbBonus = 1.5
 // namesVerb reports whether label begins with the command's leading verb,
 // a word of its own (no navigation word, no word of a concept of the
 // vocabulary: "call" also begins "Call log"): "Publish" for "publish the
-// journal as a sheet", where "sheet" labels more buttons. The verb says what to do; the
-// words after it often describe the result.
+// journal as a web document", where "document" labels more buttons. The
+// verb says what to do; the words after it often describe the result.
 func (rs *runState) namesVerb(label string) bool {
 	if !rs.ownVerb || rs.covered[rs.verb] {
 		return false

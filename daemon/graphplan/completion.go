@@ -170,6 +170,10 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 	}
 	if skipped && len(left) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
 		ts := termsOf(e.Label)
+		if e.Kind == screen.KindCheckbox || holdsSetting(st.Screen, e.NodeID) {
+			// "check use dark theme": a box the rest names is to tick
+			return subset(left, ts)
+		}
 		return e.Kind != screen.KindText && e.Kind != screen.KindInput && len(ts) > 0 && subset(left, ts) && subset(ts, said)
 	}) {
 		// "check the help page" beside a button labelled only with the

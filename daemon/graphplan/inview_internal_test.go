@@ -37,7 +37,8 @@ func TestOpenNamesSomethingToOpen(t *testing.T) {
 // shows it — a row whose label also gives a value ("8 GB · Disk space")
 // is what was to be checked, and tapping it would leave it. A button
 // labelled only with the command's words ("Usage tips") still names a
-// page to open.
+// page to open, and a check box the rest of the command names ("Spare
+// copies of notes") is still to tick.
 func TestLookingVerbsOtherSenses(t *testing.T) {
 	s := screenOf(t, `
 	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Disk","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
@@ -45,7 +46,8 @@ func TestLookingVerbsOtherSenses(t *testing.T) {
 	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"3 GB free","bounds":[40,310,900,380],"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":2,"class":"android.widget.TextView","text":"Disk space: 8 GB","bounds":[40,380,900,440],"enabled":true,"visible_to_user":true},
 	 {"id":5,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,500,1080,650],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":6,"parent":5,"class":"android.widget.TextView","text":"Usage tips","bounds":[40,510,900,640],"enabled":true,"visible_to_user":true}`)
+	 {"id":6,"parent":5,"class":"android.widget.TextView","text":"Usage tips","bounds":[40,510,900,640],"enabled":true,"visible_to_user":true},
+	 {"id":7,"parent":0,"class":"android.widget.CheckBox","text":"Spare copies of notes","bounds":[0,700,1080,850],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	for _, tc := range []struct {
 		cmd  string
@@ -53,7 +55,8 @@ func TestLookingVerbsOtherSenses(t *testing.T) {
 	}{
 		{"check the disk space in disk", true},
 		{"check the usage tips in disk", false},
-		{"check the battery in disk", false}, // not shown
+		{"check the battery in disk", false},  // not shown
+		{"check spare copies in disk", false}, // a box to tick
 	} {
 		if got := inViewAfterTap(s, els, tc.cmd, "Disk"); got != tc.want {
 			t.Errorf("%q: in view = %v, want %v", tc.cmd, got, tc.want)

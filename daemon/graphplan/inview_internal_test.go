@@ -47,7 +47,7 @@ func TestLookingVerbsOtherSenses(t *testing.T) {
 	 {"id":4,"parent":2,"class":"android.widget.TextView","text":"Disk space: 8 GB","bounds":[40,380,900,440],"enabled":true,"visible_to_user":true},
 	 {"id":5,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,500,1080,650],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":6,"parent":5,"class":"android.widget.TextView","text":"Usage tips","bounds":[40,510,900,640],"enabled":true,"visible_to_user":true},
-	 {"id":7,"parent":0,"class":"android.widget.CheckBox","text":"Spare copies of notes","bounds":[0,700,1080,850],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
+	 {"id":7,"parent":0,"class":"android.widget.CheckBox","text":"Spare copies of drafts","bounds":[0,700,1080,850],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
 	els := screen.Elements(s)
 	for _, tc := range []struct {
 		cmd  string

@@ -36,7 +36,7 @@ func TestSettingsTheGraphKnowsNoWayTo(t *testing.T) {
 		recordScreen(t, store, appID, "main", "org.example.go/.MainActivity", screen.Descriptor{Text: "Trips"}, screen.Descriptor{Desc: "Settings"})
 		recordScreen(t, store, appID, "prefs", tc.act, screen.Descriptor{Text: "Erase all trips", ResourceID: "org.example.go:id/erase_holder"}, screen.Descriptor{Text: "Units"})
 		d, st := nextOn(t, store, appID, main, "main", tc.cmd, tc.history)
-		got := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "Settings"
+		got := tapsLabel(d, st, "Settings")
 		if got != tc.want {
 			t.Errorf("%s: %s %d (%s); want settings: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
 		}
@@ -80,7 +80,7 @@ func TestMenuTheGraphKnowsNoWayTo(t *testing.T) {
 			}
 		}
 		d, st := nextOn(t, store, appID, main+tc.extra, "main", "erase all saved trips", nil)
-		got := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "More options"
+		got := tapsLabel(d, st, "More options")
 		if got != tc.want {
 			t.Errorf("%s: %s %d (%s); want the overflow menu: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -72,4 +74,10 @@ func recordScreen(t *testing.T, store *knowledge.Store, appID int64, fp, act str
 		out = append(out, e)
 	}
 	return sc, out
+}
+
+// tapsLabel reports whether d, decided on st, taps the element labelled
+// label.
+func tapsLabel(d daemon.Decision, st *daemon.PlanState, label string) bool {
+	return d.Action == device.Tap && d.Element >= 0 && d.Element < len(st.Elements) && st.Elements[d.Element].Label == label
 }

@@ -46,7 +46,7 @@ func TestActionLeftOpensTheMenu(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		menu := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == tc.menu
+		menu := tapsLabel(d, st, tc.menu)
 		if menu != tc.wantMenu {
 			t.Errorf("%s: %s %d (%s); want the menu opened: %v", tc.name, d.Action, d.Element, d.Reason, tc.wantMenu)
 		}

@@ -75,7 +75,7 @@ func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Action != device.Tap || d.Element < 0 || st.Elements[d.Element].Label != "OK" {
+	if !tapsLabel(d, st, "OK") {
 		t.Fatalf("on the app's dialog: %s %d (%s), want a tap on OK", d.Action, d.Element, d.Reason)
 	}
 	history = append(history, tap("OK", "dialog", "picker"))
@@ -83,7 +83,7 @@ func TestSaveAsPickerAfterTheAppsDialog(t *testing.T) {
 	if d, err = p.Next(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	if d.Action != device.Tap || d.Element < 0 || st.Elements[d.Element].Label != "SAVE" {
+	if !tapsLabel(d, st, "SAVE") {
 		t.Fatalf("on the picker: %s %d (%s), want a tap on SAVE", d.Action, d.Element, d.Reason)
 	}
 	main := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Ledgers","bounds":[0,0,1080,100],"enabled":true,"visible_to_user":true},

@@ -102,7 +102,7 @@ func TestDurationShownOnADialogIsSet(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotOK := d.Action == device.Tap && d.Element >= 0 && st.Elements[d.Element].Label == "OK"
+			gotOK := tapsLabel(d, st, "OK")
 			if gotOK != tc.wantOK {
 				t.Errorf("%q, dialog showing %s: %s %d (%s); tap OK = %v, want %v", cmd, tc.shown, d.Action, d.Element, d.Reason, gotOK, tc.wantOK)
 			}
@@ -175,7 +175,7 @@ func TestNameHeldIsNotTypedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Action != device.Tap || d.Element < 0 || st.Elements[d.Element].Label != "OK" {
+	if !tapsLabel(d, st, "OK") {
 		t.Errorf("%s %d %q (%s), want a tap on OK", d.Action, d.Element, d.Text, d.Reason)
 	}
 }

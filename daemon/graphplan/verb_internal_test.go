@@ -24,7 +24,7 @@ func TestLeadingVerbNamesTheButton(t *testing.T) {
 		store, appID := storeWithApp(t, "org.example.go", "Go")
 		recordScreen(t, store, appID, "documents", "org.example.go/.MainActivity", screen.Descriptor{Text: "New document"}, screen.Descriptor{Text: "Document size"}, screen.Descriptor{Text: "Gear"}, screen.Descriptor{Text: "Credits"})
 		d, st := nextOn(t, store, appID, menu, "menu", tc.cmd, nil)
-		if d.Element < 0 || d.Element >= len(st.Elements) || st.Elements[d.Element].Label != tc.want {
+		if !tapsLabel(d, st, tc.want) {
 			t.Errorf("%q: decided %+v, want a tap on %q", tc.cmd, d, tc.want)
 		}
 	}

@@ -33,10 +33,8 @@ func (r *Rescorer) Agrees(ctx context.Context, command, label string, c intent.C
 	filled := fillTemplate(f, func(sl knowledge.Slot) string { return cmp.Or(c.Slots[sl.Name], sl.Example) })
 	cmdText := normalize(command)
 	bare := unmentioned(cmdText, label)
-	texts := []string{cmdText}
-	if bare != cmdText {
-		texts = append(texts, bare)
-	}
+	var texts textSet
+	texts.at(cmdText)  // 0
 	var pairs [][2]int // (command view, flow text) indexes into texts
 	for _, t := range append([]string{normalize(filled)}, FlowTexts(f, r.cfg.MaxTexts)...) {
 		if t == cmdText {
@@ -45,16 +43,16 @@ func (r *Rescorer) Agrees(ctx context.Context, command, label string, c intent.C
 		if t == "" {
 			continue
 		}
-		pairs = append(pairs, [2]int{0, indexOf(&texts, t)})
+		pairs = append(pairs, [2]int{0, texts.at(t)})
 		if tb := unmentioned(t, label); tb != t || bare != cmdText {
-			pairs = append(pairs, [2]int{indexOf(&texts, bare), indexOf(&texts, tb)})
+			pairs = append(pairs, [2]int{texts.at(bare), texts.at(tb)})
 		}
 	}
 	if len(pairs) == 0 {
 		return true, -1, nil // the flow has no text to compare
 	}
 	var d Decision
-	vecs, err := r.embed(ctx, texts, &d)
+	vecs, err := r.embed(ctx, texts.list, &d)
 	if err != nil {
 		return true, -1, err
 	}
@@ -152,11 +150,21 @@ func unmentioned(text, label string) string {
 	return normalize(intent.WithoutMentions(text, label))
 }
 
-// indexOf returns the index of t in *texts, appending it when absent.
-func indexOf(texts *[]string, t string) int {
-	if i := slices.Index(*texts, t); i >= 0 {
-		return i
+// textSet is the texts of one embedding request, each once, in order.
+type textSet struct {
+	list  []string
+	index map[string]int
+}
+
+// at returns the index of t in the set, adding it when absent.
+func (x *textSet) at(t string) int {
+	if k, ok := x.index[t]; ok {
+		return k
 	}
-	*texts = append(*texts, t)
-	return len(*texts) - 1
+	if x.index == nil {
+		x.index = map[string]int{}
+	}
+	x.index[t] = len(x.list)
+	x.list = append(x.list, t)
+	return len(x.list) - 1
 }

@@ -270,20 +270,13 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	if retrieve {
 		ids = append(ids, in.Pool...)
 	}
-	texts := []string{normalize(command)}
-	index := map[string]int{texts[0]: 0}
-	at := func(t string) int {
-		k, ok := index[t]
-		if !ok {
-			k = len(texts)
-			index[t] = k
-			texts = append(texts, t)
-		}
-		return k
-	}
+	var texts textSet
+	cmdText := normalize(command)
+	texts.at(cmdText) // 0
+	at := texts.at
 	// the second view: the command and the flows' texts without their
 	// mentions of the app (unmentioned)
-	bare := at(unmentioned(texts[0], in.Label))
+	bare := at(unmentioned(cmdText, in.Label))
 	flowTexts := map[int64][]int{} // flow → indexes into texts
 	flowBare := map[int64][]int{}  // … of its texts without mentions
 	for _, id := range ids {
@@ -296,7 +289,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 			flowBare[id] = append(flowBare[id], at(unmentioned(t, in.Label)))
 		}
 	}
-	vecs, err := r.embed(ctx, texts, &d)
+	vecs, err := r.embed(ctx, texts.list, &d)
 	if err != nil {
 		d.Reason = "embeddings unavailable (" + err.Error() + "); lexical matching only"
 		d.Err = err

@@ -32,6 +32,9 @@ type matcherCache struct {
 	// change when an app is installed, not when a flow does) and asked
 	// again only when a flow's app has none
 	labels map[string]string
+	// names: the names of each app's flows (flowNames), by package, built
+	// when first asked after flows changed
+	names map[string]map[string]string
 }
 
 // label returns the installed app's label of pkg as the last build knew
@@ -42,9 +45,24 @@ func (c *matcherCache) label(pkg string) string {
 	return c.labels[pkg]
 }
 
+// namesOf returns flowNames of pkg over the flows of the last build.
+func (c *matcherCache) namesOf(pkg string) map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.names[pkg]; ok {
+		return n
+	}
+	if c.names == nil {
+		c.names = map[string]map[string]string{}
+	}
+	n := flowNames(c.flows, pkg)
+	c.names[pkg] = n
+	return n
+}
+
 func (c *matcherCache) invalidate() {
 	c.mu.Lock()
-	c.m, c.flows = nil, nil
+	c.m, c.flows, c.names = nil, nil, nil
 	c.mu.Unlock()
 }
 
@@ -62,7 +80,7 @@ func (c *matcherCache) get(ctx context.Context, st *knowledge.Store, labels func
 	if err != nil {
 		return nil, nil, err
 	}
-	c.flows = make(map[int64]*knowledge.Flow, len(flows))
+	c.flows, c.names = make(map[int64]*knowledge.Flow, len(flows)), nil
 	healthy := flows[:0:0]
 	for i := range flows {
 		c.flows[flows[i].ID] = &flows[i]
@@ -172,7 +190,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	// ("dora" for "Dora", names.go)
 	label := e.matcher.label(r.res.Package) // the app's mentions are compared apart (semantic.Input.Label)
 	namesRead := false
-	if x, ok := readNames(said, flowNames(flows, r.res.Package)); ok {
+	if x, ok := readNames(said, e.matcher.namesOf(r.res.Package)); ok {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
 		said, namesRead = x, true
 	}

@@ -311,7 +311,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 	switch h.Action {
 	case device.Input:
 		for i := range rs.values {
-			if v := rs.values[i]; !v.done && (strings.EqualFold(v.text, h.Text) || v.file && sameName(h.Text, v.text, true)) {
+			if v := rs.values[i]; !v.done && (strings.EqualFold(v.text, h.Text) || v.file && sameName(h.Text, v.text, true) || rs.values[i].typedPart(h.Text)) {
 				rs.values[i].done, rs.values[i].typed = true, true
 				rs.typed++
 				break

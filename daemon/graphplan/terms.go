@@ -71,6 +71,9 @@ type value struct {
 	// (duration.go)
 	dur      time.Duration
 	durTerms []term
+	// parts: the parts of a person's name typed apart so far (person.go;
+	// 1 the given names, 2 the family name)
+	parts uint8
 }
 
 // runState is what the planner keeps during one command.
@@ -282,7 +285,7 @@ func newRunState(cmd, appLabel string) *runState {
 		// those naming the app ("… of the Jotter app to 140%" names no
 		// field)
 		ctx := wordsBefore(cmd[:v.Start], 2, func(t term) bool { return !named && rs.appWords[t] })
-		val := value{text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]),
+		val := value{text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v),
 			quantity: v.Kind == intent.KindNumber && measured(u, v)}
 		if d, said, ok := commandDuration(u, v); ok {
 			val.dur, val.durTerms = d, termsOf(said)
@@ -401,7 +404,8 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 // sends something), the name a naming word sets apart to the end of a
 // spoken command (daemon.NamedValue: "a note called shopping list", typed
 // as written like a quoted name) in place of the words Understand read
-// in them; "open the folder named downloads" names a row to find, and
+// in them, and a proper name the command gives what it creates
+// (createdName: "a new contact Ada Lovelace"), typed likewise; "open the folder named downloads" names a row to find, and
 // its words stay words to match.
 func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 	whole := intent.FileNames(cmd)
@@ -409,10 +413,19 @@ func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 		nv.Kind = intent.KindQuoted // typed as written, like a quoted name
 		whole = append(whole, nv)
 	}
-	if len(whole) == 0 {
-		return u.Values
+	values := u.Values
+	if names && slices.ContainsFunc(values, func(v intent.Value) bool { return v.Kind == intent.KindWord && createdName(cmd, v) }) {
+		values = slices.Clone(values)
+		for i, v := range values {
+			if v.Kind == intent.KindWord && createdName(cmd, v) {
+				values[i].Kind = intent.KindQuoted // typed as written, like a quoted name
+			}
+		}
 	}
-	out := slices.DeleteFunc(slices.Clone(u.Values), func(v intent.Value) bool {
+	if len(whole) == 0 {
+		return values
+	}
+	out := slices.DeleteFunc(slices.Clone(values), func(v intent.Value) bool {
 		return slices.ContainsFunc(whole, func(f intent.Value) bool { return v.Start < f.End && v.End > f.Start })
 	})
 	out = append(out, whole...)

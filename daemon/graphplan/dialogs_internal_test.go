@@ -171,3 +171,4 @@ func TestWordMeantByATapShownOnTheScreenItOpened(t *testing.T) {
 		}
 	}
 }
+

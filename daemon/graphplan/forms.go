@@ -247,7 +247,9 @@ func scrollable(st *daemon.PlanState) int {
 
 // markSelectors marks the quoted values that are the label of an element
 // the app shows (on this screen or in its UI graph), not introduced as a
-// name or a new value (value.selects); once per run.
+// name or a new value, or that of an option of a choice, which cannot be
+// typed whatever the word before it ("change the mode to 'Jazz'" where
+// "Jazz" labels a radio button) (value.selects); once per run.
 func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 	if rs.selectorsMarked {
 		return
@@ -261,20 +263,28 @@ func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 			heads[strings.ToLower(strings.TrimSpace(head))] = true
 		}
 	}
+	options := map[string]bool{} // labels of the options of a choice (radio buttons)
+	option := func(d screen.Descriptor) {
+		if d.Checkable && !screen.IsToggleClass(d.Class) {
+			options[strings.ToLower(strings.TrimSpace(d.Label()))] = true
+		}
+	}
 	for i := range st.Elements {
 		if st.Elements[i].Kind != screen.KindInput {
 			add(st.Elements[i].Label)
+			option(screen.Describe(st.Screen, st.Elements[i].NodeID))
 		}
 	}
 	for _, e := range g.elems {
 		if !e.Descriptor.Editable {
 			add(e.Descriptor.Label())
+			option(e.Descriptor)
 		}
 	}
 	for i := range rs.values {
 		v := &rs.values[i]
 		t := strings.ToLower(strings.TrimSpace(v.text))
-		v.selects = v.quoted && !v.names && (labels[t] || heads[t])
+		v.selects = v.quoted && (!v.names && (labels[t] || heads[t]) || options[t])
 	}
 	rs.addsExisting = rs.adds && addsShown(rs.cmd, labels)
 }

@@ -573,10 +573,13 @@ func TestTypingIntoABody(t *testing.T) {
 // TestSelectorValues: a quoted value that is the label of something the
 // app shows picks that thing: it is typed into a search field only; one
 // introduced as a name or a new value ("to 'X'", "called 'X'") is typed,
-// but not into a search field when it names what the command creates.
+// but not into a search field when it names what the command creates —
+// unless it labels an option of a choice (a radio button), which is
+// picked whatever the word before it.
 func TestSelectorValues(t *testing.T) {
+	radio := screen.Descriptor{Class: "android.widget.RadioButton", Text: "Velvet", Checkable: true}
 	g := buildGraph(&knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}},
-		Elements: []knowledge.Element{{ID: 1, ScreenID: 1, Descriptor: desc("Ledger")}, {ID: 2, ScreenID: 1, Descriptor: desc("Chores")}}}, nil)
+		Elements: []knowledge.Element{{ID: 1, ScreenID: 1, Descriptor: desc("Ledger")}, {ID: 2, ScreenID: 1, Descriptor: desc("Chores")}, {ID: 3, ScreenID: 1, Descriptor: radio}}}, nil)
 	st := &daemon.PlanState{Screen: &screen.Snapshot{}}
 	field := &screen.Element{Kind: screen.KindInput, Label: "File name"}
 	search := &screen.Element{Kind: screen.KindInput, Label: "Search", Hint: "Search"}
@@ -589,6 +592,7 @@ func TestSelectorValues(t *testing.T) {
 		{"create a note called 'Chores'", "Chores", ""}, // a new name is no search
 		{"add an album 'Receipts'", "Receipts", ""},
 		{"export the note 'Budget' as a file", "Budget", "Budget"},
+		{"change the preset to 'Velvet'", "", "Velvet"}, // an option: picked
 	} {
 		rs := newRunState(tc.cmd, "")
 		rs.markSelectors(st, g)

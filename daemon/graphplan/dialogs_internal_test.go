@@ -171,4 +171,3 @@ func TestWordMeantByATapShownOnTheScreenItOpened(t *testing.T) {
 		}
 	}
 }
-

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -122,10 +123,12 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 			continue
 		}
 		s := overlap(v.context, elementTerms(e, ""))
-		if !v.quoted && overlap(v.context, termsOf(shownName(e))) == 0 && !(rs.search && isSearchField(e)) {
+		if !v.quoted && overlap(v.context, termsOf(shownName(e))) == 0 && !(rs.search && isSearchField(e)) && !replacesLike(e, v) {
 			// an unquoted value goes only where the field's shown words
 			// fit the words before it; its resource-id words do not count
-			// ("a countdown of 7:30" and a "countdown_label" field)
+			// ("a countdown of 7:30" and a "countdown_label" field) unless
+			// the field shows nothing but a value like the command's
+			// (replacesLike)
 			continue
 		}
 		if s > bestScore {
@@ -133,6 +136,25 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 		}
 	}
 	return best
+}
+
+// replacesLike reports whether field e shows no name (no hint, its label
+// is the text it holds), holds a number as value v is one, and its
+// resource-id words fit the words before v: the field of a form being
+// edited whose name the dump leaves out once it holds a value ("change
+// the home number to 5550100" and a field "…:id/home_number" holding
+// "5550123"). Digits, spaces and "+-()." make a number.
+func replacesLike(e *screen.Element, v value) bool {
+	if strings.TrimSpace(shownName(e)) != "" || !numberLike(e.Value) || !numberLike(v.text) {
+		return false
+	}
+	return overlap(v.context, termsOf(splitIdentifier(screen.ResourceName(e.Resource)))) > 0
+}
+
+// numberLike: s holds a digit and nothing but digits, spaces and "+-().".
+func numberLike(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.ContainsFunc(s, unicode.IsDigit) && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && !strings.ContainsRune(" +-().", r) })
 }
 
 // shownName returns the words a text field shows to say what it is for:

@@ -133,3 +133,34 @@ func TestPersonNameIntoItsFields(t *testing.T) {
 		})
 	}
 }
+
+// TestNumberReplacesANumber: an unquoted number goes into a field that
+// shows no name but holds a number, when the field's resource-id words
+// fit the words before it (a form being edited: the dump leaves the hint
+// out once the field holds a value); not into one holding a name, one
+// whose resource-id says something else, or for a time of day.
+func TestNumberReplacesANumber(t *testing.T) {
+	field := func(text, rid string) *screen.Element {
+		return &screen.Element{Kind: screen.KindInput, Label: text, Value: text, Resource: "org.example.people:id/" + rid}
+	}
+	for _, tc := range []struct {
+		name, cmd string
+		e         *screen.Element
+		want      string
+	}{
+		{"a number field", "change the home number to 5550100", field("5550123", "home_number"), "5550100"},
+		{"a number written with signs", "change the home number to +1 555-0100", field("(555) 0123", "home_number"), "+1 555-0100"},
+		{"a field holding a name", "change the home number to 5550100", field("Dora", "home_number"), ""},
+		{"another field's id", "change the home number to 5550100", field("5550123", "postal_code"), ""},
+		{"a time of day", "set the countdown to 7:30", field("5:00", "countdown_label"), ""},
+	} {
+		rs := newRunState(tc.cmd, "")
+		got := ""
+		if v := rs.nextValueFor(tc.e); v >= 0 {
+			got = rs.values[v].text
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q typed %q, want %q", tc.name, tc.cmd, got, tc.want)
+		}
+	}
+}

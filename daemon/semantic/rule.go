@@ -222,12 +222,24 @@ func (r *Rescorer) bridgeable(c intent.Candidate) bool {
 		if slices.Contains(r.cfg.Bridge, v) {
 			continue
 		}
-		if v == intent.VetoOmitted && slices.Contains(r.cfg.Bridge, OmittedObject) && !slices.ContainsFunc(c.FlowUnmatched, intent.ActionWord) {
+		if v == intent.VetoOmitted && slices.Contains(r.cfg.Bridge, OmittedObject) && !slices.ContainsFunc(c.FlowUnmatched, doesSomething) {
 			continue
 		}
 		return false
 	}
 	return true
+}
+
+// doesSomething: w is an action word of the vocabulary other than one
+// that only opens a screen or confirms what the flow did ("open", "go
+// to", "save", "OK"), which a command leaves implied ("go into the scans
+// folder" for "open the scans folder", "add the event 'gym'" for "… and
+// save it").
+func doesSomething(w string) bool {
+	if !intent.ActionWord(w) {
+		return false
+	}
+	return slices.ContainsFunc(intent.Concepts(w), func(id string) bool { return id != "open" && id != "save" })
 }
 
 // namesChoice reports whether the command leaves out a choice the flow

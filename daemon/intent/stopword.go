@@ -25,7 +25,19 @@ var uiStopwords = setOf(
 func IsStopword(word string) bool { return isStopword(strings.ToLower(word)) }
 
 // isStopword is IsStopword for a lower-case word.
-func isStopword(w string) bool { return !scopeWords[w] && english.IsStopWord(w) || uiStopwords[w] }
+func isStopword(w string) bool {
+	return !scopeWords[w] && english.IsStopWord(w) || uiStopwords[w] || shorthand[w] != ""
+}
+
+// shorthand maps the chat spellings of stop words to what they spell
+// ("u" for "you", "lemme" for "let me"); each expansion is made of stop
+// words only (TestShorthandSpellsStopwords), so a command typed in
+// shorthand reads as the same command.
+var shorthand = map[string]string{
+	"n": "and", "u": "you", "ur": "your", "r": "are", "thru": "through",
+	"lemme": "let me", "whats": "what is", "wats": "what is", "im": "i am",
+	"gotta": "got to", "ya": "you", "cuz": "because", "bc": "because",
+}
 
 // scopeWords are Snowball stop words that narrow what a command applies
 // to ("sort only this folder by size" asks for a scope the plain sort

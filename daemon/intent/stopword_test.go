@@ -1,0 +1,22 @@
+package intent
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestShorthandSpellsStopwords: every chat spelling read as a stop word
+// spells stop words only ("gimme" would hide the "give" of "give me"),
+// and is one.
+func TestShorthandSpellsStopwords(t *testing.T) {
+	for short, long := range shorthand {
+		for _, w := range strings.Fields(long) {
+			if !isStopword(w) {
+				t.Errorf("shorthand %q spells %q, whose %q is no stop word", short, long, w)
+			}
+		}
+		if !IsStopword(short) {
+			t.Errorf("IsStopword(%q) = false", short)
+		}
+	}
+}

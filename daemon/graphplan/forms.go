@@ -140,7 +140,8 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 
 // replacesLike reports whether field e shows no name (no hint, its label
 // is the text it holds), holds a number as value v is one, and its
-// resource-id words fit the words before v: the field of a form being
+// resource-id shares a word with the words before v (a word, not only a
+// concept: "image" is no "photo" here): the field of a form being
 // edited whose name the dump leaves out once it holds a value ("change
 // the home number to 5550100" and a field "…:id/home_number" holding
 // "5550123"). Digits, spaces and "+-()." make a number.
@@ -148,7 +149,8 @@ func replacesLike(e *screen.Element, v value) bool {
 	if strings.TrimSpace(shownName(e)) != "" || !numberLike(e.Value) || !numberLike(v.text) {
 		return false
 	}
-	return overlap(v.context, termsOf(splitIdentifier(screen.ResourceName(e.Resource)))) > 0
+	rid := termsOf(splitIdentifier(screen.ResourceName(e.Resource)))
+	return slices.ContainsFunc(v.context, func(t term) bool { return !strings.HasPrefix(string(t), "@") && slices.Contains(rid, t) })
 }
 
 // numberLike: s holds a digit and nothing but digits, spaces and "+-().".

@@ -281,9 +281,11 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return rs.afterCommit(st, remaining), nil
 	}
 	// once most of the command is done, only a clearly relevant operation
-	// may continue it (no overshoot)
+	// may continue it (no overshoot); a value still to type or pick is
+	// not done ("resize the last photo to 1000": the photo is open, the
+	// width still to give)
 	minScore := MinScore
-	if total := totalWeight(rs, weights); total > 0 && remaining < 0.5*total {
+	if total := totalWeight(rs, weights); total > 0 && remaining < 0.5*total && pending == 0 {
 		minScore = 2 * MinScore
 	}
 	var best *candidate // the first relevant one (without an embedder: cands[0] or none)

@@ -11,6 +11,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // TestCreatedName: a proper name right after the noun of what a command
@@ -162,5 +163,36 @@ func TestNumberReplacesANumber(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %q typed %q, want %q", tc.name, tc.cmd, got, tc.want)
 		}
+	}
+}
+
+// TestValueToTypeKeepsTheRunGoing: the photo the command names is open
+// (its words covered), and the value it gives is still to type: the path
+// to the element its verb names is taken, though it covers little of the
+// command's weight (the bar for the last part of a command, which stops
+// overshooting, is for a command with nothing left to type).
+func TestValueToTypeKeepsTheRunGoing(t *testing.T) {
+	ctx := context.Background()
+	store, appID := storeWithApp(t, "org.example.go", "Go")
+	main, opener := recordScreen(t, store, appID, "main", "org.example.go/.MainActivity", screen.Descriptor{Desc: "View the newest picture of the beach"})
+	viewer, els := recordScreen(t, store, appID, "viewer", "org.example.go/.MainActivity",
+		screen.Descriptor{Text: "More options"}, screen.Descriptor{Text: "Share"}, screen.Descriptor{Text: "Delete"})
+	menu, items := recordScreen(t, store, appID, "menu", "org.example.go/.MainActivity",
+		screen.Descriptor{Text: "Stretch"}, screen.Descriptor{Text: "Rotate"}, screen.Descriptor{Text: "Print"})
+	form, _ := recordScreen(t, store, appID, "form", "org.example.go/.MainActivity",
+		screen.Descriptor{Class: "android.widget.EditText", ResourceID: "org.example.go:id/stretch_width", Editable: true}, screen.Descriptor{Text: "OK"})
+	for _, tr := range []knowledge.Transition{{From: main.ID, To: viewer.ID, Action: device.Tap, ElementID: opener[0].ID}, {From: viewer.ID, To: menu.ID, Action: device.Tap, ElementID: els[0].ID}, {From: menu.ID, To: form.ID, Action: device.Tap, ElementID: items[0].ID}} {
+		if _, err := store.RecordTransition(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nodes := `
+	 {"id":1,"parent":0,"class":"android.widget.ImageView","content_desc":"More options","bounds":[900,0,1080,100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageView","content_desc":"Share","bounds":[0,2000,300,2100],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.ImageView","content_desc":"Delete","bounds":[300,2000,600,2100],"clickable":true,"enabled":true,"visible_to_user":true}`
+	history := []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Desc: "View the newest picture of the beach"}, Label: "View the newest picture of the beach", Screen: "main", After: "viewer", OK: true, Changed: true}}
+	d, st := nextOn(t, store, appID, nodes, "viewer", "stretch the newest picture of the beach to 1200", history)
+	if !tapsLabel(d, st, "More options") {
+		t.Errorf("%s %d (%s), want a tap on More options", d.Action, d.Element, d.Reason)
 	}
 }

@@ -139,7 +139,8 @@ func TestPersonNameIntoItsFields(t *testing.T) {
 // shows no name but holds a number, when the field's resource-id words
 // fit the words before it (a form being edited: the dump leaves the hint
 // out once the field holds a value); not into one holding a name, one
-// whose resource-id says something else, or for a time of day.
+// whose resource-id says something else or only something alike ("image"
+// for "photo"), or for a time of day.
 func TestNumberReplacesANumber(t *testing.T) {
 	field := func(text, rid string) *screen.Element {
 		return &screen.Element{Kind: screen.KindInput, Label: text, Value: text, Resource: "org.example.people:id/" + rid}
@@ -154,6 +155,7 @@ func TestNumberReplacesANumber(t *testing.T) {
 		{"a field holding a name", "change the home number to 5550100", field("Dora", "home_number"), ""},
 		{"another field's id", "change the home number to 5550100", field("5550123", "postal_code"), ""},
 		{"a time of day", "set the countdown to 7:30", field("5:00", "countdown_label"), ""},
+		{"an id sharing only a concept", "scale the photo to 1000", field("1280", "image_width"), ""},
 	} {
 		rs := newRunState(tc.cmd, "")
 		got := ""

@@ -275,6 +275,11 @@ func newRunState(cmd, appLabel string) *runState {
 		rs.appWords[tm] = true
 	}
 	u.Values = commandValues(cmd, u, rs.adds || rs.sends || slices.Contains(cmdTerms, "@edit"))
+	var message intent.Value // the text of a message to send, written as said
+	if mv, ok := messageValue(cmd, u.Values); ok && rs.sends {
+		message = mv
+		u.Values = append(slices.DeleteFunc(slices.Clone(u.Values), func(v intent.Value) bool { return v.Start < mv.End && v.End > mv.Start }), mv)
+	}
 	for _, v := range u.Values {
 		named := namedAsWritten(v)
 		if v.Kind == intent.KindWord && !rs.search && !named {
@@ -285,7 +290,7 @@ func newRunState(cmd, appLabel string) *runState {
 		// those naming the app ("… of the Jotter app to 140%" names no
 		// field)
 		ctx := wordsBefore(cmd[:v.Start], 2, func(t term) bool { return !named && rs.appWords[t] })
-		val := value{text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v),
+		val := value{text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v) || v == message,
 			quantity: v.Kind == intent.KindNumber && measured(u, v)}
 		if d, said, ok := commandDuration(u, v); ok {
 			val.dur, val.durTerms = d, termsOf(said)

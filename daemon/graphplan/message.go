@@ -1,0 +1,52 @@
+// A message's text in a spoken command: "text Ada that the train is
+// late", "tell Ada: the train is late" — no quote marks, the recipient
+// named first, the text after a word that introduces reported speech.
+
+package graphplan
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+)
+
+// maxMessageWords: more words after "that" are a sentence with more to
+// do in it, not a message.
+const maxMessageWords = 16
+
+// messageValue returns the text of the message a sending command gives
+// after its recipient: the words after "that" or ":" that directly
+// follows a proper name ("text Ada that …", "message Ada: …"), to the
+// end of the command (its final punctuation left out). ok is false when
+// there is no such word, nothing or more than maxMessageWords words follow
+// it, or a quoted value is among them (the quotes say where the text is).
+func messageValue(cmd string, values []intent.Value) (intent.Value, bool) {
+	toks := intent.Tokenize(cmd)
+	for i := 0; i < len(toks)-1; i++ {
+		at := toks[i]
+		if !slices.ContainsFunc(values, func(v intent.Value) bool { return v.Kind == intent.KindWord && v.End == at.End }) {
+			continue // a "that" after no recipient starts a clause saying which thing
+		}
+		var from int // index of the message's first token
+		switch {
+		case strings.Contains(cmd[at.End:toks[i+1].Start], ":"):
+			from = i + 1
+		case toks[i+1].Text == "that" && i+2 < len(toks):
+			from = i + 2
+		default:
+			continue
+		}
+		if slices.ContainsFunc(toks[from:], func(t intent.Token) bool { return t.Kind == intent.KindQuoted }) {
+			return intent.Value{}, false
+		}
+		start := toks[from].Start
+		end := len(strings.TrimRightFunc(cmd, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(".!", r) }))
+		if end <= start || len(strings.Fields(cmd[start:end])) > maxMessageWords {
+			return intent.Value{}, false
+		}
+		return intent.Value{Text: cmd[start:end], Kind: intent.KindQuoted, Start: start, End: end}, true
+	}
+	return intent.Value{}, false
+}

@@ -1,0 +1,40 @@
+package graphplan
+
+import (
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+)
+
+// TestMessageValue: the text after "that" or ":" right after a recipient's
+// name is the message, to the command's end; "that" after anything else
+// starts a clause saying which thing, and quotes say where the text is.
+func TestMessageValue(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, want string
+		ok        bool
+	}{
+		{"text Ada that the train is late", "the train is late", true},
+		{"message Ada: see you at 8!", "see you at 8", true},
+		{"tell Ada Lovelace that I-am-on-my-way.", "I-am-on-my-way", true},
+		{"delete the note that I wrote", "", false},
+		{"text Ada that 'the train is late'", "", false},
+		{"text Ada that", "", false},
+		{"text Ada that one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen", "", false},
+	} {
+		v, ok := messageValue(tc.cmd, intent.Understand(tc.cmd).Values)
+		if ok != tc.ok || v.Text != tc.want || ok && tc.cmd[v.Start:v.End] != tc.want {
+			t.Errorf("messageValue(%q) = %q, %v; want %q, %v", tc.cmd, v.Text, ok, tc.want, tc.ok)
+		}
+	}
+	// the message is typed as written, and its words are no terms to find
+	rs := newRunState("text Ada that the train is late", "")
+	if len(rs.values) != 1 || rs.values[0].text != "the train is late" || !rs.values[0].quoted || !rs.values[0].names {
+		t.Errorf("values %+v, want the message as a named value", rs.values)
+	}
+	for _, ct := range rs.terms {
+		if ct.t == "train" || ct.t == "late" {
+			t.Errorf("term %q of the message left to find", ct.t)
+		}
+	}
+}

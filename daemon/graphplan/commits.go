@@ -159,7 +159,8 @@ func saveButton(st *daemon.PlanState) (candidate, bool) {
 // acceptChoice returns the positive button of the current screen when the
 // run's last step picked an option here (a checkable element tapped,
 // staying on this screen), or picked what the command names by its
-// label (value.selects: a folder of a folder picker, opened), and the
+// label (value.selects: a folder of a folder picker, opened; or a row
+// named in plain words, rowOfCommand), and the
 // screen also offers to cancel (a button of the concept close): a picker,
 // full-screen or not, whose choice is kept only once accepted.
 func (rs *runState) acceptChoice(st *daemon.PlanState) (candidate, bool) {
@@ -171,7 +172,7 @@ func (rs *runState) acceptChoice(st *daemon.PlanState) (candidate, bool) {
 	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print {
 		return candidate{}, false
 	}
-	if !h.Target.Checkable && !rs.picked(h.Target.Label(), false) {
+	if !h.Target.Checkable && !rs.picked(h.Target.Label(), false) && !rs.rowOfCommand(h.Target.Label()) {
 		return candidate{}, false
 	}
 	cancel := slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
@@ -181,6 +182,20 @@ func (rs *runState) acceptChoice(st *daemon.PlanState) (candidate, bool) {
 		return candidate{}, false
 	}
 	return positiveButton(st)
+}
+
+// rowOfCommand reports whether label is a row whose first text (before
+// " · ") is made of words of the command only ("Scans · 6 items" for "…
+// into the scans folder"): a row the command names in plain words.
+func (rs *runState) rowOfCommand(label string) bool {
+	head, _, ok := strings.Cut(label, " · ")
+	if !ok {
+		return false
+	}
+	ts := termsOf(head)
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t term) bool {
+		return !slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == t && !ct.nav })
+	})
 }
 
 // positiveWords label the button that accepts a dialog (generic UI

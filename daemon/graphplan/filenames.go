@@ -42,7 +42,8 @@ func splitExt(name string) (base, ext string, ok bool) {
 // fileText returns what to type for value v into field e of the current
 // screen. A file name is typed without its extension where another field
 // of the form holds that extension alone (a "Save as" dialog with the
-// name, "jpg" and the folder in three fields); ok is false for a field
+// name, "jpg" and the folder in three fields) or where the field's name
+// writes it (saysExt); ok is false for a field
 // that holds a folder path ("Internal/Pictures/") while the form has another
 // field for the name.
 func fileText(st *daemon.PlanState, e *screen.Element, v value) (text string, ok bool) {
@@ -69,7 +70,23 @@ func fileText(st *daemon.PlanState, e *screen.Element, v value) (text string, ok
 	if hasExt && strings.EqualFold(strings.TrimSpace(strings.TrimPrefix(e.Value, ".")), ext) {
 		return "", false // the extension's own field keeps it
 	}
+	if hasExt && saysExt(shownName(e), ext) {
+		text = base // "Filename (without .ics)": the app adds it
+	}
 	return text, true
+}
+
+// saysExt reports whether a field's shown name writes the extension ext
+// with its dot ("File name (without .ics)", "Name.ics"): the app adds the
+// extension to what is typed there.
+func saysExt(name, ext string) bool {
+	name = strings.ToLower(name)
+	i := strings.Index(name, "."+strings.ToLower(ext))
+	if i < 0 {
+		return false
+	}
+	end := i + 1 + len(ext)
+	return end == len(name) || !unicode.IsLetter(rune(name[end])) && !unicode.IsDigit(rune(name[end]))
 }
 
 // namesFile reports whether value v is a file name: written as one

@@ -138,6 +138,11 @@ func (rs *runState) nextValueFor(e *screen.Element) int {
 	return best
 }
 
+// hasField reports whether the screen has a text field.
+func hasField(st *daemon.PlanState) bool {
+	return slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return e.Kind == screen.KindInput })
+}
+
 // replacesLike reports whether field e shows no name (no hint, its label
 // is the text it holds), holds a number as value v is one, and its
 // resource-id shares a word with the words before v (a word, not only a

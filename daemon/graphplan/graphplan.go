@@ -350,8 +350,9 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		}
 	}
 	// a choice picked in a list that has OK and Cancel (a picker shown
-	// full-screen) is kept only once accepted
-	if best == nil && pending == 0 && !rs.confirmedDialog {
+	// full-screen) is kept only once accepted; a value still to type goes
+	// into a field of what accepting opens when this screen has none
+	if best == nil && (pending == 0 || !hasField(st)) && !rs.confirmedDialog {
 		if c, ok := rs.acceptChoice(st); ok {
 			rs.confirmedDialog = true
 			return decision(c, 0.7), nil

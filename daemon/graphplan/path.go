@@ -211,6 +211,15 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	if st.Screen != nil {
 		here = st.Screen.ForegroundPackage()
 	}
+	// the texts this screen shows that are no element to act on (a
+	// title): one shown again elsewhere is no place to go for its words
+	// (a folder picker's "Select a folder" over every folder it opens)
+	titles := map[string]bool{}
+	for _, e := range st.Elements {
+		if l := screen.Normalize(e.Label); l != "" && e.Kind == screen.KindText {
+			titles[l] = true
+		}
+	}
 	for _, scr := range g.ids { // in order: map order must not decide ties
 		d, reached := dist[scr]
 		if !reached || scr == start || math.IsInf(d, 1) {
@@ -234,6 +243,9 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				// a paragraph (a message, an answer), or a question on a
 				// full screen (a help page's; a dialog's asks to confirm
 				// what it does), is read, not acted on
+				continue
+			}
+			if titles[screen.Normalize(label)] {
 				continue
 			}
 			terms, text, rid := g.terms[e.ID], g.texts[e.ID], e.Descriptor.ResourceID

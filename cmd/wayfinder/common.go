@@ -148,6 +148,10 @@ func printEvent(w io.Writer, ev event.Event) {
 			fmt.Fprintf(w, "  flow     replaying %q (score %.2f < %.2f, chosen or promoted) slots=%v — no model call\n", d.Name, d.Score, d.Threshold, d.Slots)
 		case d.Replay:
 			fmt.Fprintf(w, "  flow     replaying %q (score %.2f ≥ %.2f) slots=%v — no model call\n", d.Name, d.Score, d.Threshold, d.Slots)
+		case d.FlowID != 0 && d.Score >= d.Threshold:
+			// above the threshold, yet held back: ambiguous, asked about,
+			// or refused by a check (the info lines say which)
+			fmt.Fprintf(w, "  flow     closest %q scores %.2f ≥ %.2f but is not replayed: planning instead\n", d.Name, d.Score, d.Threshold)
 		case d.FlowID != 0:
 			fmt.Fprintf(w, "  flow     closest %q scores %.2f < %.2f: planning instead\n", d.Name, d.Score, d.Threshold)
 		default:

@@ -328,6 +328,65 @@ func (rs *runState) picksValue(st *daemon.PlanState, c candidate) bool {
 	return rs.picked(st.Elements[c.element].Label, true)
 }
 
+// pickFirst moves to the front of cands (sorted, best first) a tap on a
+// row of this screen that picks a value the command names (picksValue)
+// before every word the best candidate covers, some of those in a later
+// clause (clauseBetween): "open 'Attic' folder, sort the files by
+// name" opens the folder before it sorts — the command says what it
+// acts on first, and what comes after may be done there.
+func (rs *runState) pickFirst(st *daemon.PlanState, cands []candidate) {
+	if len(cands) < 2 || rs.picksValue(st, cands[0]) {
+		return
+	}
+	for i := 1; i < len(cands); i++ {
+		c := cands[i]
+		if c.score < MinScore || !rs.picksValue(st, c) {
+			continue
+		}
+		label := st.Elements[c.element].Label
+		start, end := -1, -1
+		for _, v := range rs.values {
+			if !v.done && v.selects && namedBy(label, v.text) {
+				start, end = v.at, v.at+len(v.text)
+			}
+		}
+		later := func(t term) bool { w := rs.firstAt(t); return w > end && clauseBetween(rs.cmd[end:w]) }
+		if start < 0 || !slices.ContainsFunc(cands[0].covers, later) || slices.ContainsFunc(cands[0].covers, func(t term) bool { return rs.firstAt(t) < start }) {
+			return
+		}
+		copy(cands[1:i+1], cands[:i])
+		cands[0] = c
+		return
+	}
+}
+
+// clauseBetween reports whether text, what a command says between two of
+// its words, ends one clause and begins another (a comma, "and", "then"):
+// "open 'X', sort …", not "check 'X' in the folders", where the words
+// after the value say where it is.
+func clauseBetween(text string) bool {
+	if strings.ContainsAny(text, ",;") {
+		return true
+	}
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		if w == "and" || w == "then" {
+			return true
+		}
+	}
+	return false
+}
+
+// firstAt returns the byte offset in the command of the first word that
+// carries term t, or -1.
+func (rs *runState) firstAt(t term) int {
+	for _, tok := range intent.Tokenize(rs.cmd) {
+		if tok.Kind == intent.KindWord && slices.Contains(termsOf(tok.Orig), t) {
+			return tok.Start
+		}
+	}
+	return -1
+}
+
 // picked reports whether label is a row the command picks by name
 // (value.selects, namedBy), among the values not done yet when pending.
 func (rs *runState) picked(label string, pending bool) bool {

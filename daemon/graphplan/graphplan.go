@@ -275,6 +275,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		}
 		return cands[i].element < cands[j].element
 	})
+	rs.pickFirst(st, cands)
 
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {

@@ -82,3 +82,37 @@ func TestExtensionTheFieldAdds(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedRowPickedFirst: a command whose first clause picks a row this
+// screen shows ('cellar') and whose later clause sorts opens the row
+// first, though sorting here covers more of its words; where the words
+// after the value say where it is ("… in the sort menu"), or they run in
+// the same clause, the best candidate stays first.
+func TestNamedRowPickedFirst(t *testing.T) {
+	ctx := context.Background()
+	nodes := `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Attic · 2 items","bounds":[0,300,1080,400],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"Cellar · 3 items","bounds":[0,400,1080,500],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.ImageView","content_desc":"Sort by","bounds":[900,0,1080,100],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		cmd, want string
+	}{
+		{"open 'cellar' folder, sort the files by name", "Cellar · 3 items"},
+		{"open 'cellar' folder and then sort the files by name", "Cellar · 3 items"},
+		{"sort the files by name in the folder 'cellar'", "Sort by"},
+	} {
+		store, appID := storeWithApp(t, "org.example.go", "Go")
+		main, els := recordScreen(t, store, appID, "main", "org.example.go/.MainActivity",
+			screen.Descriptor{Text: "Attic · 2 items", InList: true}, screen.Descriptor{Text: "Cellar · 3 items", InList: true}, screen.Descriptor{Desc: "Sort by"})
+		dlg, _ := recordScreen(t, store, appID, "sort", "org.example.go/.MainActivity",
+			screen.Descriptor{Text: "Name", Class: "android.widget.RadioButton", Checkable: true}, screen.Descriptor{Text: "Size", Class: "android.widget.RadioButton", Checkable: true},
+			screen.Descriptor{Text: "Use for this folder only", Class: "android.widget.CheckBox", Checkable: true})
+		if _, err := store.RecordTransition(ctx, knowledge.Transition{From: main.ID, To: dlg.ID, Action: device.Tap, ElementID: els[2].ID}); err != nil {
+			t.Fatal(err)
+		}
+		d, st := nextOn(t, store, appID, nodes, "main", tc.cmd, nil)
+		if !tapsLabel(d, st, tc.want) {
+			t.Errorf("%q: %s %d (%s), want a tap on %q", tc.cmd, d.Action, d.Element, d.Reason, tc.want)
+		}
+	}
+}

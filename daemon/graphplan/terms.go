@@ -74,6 +74,8 @@ type value struct {
 	// parts: the parts of a person's name typed apart so far (person.go;
 	// 1 the given names, 2 the family name)
 	parts uint8
+	// at: the value's byte offset in the command
+	at int
 }
 
 // runState is what the planner keeps during one command.
@@ -290,7 +292,7 @@ func newRunState(cmd, appLabel string) *runState {
 		// those naming the app ("… of the Jotter app to 140%" names no
 		// field)
 		ctx := wordsBefore(cmd[:v.Start], 2, func(t term) bool { return !named && rs.appWords[t] })
-		val := value{text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v) || v == message,
+		val := value{at: v.Start, text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v) || v == message,
 			quantity: v.Kind == intent.KindNumber && measured(u, v)}
 		if d, said, ok := commandDuration(u, v); ok {
 			val.dur, val.durTerms = d, termsOf(said)

@@ -71,7 +71,7 @@ func fileText(st *daemon.PlanState, e *screen.Element, v value) (text string, ok
 		return "", false // the extension's own field keeps it
 	}
 	if hasExt && saysExt(shownName(e), ext) {
-		text = base // "Filename (without .ics)": the app adds it
+		text = base // "Name (without .txt)": the app adds it
 	}
 	return text, true
 }

@@ -277,8 +277,8 @@ func scrollable(st *daemon.PlanState) int {
 // markSelectors marks the quoted values that are the label of an element
 // the app shows (on this screen or in its UI graph), not introduced as a
 // name or a new value, or that of an option of a choice, which cannot be
-// typed whatever the word before it ("change the mode to 'Jazz'" where
-// "Jazz" labels a radio button) (value.selects); once per run.
+// typed whatever the word before it ("change the preset to 'Velvet'" where
+// "Velvet" labels a radio button) (value.selects); once per run.
 func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 	if rs.selectorsMarked {
 		return

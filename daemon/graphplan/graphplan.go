@@ -283,7 +283,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	// once most of the command is done, only a clearly relevant operation
 	// may continue it (no overshoot); a value still to type or pick is
-	// not done ("resize the last photo to 1000": the photo is open, the
+	// not done ("scale the newest picture to 800": the picture is open, the
 	// width still to give)
 	minScore := MinScore
 	if total := totalWeight(rs, weights); total > 0 && remaining < 0.5*total && pending == 0 {

@@ -213,7 +213,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 	}
 	// the texts this screen shows that are no element to act on (a
 	// title): one shown again elsewhere is no place to go for its words
-	// (a folder picker's "Select a folder" over every folder it opens)
+	// (a folder picker's "Choose a folder" over every folder it opens)
 	titles := map[string]bool{}
 	for _, e := range st.Elements {
 		if l := screen.Normalize(e.Label); l != "" && e.Kind == screen.KindText {

@@ -155,7 +155,7 @@ func TestNumberReplacesANumber(t *testing.T) {
 		{"a field holding a name", "change the home number to 5550100", field("Dora", "home_number"), ""},
 		{"another field's id", "change the home number to 5550100", field("5550123", "postal_code"), ""},
 		{"a time of day", "set the countdown to 7:30", field("5:00", "countdown_label"), ""},
-		{"an id sharing only a concept", "scale the photo to 1000", field("1280", "image_width"), ""},
+		{"an id sharing only a concept", "scale the photo to 1000", field("1920", "image_width"), ""},
 	} {
 		rs := newRunState(tc.cmd, "")
 		got := ""

@@ -106,7 +106,7 @@ func TestNamedRowPickedFirst(t *testing.T) {
 			screen.Descriptor{Text: "Attic · 2 items", InList: true}, screen.Descriptor{Text: "Cellar · 3 items", InList: true}, screen.Descriptor{Desc: "Sort by"})
 		dlg, _ := recordScreen(t, store, appID, "sort", "org.example.go/.MainActivity",
 			screen.Descriptor{Text: "Name", Class: "android.widget.RadioButton", Checkable: true}, screen.Descriptor{Text: "Size", Class: "android.widget.RadioButton", Checkable: true},
-			screen.Descriptor{Text: "Use for this folder only", Class: "android.widget.CheckBox", Checkable: true})
+			screen.Descriptor{Text: "Keep for this folder", Class: "android.widget.CheckBox", Checkable: true})
 		if _, err := store.RecordTransition(ctx, knowledge.Transition{From: main.ID, To: dlg.ID, Action: device.Tap, ElementID: els[2].ID}); err != nil {
 			t.Fatal(err)
 		}

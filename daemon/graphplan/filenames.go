@@ -43,9 +43,8 @@ func splitExt(name string) (base, ext string, ok bool) {
 // screen. A file name is typed without its extension where another field
 // of the form holds that extension alone (a "Save as" dialog with the
 // name, "jpg" and the folder in three fields) or where the field's name
-// writes it (saysExt); ok is false for a field
-// that holds a folder path ("Internal/Pictures/") while the form has another
-// field for the name.
+// writes it (saysExt); ok is false for a field that holds a folder path
+// ("Internal/Pictures/") while the form has another field for the name.
 func fileText(st *daemon.PlanState, e *screen.Element, v value) (text string, ok bool) {
 	if !v.file {
 		return v.text, true
@@ -77,7 +76,7 @@ func fileText(st *daemon.PlanState, e *screen.Element, v value) (text string, ok
 }
 
 // saysExt reports whether a field's shown name writes the extension ext
-// with its dot ("File name (without .ics)", "Name.ics"): the app adds the
+// with its dot ("File name (without .txt)", "Name.txt"): the app adds the
 // extension to what is typed there.
 func saysExt(name, ext string) bool {
 	name = strings.ToLower(name)

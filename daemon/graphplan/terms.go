@@ -412,8 +412,9 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 // spoken command (daemon.NamedValue: "a note called shopping list", typed
 // as written like a quoted name) in place of the words Understand read
 // in them, and a proper name the command gives what it creates
-// (createdName: "a new contact Ada Lovelace"), typed likewise; "open the folder named downloads" names a row to find, and
-// its words stay words to match.
+// (createdName: "a new contact Ada Lovelace"), typed likewise; "open the
+// folder named downloads" names a row to find, and its words stay words
+// to match.
 func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 	whole := intent.FileNames(cmd)
 	if nv, ok := daemon.NamedValue(cmd); ok && names && !slices.ContainsFunc(whole, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {

@@ -101,10 +101,11 @@ const Substitution = "substitution"
 
 // OmittedObject in Config.Bridge lets embeddings bridge an omitted
 // requirement (intent.VetoOmitted) when the words of the flow the command
-// leaves out are no action words: "wipe groceries" for a flow "delete
-// the list 'groceries'" (it leaves out "list"), not "go to the reading
-// list" for "search for the reading list and open it" (it leaves out
-// "search" and "open": another way there, or another thing).
+// leaves out are no action words, or only ones that open a screen or
+// confirm (doesSomething; stop 37, tune3 +1): "wipe groceries" for a flow
+// "delete the list 'groceries'" (it leaves out "list"), not "go to the
+// reading list" for "search for the reading list and open it" (it leaves
+// out "search": another way there, or another thing).
 const OmittedObject = "omitted object"
 
 // DefaultBridge is Config.Bridge for a nil Bridge: an endpoint model

@@ -216,7 +216,7 @@ func contradicted(c intent.Candidate) bool {
 // bridgeable: every veto of c is one Config.Bridge lets embeddings
 // overrule; an omitted requirement (intent.VetoOmitted) also under
 // OmittedObject, when no word of the flow the command leaves out is an
-// action word.
+// action word that does more than open or confirm (doesSomething).
 func (r *Rescorer) bridgeable(c intent.Candidate) bool {
 	for _, v := range c.Vetoes {
 		if slices.Contains(r.cfg.Bridge, v) {

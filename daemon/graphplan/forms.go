@@ -154,7 +154,7 @@ func replacesLike(e *screen.Element, v value) bool {
 	if strings.TrimSpace(shownName(e)) != "" || !numberLike(e.Value) || !numberLike(v.text) {
 		return false
 	}
-	rid := termsOf(splitIdentifier(screen.ResourceName(e.Resource)))
+	rid := termsOf(idWords(e.Resource))
 	return slices.ContainsFunc(v.context, func(t term) bool { return !strings.HasPrefix(string(t), "@") && slices.Contains(rid, t) })
 }
 
@@ -184,7 +184,7 @@ func hintAsText(e *screen.Element) bool {
 	if len(ts) == 0 || e.Resource == "" {
 		return false
 	}
-	rid := termsOf(splitIdentifier(screen.ResourceName(e.Resource)))
+	rid := termsOf(idWords(e.Resource))
 	return !slices.ContainsFunc(ts, func(t term) bool { return !slices.Contains(rid, t) })
 }
 
@@ -350,8 +350,18 @@ func (rs *runState) pickFirst(st *daemon.PlanState, cands []candidate) {
 				start, end = v.at, v.at+len(v.text)
 			}
 		}
-		later := func(t term) bool { w := rs.firstAt(t); return w > end && clauseBetween(rs.cmd[end:w]) }
-		if start < 0 || !slices.ContainsFunc(cands[0].covers, later) || slices.ContainsFunc(cands[0].covers, func(t term) bool { return rs.firstAt(t) < start }) {
+		if start < 0 {
+			return
+		}
+		later := false
+		for _, t := range cands[0].covers {
+			w := rs.firstAt(t)
+			if w < start {
+				return // a word the best candidate covers comes before the value
+			}
+			later = later || w > end && clauseBetween(rs.cmd[end:w])
+		}
+		if !later {
 			return
 		}
 		copy(cands[1:i+1], cands[:i])

@@ -84,7 +84,7 @@ const (
 // say it once the field holds a name: "First name" and "Given name" the
 // given names, "Surname", "Last name" and "Family name" the family name.
 func namePart(e *screen.Element) int {
-	said := shownName(e) + " " + splitIdentifier(screen.ResourceName(e.Resource))
+	said := shownName(e) + " " + idWords(e.Resource)
 	ws := strings.FieldsFunc(strings.ToLower(said), func(r rune) bool { return !unicode.IsLetter(r) })
 	has := func(w string) bool { return slices.Contains(ws, w) }
 	switch {
@@ -97,18 +97,20 @@ func namePart(e *screen.Element) int {
 }
 
 // splitName returns the text to type of value v into field e of a screen
-// with the input fields inputs: where the screen asks for the given and
-// the family name apart and v is a person's name (nameParts), the part e
-// asks for, false for a field that asks for neither or already holds its
-// part; text (v as typed whole) elsewhere.
-func splitName(inputs []*screen.Element, e *screen.Element, v value, text string) (string, bool) {
+// with the elements els: where the screen's text fields ask for the given
+// and the family name apart and v is a person's name (nameParts), the
+// part e asks for, false for a field that asks for neither or already
+// holds its part; text (v as typed whole) elsewhere.
+func splitName(els []screen.Element, e *screen.Element, v value, text string) (string, bool) {
 	given, family, ok := nameParts(text)
 	if !ok || !v.quoted {
 		return text, true
 	}
 	parts := map[int]bool{}
-	for _, f := range inputs {
-		parts[namePart(f)] = true
+	for i := range els {
+		if els[i].Kind == screen.KindInput {
+			parts[namePart(&els[i])] = true
+		}
 	}
 	if !parts[givenName] || !parts[familyName] {
 		return text, true

@@ -53,12 +53,6 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 			shared[r]++
 		}
 	}
-	var inputs []*screen.Element // the screen's text fields (splitName)
-	for i := range st.Elements {
-		if st.Elements[i].Kind == screen.KindInput {
-			inputs = append(inputs, &st.Elements[i])
-		}
-	}
 	for i := range st.Elements {
 		e := &st.Elements[i]
 		if e.Disabled {
@@ -83,7 +77,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				}
 				text, ok := fileText(st, e, rs.values[v])
 				if ok {
-					text, ok = splitName(inputs, e, rs.values[v], text)
+					text, ok = splitName(st.Elements, e, rs.values[v], text)
 				}
 				if !ok {
 					continue

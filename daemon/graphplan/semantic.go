@@ -110,7 +110,7 @@ func (s *semStep) hit(text string) semHit {
 func semText(label, resourceID string) string {
 	t := label
 	if strings.TrimSpace(t) == "" {
-		t = splitIdentifier(screen.ResourceName(resourceID))
+		t = idWords(resourceID)
 	}
 	t = simil.Normalize(t)
 	if utf8.RuneCountInString(t) > semMaxRunes {

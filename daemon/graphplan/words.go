@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
 // term is one unit of meaning used for matching: a stem, mapped to its
@@ -94,6 +95,10 @@ var (
 	termMu    sync.Mutex
 	termCache = map[string][]term{}
 )
+
+// idWords returns the words of a resource-id's name ("…:id/contact_number"
+// → "contact number").
+func idWords(resourceID string) string { return splitIdentifier(screen.ResourceName(resourceID)) }
 
 // splitIdentifier turns "com.app:id/btn_add_note" or "addNote" into words,
 // field by field.

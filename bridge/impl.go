@@ -90,7 +90,7 @@ func newDaemonImpl(dataDir, configJSON string, dev Device) (*daemonImpl, error) 
 	if err != nil {
 		return nil, err
 	}
-	eng := daemon.New(&jsonDevice{d: dev}, store, nil, nil, daemon.Config{})
+	eng := daemon.New(&jsonDevice{d: dev}, store, nil, nil, daemon.Config{RouteCheck: graphplan.New(store)})
 	a, err := api.New(ctx, eng, store, plannerFor, cfg.Settings, api.WithEmbedder(embedderIn(dataDir)))
 	if err != nil {
 		store.Close()

@@ -79,6 +79,13 @@ type Config struct {
 	// numbers) in the run log, events and stored flow commands, for
 	// debugging. Secrets are redacted regardless.
 	FullLogs bool
+	// RouteCheck, when set, is a planner that makes no model call (the
+	// graph planner, a fresh instance of its own) that confirms a saved
+	// flow for a command no flow matched well enough, by walking it over
+	// the screens the flow recorded (routecheck.go). Setting it also keeps
+	// a snapshot of each screen a planned run acts on, in the store,
+	// secrets redacted. Nil: no route check, no snapshots kept.
+	RouteCheck Planner
 }
 
 // Engine runs commands. Safe for concurrent use, but runs are serialised:

@@ -222,8 +222,15 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			top, anchoredTo, r.picks, anchorText = a, true, picks, named
 		}
 	}
+	routed := false
+	if top.Score < r.cfg.ReplayThreshold && !promoted && !anchoredTo && opt.FlowID == 0 {
+		// planned again over a candidate's recorded screens (routecheck.go)
+		if c, ok := r.routeCheck(ctx, d, cands, flows); ok {
+			top, routed = c, true
+		}
+	}
 	best := max(d.Promoted, 0)
-	if !promoted && !anchoredTo && (consulted || len(r.near) > 0) {
+	if !promoted && !anchoredTo && !routed && (consulted || len(r.near) > 0) {
 		// "did you mean …?": the flows an anchor took but for a word
 		// that labels another element first, then those close in meaning
 		if o, ok := r.offerNear(ctx, d, consulted, flows); ok {
@@ -237,7 +244,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		}
 	}
 	if consulted {
-		if !anchoredTo {
+		if !anchoredTo && !routed {
 			top = d.Cands[best]
 		}
 		sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
@@ -322,7 +329,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		fm.Name = f.Name
 	}
 	r.res.Score = top.Score
-	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted && !anchoredTo && !r.res.Chosen) || disagreed {
+	if f == nil || (top.Score < r.cfg.ReplayThreshold && !promoted && !anchoredTo && !routed && !r.res.Chosen) || disagreed {
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
@@ -336,7 +343,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
-	if r.picks == nil {
+	if r.picks == nil && !routed {
 		// an option tap that is no slot, whose other option the command
 		// names ("daily planner" for a flow that picked "Yearly planner"): the
 		// replay taps the option named, never the learned one
@@ -347,7 +354,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	fm.Replay, fm.Slots = true, top.Slots
 	r.emit(event.FlowMatched, fm)
 	r.slots = top.Slots
-	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted, r.res.Anchored = f.ID, f.Name, true, top.Slots, promoted, anchoredTo
+	r.res.FlowID, r.res.FlowName, r.res.Matched, r.res.Slots, r.res.Promoted, r.res.Anchored, r.res.Routed = f.ID, f.Name, true, top.Slots, promoted, anchoredTo, routed
 	return f, nil
 }
 
@@ -503,13 +510,14 @@ func guideFromFlow(f *knowledge.Flow, from int) string {
 
 // bridged reports whether the flow replays on the model's word alone: the
 // lexical matcher left the command below the threshold, embeddings promoted
-// it (daemon/semantic) and the owner was not asked. Such a command is not
+// it (daemon/semantic) or the route check confirmed it (routecheck.go),
+// and the owner was not asked. Such a command is not
 // kept among the flow's past commands even when the replay reaches the
 // goal: the goal says the route still works, not that the command meant
 // it, and a kept command is lexical evidence for every later match (a
 // wrong promotion would make more).
 func (r *run) bridged() bool {
-	if r.res.Anchored && !r.res.Chosen {
+	if (r.res.Anchored || r.res.Routed) && !r.res.Chosen {
 		return true
 	}
 	sm := r.res.Semantic

@@ -287,11 +287,11 @@ func (r *run) fillSecret(text string) string {
 // graph (environmental knowledge), with both screens and the element.
 func (r *run) recordTransition(ctx context.Context, before *screen.Snapshot, fp string, after *screen.Snapshot, rec StepRecord) error {
 	st := r.e.store
-	from, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: fp, Activity: before.Activity, Dialog: screen.IsDialog(before)})
+	from, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: fp, Activity: before.Activity, Dialog: screen.IsDialog(before), Snapshot: r.keptSnapshot(before)})
 	if err != nil {
 		return machineErr{err}
 	}
-	to, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: rec.After, Activity: after.Activity, Dialog: screen.IsDialog(after)})
+	to, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: rec.After, Activity: after.Activity, Dialog: screen.IsDialog(after), Snapshot: r.keptSnapshot(after)})
 	if err != nil {
 		return machineErr{err}
 	}

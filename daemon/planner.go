@@ -115,6 +115,10 @@ type PlanState struct {
 	// planner may use to compare meanings (the graph planner's
 	// command↔element scoring); nil: none.
 	Embedder semantic.Embedder
+	// Check: the state is one of a saved flow's recorded screens, shown
+	// to the route checker (routecheck.go), not the phone's. A done
+	// there must account for every word of the command, or be Unsure.
+	Check bool
 }
 
 // OperationKey identifies an operation (action, element, screen) for

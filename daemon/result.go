@@ -28,6 +28,10 @@ type Result struct {
 	// of its choice step and nothing else of the app (anchor.go); Score
 	// is the lexical score of the command rewritten to the learned option.
 	Anchored bool `json:"anchored,omitempty"`
+	// Routed: the flow was replayed because the route checker, planning
+	// the command again over the flow's recorded screens, took every step
+	// the flow takes and stopped on its end screen (routecheck.go).
+	Routed bool `json:"routed,omitempty"`
 	// Chosen: the owner chose the replayed flow among those offered
 	// ("did you mean …?", or which of two flows that fit about equally);
 	// Promoted is set too when embeddings made the offer.

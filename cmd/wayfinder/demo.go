@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim/demo"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -68,6 +69,7 @@ func cmdDemo(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	ecfg.RouteCheck = graphplan.New(st)
 	eng := daemon.New(phone, st, planner, nil, ecfg)
 	for _, e := range demoContext {
 		if _, err := st.PutContext(ctx, e); err != nil {

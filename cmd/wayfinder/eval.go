@@ -63,6 +63,7 @@ func cmdEval(ctx context.Context, args []string) error {
 	if cfg.Engine, err = lf.engineConfig(); err != nil {
 		return err
 	}
+	cfg.Engine.RouteCheck = graphplan.New(st)
 	if *replayData != "" {
 		if cfg.ReplayData, err = loadData(*replayData); err != nil {
 			return err

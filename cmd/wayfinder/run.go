@@ -11,6 +11,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 )
 
@@ -75,7 +76,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ecfg.Unattended = *noConfirm
+	ecfg.Unattended, ecfg.RouteCheck = *noConfirm, graphplan.New(st)
 	eng := daemon.New(phone, st, planner, nil, ecfg)
 	eng.SetAsker(terminalAsker{})
 	text := ""

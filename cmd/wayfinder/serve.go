@@ -89,7 +89,7 @@ func cmdServe(ctx context.Context, args []string) error {
 	if *stepDelay > 0 {
 		dev = pacedDevice{Device: dev, min: *stepDelay}
 	}
-	eng := daemon.New(dev, st, nil, nil, daemon.Config{})
+	eng := daemon.New(dev, st, nil, nil, daemon.Config{RouteCheck: graphplan.New(st)})
 	cfg, err := lf.config()
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ package graphplan
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -329,7 +330,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		// ("search …" is done by typing into Search)
 		field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
 		for _, t := range field {
-			rs.covered[t] = true
+			rs.covered[t], rs.worded[t] = true, true
 			if t == "@search" && h.Text != "" {
 				rs.searched = h.Text
 			}
@@ -344,10 +345,13 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			rs.foldKey(h.Target.Label())
 		}
 		for _, t := range targetTerms(h.Target) {
-			rs.covered[t] = true
+			rs.covered[t], rs.worded[t] = true, true
 		}
 		for _, t := range rs.semCovers[h.Target.Key()] {
 			rs.covered[t] = true
+			// a word the target means by itself, not only as part of
+			// what the whole command means
+			rs.worded[t] = rs.worded[t] || !slices.Contains(rs.semWhole[h.Target.Key()], t)
 		}
 		rs.coverAliases(targetTerms(h.Target))
 		if h.Action == device.Tap && slices.Contains(targetTerms(h.Target), "@add") {
@@ -361,7 +365,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			// ("Compact list" is no "delete all …")
 			for _, ct := range rs.terms {
 				if isSetVerb(ct.t) && !(isRadio(h.Target) && slices.Contains(termsOf(strings.TrimPrefix(string(ct.t), "@")), "@delete")) {
-					rs.covered[ct.t] = true
+					rs.covered[ct.t], rs.worded[ct.t] = true, true
 				}
 			}
 		}
@@ -405,6 +409,65 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 // deleting it).
 func (rs *runState) unsure(remaining float64) bool {
 	return remaining > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
+}
+
+// wordLeft reports whether a word of the command that is a term of it
+// (not a navigation word) has none of its terms covered by a step's own
+// words, as written, by its concept or by its own meaning
+// (runState.worded); the app's name is no requirement: for the route check (daemon.PlanState.Check), where a
+// word no recorded screen carries weighs nothing and would not keep the
+// run from being done.
+func (p *Planner) wordLeft() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rs := p.run
+	if rs == nil {
+		return false
+	}
+	nav := map[term]bool{}
+	for _, ct := range rs.terms {
+		nav[ct.t] = ct.nav
+	}
+	for _, w := range strings.Fields(rs.cmd) {
+		ts := termsOf(w)
+		ours, left := false, true
+		for _, t := range ts {
+			n, ok := nav[t]
+			if !ok {
+				continue
+			}
+			ours = true
+			if n || rs.worded[t] || rs.appWords[t] {
+				left = false
+			}
+		}
+		if ours && left {
+			if debugGraph {
+				fmt.Fprintf(os.Stderr, "graphplan: %q: the word %q is not accounted for (%v)\n", rs.cmd, w, ts)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// offUndone reports whether the command turns something off or hides it
+// ("hide …", "disable …") and no step set a switch off, tapped one that
+// was on, or tapped an element whose label turns something off ("Stop
+// showing hidden"): opening what it names, or tapping "Show hidden", is
+// not doing it. For the route check (daemon.PlanState.Check).
+func (p *Planner) offUndone(st *daemon.PlanState) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.run == nil || p.run.polarity >= 0 {
+		return false
+	}
+	for _, h := range st.History {
+		if h.Action == daemon.ActEnsureOff || h.Action == device.Tap && h.Toggle == "on" && h.Toggled || intent.Polarity(h.Label) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // unknownLeft reports whether a word of the command that no element of

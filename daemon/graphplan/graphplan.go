@@ -204,6 +204,13 @@ func (p *Planner) Invalidate(appID int64) {
 	p.mu.Unlock()
 }
 
+// Reset implements daemon.Resetter: the next Next starts a new run.
+func (p *Planner) Reset() {
+	p.mu.Lock()
+	p.run = nil
+	p.mu.Unlock()
+}
+
 // candidate is one scored operation.
 type candidate struct {
 	action    string
@@ -223,6 +230,9 @@ type candidate struct {
 // Next implements daemon.Planner.
 func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
 	d, err := p.next(ctx, st)
+	if err == nil && st.Check && d.Action == daemon.ActDone && !d.Unsure {
+		d.Unsure = p.wordLeft() || p.offUndone(st)
+	}
 	if debugGraph && err == nil {
 		fmt.Fprintf(os.Stderr, "graphplan: step %d decided %s %d (unsure %v): %s\n", st.Step, d.Action, d.Element, d.Unsure, d.Reason)
 	}
@@ -583,4 +593,5 @@ var (
 	_ daemon.Checker   = (*Planner)(nil)
 	_ daemon.Learner   = (*Planner)(nil)
 	_ daemon.GuideFree = (*Planner)(nil)
+	_ daemon.Resetter  = (*Planner)(nil)
 )

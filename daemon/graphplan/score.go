@@ -109,6 +109,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 		}
 		if len(hit.terms) > 0 {
 			rs.semCovers[d.Key()] = hit.terms
+			rs.semWhole[d.Key()] = hit.whole
 		}
 		action := device.Tap
 		if e.Kind == screen.KindCheckbox && rs.polarity != 0 {

@@ -89,7 +89,10 @@ func (p *Planner) memoFor(st *daemon.PlanState) *simil.Memo {
 // semHit is an element's semantic evidence: the uncovered command terms
 // its text means, and the command's cosine with it.
 type semHit struct {
-	terms  []term
+	terms []term
+	// whole: those of terms the element covers only as the element
+	// meaning the whole command (nearestCovers), none of them by itself
+	whole  []term
 	cmdSim float64
 }
 
@@ -235,7 +238,8 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	if j := closest1(cmdSims); j >= 0 && !rs.namesApp(texts[j]) {
 		rs.nearest = texts[j]
 		h := s.byText[rs.nearest]
-		h.terms = append(h.terms, rs.nearestCovers(g, h.terms)...)
+		h.whole = rs.nearestCovers(g, h.terms)
+		h.terms = append(h.terms, h.whole...)
 		s.byText[rs.nearest] = h
 	}
 	var unknown []term

@@ -124,9 +124,15 @@ type runState struct {
 	// weight in unknown of each word no element carries; semCovers: the
 	// terms an on-screen element covered by meaning (semantic.go), by its
 	// descriptor key, so a tap on it covers them
-	words     map[term]string
-	unknownW  map[term]float64
+	words    map[term]string
+	unknownW map[term]float64
+	// worded: the terms a step covered by its own words (its target's
+	// label, resource-id, the field typed into), a toggle it set, or a
+	// word's own meaning, not only as part of the whole command's
+	// meaning; the route check wants every word so accounted for
+	worded    map[term]bool
 	semCovers map[string][]term
+	semWhole  map[string][]term // of semCovers, the terms semHit.whole gave
 	// alias: for a command word no element carries, the app's words that
 	// mean the same (semantic.go), recomputed each step
 	alias map[term][]term
@@ -333,6 +339,7 @@ func newRunState(cmd, appLabel string) *runState {
 	rs.phrases = phrases(cmd)
 	rs.words = commandWords(rs.bare)
 	rs.semCovers = map[string][]term{}
+	rs.worded, rs.semWhole = map[term]bool{}, map[string][]term{}
 	return rs
 }
 

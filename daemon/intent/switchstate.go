@@ -28,9 +28,19 @@ func Polarity(cmd string) int {
 // command whose only such words are the label's names the setting to have
 // ("hide caller ID": on), and a negation in the command flips it ("don't
 // show the caller ID": on). Words are compared by stem.
+//
+// A label ending in "ON" or "OFF" in capitals ends in its switch's state
+// text (a Switch shows its textOn / textOff, and a row's label merges
+// it): that word says what the switch is, not what it does, and is left
+// out.
 func SwitchState(cmd, label string) int {
 	if Polarity(cmd) == 0 {
 		return 0
+	}
+	if i := strings.LastIndexByte(strings.TrimSpace(label), ' '); i > 0 {
+		if w := strings.TrimSpace(label)[i+1:]; w == "ON" || w == "OFF" {
+			label = strings.TrimSpace(label)[:i]
+		}
 	}
 	cw, lw := strings.Fields(strings.ToLower(cmd)), strings.Fields(strings.ToLower(label))
 	stems := func(ws []string) map[string]bool {

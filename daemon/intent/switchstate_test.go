@@ -21,6 +21,11 @@ func TestSwitchState(t *testing.T) {
 		{"do not prevent the screen from locking", "Prevent screen from locking", -1},
 		{"allow the screen to lock", "Prevent screen from locking", -1},
 		{"never show the archive tab", "Show archive tab", -1},
+		// a switch's state text merged into its row's label is no word of
+		// the setting
+		{"turn off 12 hour clock", "Use 12 hour clock OFF", -1},
+		{"turn on 12 hour clock", "Use 12 hour clock ON", 1},
+		{"turn off the lights on", "Lights on", -1},
 	} {
 		if got := SwitchState(tt.cmd, tt.label); got != tt.want {
 			t.Errorf("SwitchState(%q, %q) = %d, want %d", tt.cmd, tt.label, got, tt.want)

@@ -1,0 +1,152 @@
+package daemon_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// rewording is a command for the dark-mode flow that the lexical matcher
+// leaves well below the replay threshold (no embedder in these tests).
+const rewording = "put the app in dark mode"
+
+// learnDarkMode plans "turn on dark mode" on the demo phone with the graph
+// planner (the route checker set or not) and returns the engine's store.
+func learnDarkMode(t *testing.T, check bool) (*sim.Phone, *knowledge.Store) {
+	t.Helper()
+	phone, st := demotest.New(t, true)
+	cfg := daemon.Config{Unattended: true}
+	if check {
+		cfg.RouteCheck = graphplan.New(st)
+	}
+	eng := daemon.New(phone, st, graphplan.New(st), nil, cfg)
+	res, err := eng.Run(context.Background(), "turn on dark mode", daemon.Options{})
+	if err != nil || res.Outcome != knowledge.OutcomeSuccess || !res.Saved {
+		t.Fatalf("learning: %+v %v", res, err)
+	}
+	return phone, st
+}
+
+// replayOnly runs command with no planner, after resetting the phone.
+func replayOnly(t *testing.T, phone *sim.Phone, st *knowledge.Store, check bool, command string) *daemon.Result {
+	t.Helper()
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := daemon.Config{Unattended: true}
+	if check {
+		cfg.RouteCheck = graphplan.New(st)
+	}
+	res, err := daemon.New(phone, st, nil, nil, cfg).Run(context.Background(), command, daemon.Options{NoPlanner: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestRouteCheckReplaysARewording: a wording the matcher leaves far below
+// the threshold replays the flow once the graph planner, walked over the
+// flow's recorded screens, takes its every step and stops on its end
+// screen; without the route checker it is a miss.
+func TestRouteCheckReplaysARewording(t *testing.T) {
+	phone, st := learnDarkMode(t, true)
+	res := replayOnly(t, phone, st, true, rewording)
+	if !res.Matched || !res.Routed || res.Outcome != knowledge.OutcomeSuccess || res.Strategy != "replay" || phone.State() != "settings_dark" {
+		t.Fatalf("routed replay: %+v on %s", res, phone.State())
+	}
+	if res.Score >= 0.5 {
+		t.Fatalf("lexical score %.2f: the rewording does not test the route check", res.Score)
+	}
+	f, err := st.Flow(context.Background(), res.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range f.Commands {
+		if c == rewording {
+			t.Fatalf("a routed command was kept as lexical evidence: %q", f.Commands)
+		}
+	}
+	if res := replayOnly(t, phone, st, false, rewording); res.Matched {
+		t.Fatalf("without the route check: %+v", res)
+	}
+	// a command that asks for more than the flow does: the walk's end
+	// screen leaves a word of it, an action, undone
+	if res := replayOnly(t, phone, st, true, rewording+" and share it"); res.Matched {
+		t.Fatalf("a command asking for more replayed: %+v", res)
+	}
+}
+
+// TestRouteCheckNeedsKeptScreens: a flow learned while no screen was kept
+// (an engine without a route checker keeps none) is never confirmed.
+func TestRouteCheckNeedsKeptScreens(t *testing.T) {
+	phone, st := learnDarkMode(t, false)
+	if res := replayOnly(t, phone, st, true, rewording); res.Matched {
+		t.Fatalf("confirmed without recorded screens: %+v", res)
+	}
+}
+
+// TestKeptScreensHoldNoTypedTextNorSecrets: a kept screen shows a field as
+// it was before the run typed into it, and never a secret of the command.
+func TestKeptScreensHoldNoTypedTextNorSecrets(t *testing.T) {
+	phone, st := demotest.New(t, true)
+	ctx := context.Background()
+	eng := daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
+	first, err := eng.Run(ctx, `create a note called "Zanzibar"`, daemon.Options{})
+	if err != nil || first.Outcome != knowledge.OutcomeSuccess {
+		t.Fatalf("%+v %v", first, err)
+	}
+	typedAt := map[string]bool{} // screens the typing happened on or led to
+	for _, s := range first.Steps {
+		if s.Text != "" {
+			typedAt[s.Screen], typedAt[s.After] = true, true
+		}
+	}
+	if len(typedAt) == 0 {
+		t.Fatalf("nothing typed: %+v", first.Steps)
+	}
+	for fp := range typedAt {
+		if raw := snapshotOf(t, st, fp); raw == "" || strings.Contains(raw, "Zanzibar") {
+			t.Fatalf("screen %s kept as %q", fp, raw)
+		}
+	}
+	// a screen showing what the command gives as a password keeps it
+	// redacted
+	dev := &injector{Phone: phone, state: "home", views: []screen.Node{{Class: "android.widget.TextView", Text: "Pass: Mombasa"}}}
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	eng = daemon.New(dev, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
+	second, err := eng.Run(ctx, "turn on dark mode, password Mombasa", daemon.Options{})
+	if err != nil || len(second.Steps) == 0 || second.Steps[0].Screen == "" {
+		t.Fatalf("%+v %v", second, err)
+	}
+	if raw := snapshotOf(t, st, second.Steps[0].Screen); raw == "" || strings.Contains(raw, "Mombasa") || !strings.Contains(raw, "Pass: ") {
+		t.Fatalf("home screen kept as %q", raw)
+	}
+}
+
+// snapshotOf returns the kept snapshot JSON of screen fp of the demo app.
+func snapshotOf(t *testing.T, st *knowledge.Store, fp string) string {
+	t.Helper()
+	ctx := context.Background()
+	apps, err := st.Apps(ctx)
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("apps %+v %v", apps, err)
+	}
+	sc, err := st.ScreenByFingerprint(ctx, apps[0].ID, fp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := st.ScreenSnapshot(ctx, sc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}

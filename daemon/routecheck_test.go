@@ -1,7 +1,10 @@
 package daemon_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -132,7 +135,8 @@ func TestKeptScreensHoldNoTypedTextNorSecrets(t *testing.T) {
 	}
 }
 
-// snapshotOf returns the kept snapshot JSON of screen fp of the demo app.
+// snapshotOf returns the kept snapshot JSON of screen fp of the demo app
+// (kept gzipped).
 func snapshotOf(t *testing.T, st *knowledge.Store, fp string) string {
 	t.Helper()
 	ctx := context.Background()
@@ -144,7 +148,15 @@ func snapshotOf(t *testing.T, st *knowledge.Store, fp string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := st.ScreenSnapshot(ctx, sc.ID)
+	packed, err := st.ScreenSnapshot(ctx, sc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(packed))
+	if err != nil {
+		t.Fatalf("screen %s: %v", fp, err)
+	}
+	raw, err := io.ReadAll(zr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -466,4 +467,37 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 	}
 	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: the routes of %d flows fit the command; none replayed", len(fits))})
 	return intent.Candidate{}, false
+}
+
+// CheckRoute walks the route checker over saved flow flowID's recorded
+// screens for command, as flow matching does for a command no flow
+// matched well enough, and returns the slot values the walk gave and why
+// the route was not confirmed ("" when it was). For tools: timing the
+// walk (`wayfinder bench`) and asking why a command did not replay a
+// flow. Errors: no route checker configured (Config.RouteCheck), no such
+// flow, the store failing.
+func (e *Engine) CheckRoute(ctx context.Context, command string, flowID int64) (map[string]string, string, error) {
+	if e.cfg.RouteCheck == nil {
+		return nil, "", errors.New("daemon: no route checker configured")
+	}
+	f, err := e.store.Flow(ctx, flowID)
+	if err != nil {
+		return nil, "", err
+	}
+	app, err := e.store.AppByPackage(ctx, f.Package)
+	if err != nil {
+		return nil, "", err
+	}
+	e.runMu.Lock() // the checker's run state is one, as the phone is
+	defer e.runMu.Unlock()
+	r := &run{e: e, cfg: e.cfg, app: app, appLabel: e.matcher.label(f.Package), secrets: privacy.SecretsIn(command),
+		res: &Result{Command: command, Package: f.Package}}
+	slots, why := r.walkRoute(ctx, e.cfg.RouteCheck, f)
+	if rs, ok := e.cfg.RouteCheck.(Resetter); ok {
+		rs.Reset()
+	}
+	if why == "" {
+		why = r.valueDoubt(f, slots)
+	}
+	return slots, why, nil
 }

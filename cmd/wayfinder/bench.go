@@ -67,7 +67,7 @@ func cmdBench(ctx context.Context, args []string) error {
 	importDur := time.Since(t0)
 	gp := graphplan.New(st)
 	timed := &timedPlanner{inner: gp}
-	cfg := eval.Config{Data: d, Store: st, Name: "graph",
+	cfg := eval.Config{Data: d, Store: st, Name: "graph", Engine: daemon.Config{RouteCheck: graphplan.New(st)}, // screens kept
 		Planner: func(*droidtask.Task, *sim.Phone, *knowledge.Store) (daemon.Planner, error) { return timed, nil }}
 	t1 := time.Now()
 	rep, err := eval.Run(ctx, cfg)
@@ -82,6 +82,10 @@ func cmdBench(ctx context.Context, args []string) error {
 	size, _ := st.Size()
 
 	lk, err := lookupBench(*flows, *lookups)
+	if err != nil {
+		return err
+	}
+	rc, err := routeBench(ctx, st)
 	if err != nil {
 		return err
 	}
@@ -102,6 +106,9 @@ func cmdBench(ctx context.Context, args []string) error {
 	row(fmt.Sprintf("flow lookup among %d flows, p50", *flows), lk.p50.String())
 	row(fmt.Sprintf("flow lookup among %d flows, p99 (goal 10ms)", *flows), lk.p99.String())
 	row(fmt.Sprintf("matcher build for %d flows", *flows), lk.build.Round(time.Millisecond).String())
+	row(fmt.Sprintf("route check of a flow for its command, p50 (%d)", rc.n), rc.p50.String())
+	row("route check of a flow for its command, p99", rc.p99.String())
+	row("flows the route check confirms for their command", fmt.Sprintf("%d/%d", rc.confirmed, rc.n))
 	row("Go heap in use after import + eval", fmt.Sprintf("%.1f MB", float64(ms.HeapInuse)/1e6))
 	row("resident memory (VmRSS) before import", fmt.Sprintf("%.1f MB", float64(rssBefore)/1e3))
 	row("resident memory (VmRSS) after import + eval", fmt.Sprintf("%.1f MB", float64(rssAfter)/1e3))
@@ -152,6 +159,42 @@ func pct(ds []time.Duration) (p50, p99, maxD time.Duration) {
 }
 
 type lookupResult struct{ p50, p99, build time.Duration }
+
+type routeResult struct {
+	p50, p99     time.Duration
+	n, confirmed int
+}
+
+// routeBench walks the route checker (daemon.Engine.CheckRoute) over
+// every saved flow of st for the command that learned it, words only
+// (no embedder), and times each walk.
+func routeBench(ctx context.Context, st *knowledge.Store) (routeResult, error) {
+	flows, err := st.Flows(ctx, knowledge.FlowFilter{})
+	if err != nil || len(flows) == 0 {
+		return routeResult{}, err
+	}
+	eng := daemon.New(nil, st, nil, nil, daemon.Config{RouteCheck: graphplan.New(st)})
+	var out routeResult
+	var durs []time.Duration
+	for _, f := range flows {
+		cmd := f.Name
+		if len(f.Commands) > 0 {
+			cmd = f.Commands[0]
+		}
+		t := time.Now()
+		_, why, err := eng.CheckRoute(ctx, cmd, f.ID)
+		if err != nil {
+			return out, err
+		}
+		durs = append(durs, time.Since(t))
+		if why == "" {
+			out.confirmed++
+		}
+	}
+	out.n = len(flows)
+	out.p50, out.p99, _ = pct(durs)
+	return out, nil
+}
 
 // lookupBench builds a matcher over n synthetic flows (generic phone
 // intents, random objects and values) and times Rank for k commands.

@@ -162,3 +162,28 @@ func snapshotOf(t *testing.T, st *knowledge.Store, fp string) string {
 	}
 	return string(raw)
 }
+
+// TestCheckRoute: the walk on its own says why a flow's route does not
+// fit a command, and needs a route checker.
+func TestCheckRoute(t *testing.T) {
+	_, st := learnDarkMode(t, true)
+	ctx := context.Background()
+	flows, err := st.Flows(ctx, knowledge.FlowFilter{})
+	if err != nil || len(flows) != 1 {
+		t.Fatalf("flows %+v %v", flows, err)
+	}
+	eng := daemon.New(nil, st, nil, nil, daemon.Config{RouteCheck: graphplan.New(st)})
+	for _, tc := range []struct{ command, why string }{
+		{rewording, ""},
+		{rewording + " and share it", "not sure"},
+		{"create a note called \"Pears\"", "step 1"},
+	} {
+		_, why, err := eng.CheckRoute(ctx, tc.command, flows[0].ID)
+		if err != nil || (tc.why == "") != (why == "") || !strings.Contains(why, tc.why) {
+			t.Errorf("%q: why %q, %v; want %q", tc.command, why, err, tc.why)
+		}
+	}
+	if _, _, err := daemon.New(nil, st, nil, nil, daemon.Config{}).CheckRoute(ctx, rewording, flows[0].ID); err == nil {
+		t.Error("no route checker: no error")
+	}
+}

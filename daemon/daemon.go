@@ -322,6 +322,11 @@ type run struct {
 	// goal is the recorded end screen of the saved flow the run finishes
 	// (replay handed over to the planner); nil when none
 	goal *knowledge.Goal
+	// shots: the screen each step acted on, by StepRecord.Step, and end
+	// the screen the run ended on, kept for the flow it learns or
+	// replays (routecheck.go); none without a route checker
+	shots map[int]knowledge.FlowScreen
+	end   knowledge.FlowScreen
 }
 
 // emit publishes an event of the run. The owner's private values of
@@ -446,6 +451,13 @@ func (r *run) do(ctx context.Context, opt Options) error {
 			r.res.Outcome = knowledge.OutcomeSuccess
 			if err := e.store.RecordFlowUse(ctx, flow.ID, true); err != nil {
 				return machineErr{err}
+			}
+			if replayedAsIs(flow, r.steps) {
+				// its screens as this replay saw them: a flow learned
+				// before screens were kept gets them now
+				if err := r.keepScreens(ctx, flow.ID, r.steps); err != nil {
+					return err
+				}
 			}
 			if r.res.Command != "" && !r.bridged() && len(r.rows) == 0 {
 				command := privacy.Redact(r.res.Command, r.secrets, false)

@@ -157,11 +157,14 @@ func (r *run) accept(s *screen.Snapshot, fp string, p progress, who string) erro
 	return nil
 }
 
-// currentGoal describes the screen the run ends on, as a flow's goal.
+// currentGoal describes the screen the run ends on, as a flow's goal,
+// and keeps it as the run's end screen (run.end).
 func (r *run) currentGoal(ctx context.Context) (*knowledge.Goal, error) {
 	s, err := r.e.dev.Snapshot(ctx)
 	if err != nil {
 		return nil, machineErr{fmt.Errorf("snapshot: %w", err)}
 	}
-	return goalOf(s, screen.Fingerprint(s)), nil
+	fp := screen.Fingerprint(s)
+	r.end = r.shot(fp, s)
+	return goalOf(s, fp), nil
 }

@@ -197,13 +197,19 @@ func (r *run) learn(ctx context.Context) error {
 		}
 		r.e.matcher.invalidate()
 		r.res.FlowID, r.res.FlowName = dup.ID, dup.Name
-		return nil
+		return r.keepScreens(ctx, dup.ID, path)
 	}
 	if old := r.namesake(ctx, f); old != nil {
-		return r.relearn(ctx, old, f)
+		if err := r.relearn(ctx, old, f); err != nil {
+			return err
+		}
+		return r.keepScreens(ctx, old.ID, path)
 	}
 	if err := r.e.store.SaveFlow(ctx, f); err != nil {
 		return machineErr{err}
+	}
+	if err := r.keepScreens(ctx, f.ID, path); err != nil {
+		return err
 	}
 	r.e.matcher.invalidate()
 	r.res.Saved, r.res.FlowID, r.res.FlowName = true, f.ID, f.Name

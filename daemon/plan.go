@@ -163,6 +163,7 @@ func (r *run) planState(s *screen.Snapshot, fp string) *PlanState {
 func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.Action, el *screen.Element, d Decision, decide time.Duration) (StepRecord, error) {
 	t0 := time.Now()
 	rec := StepRecord{Step: len(r.steps), Screen: fp, Action: a.Type, Text: a.Text, Reason: d.Reason, Mode: d.Mode, Where: goalOf(s, fp)}
+	r.keepShot(rec.Step, fp, s)
 	if el != nil {
 		rec.Target = screen.Describe(s, el.NodeID)
 		rec.Label = el.Label
@@ -247,6 +248,7 @@ func (r *run) ensure(ctx context.Context, s *screen.Snapshot, fp string, a devic
 		return rec, err
 	}
 	state := map[bool]string{true: "on", false: "off"}[want]
+	r.keepShot(len(r.steps), fp, s)
 	rec := StepRecord{Step: len(r.steps), Screen: fp, After: fp, Action: d.Action, Target: screen.Describe(s, el.NodeID), Where: goalOf(s, fp),
 		Label: el.Label, Reason: d.Reason, Mode: d.Mode, OK: true, Message: "already " + state}
 	r.steps = append(r.steps, rec)
@@ -287,11 +289,11 @@ func (r *run) fillSecret(text string) string {
 // graph (environmental knowledge), with both screens and the element.
 func (r *run) recordTransition(ctx context.Context, before *screen.Snapshot, fp string, after *screen.Snapshot, rec StepRecord) error {
 	st := r.e.store
-	from, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: fp, Activity: before.Activity, Dialog: screen.IsDialog(before), Snapshot: r.keptSnapshot(before)})
+	from, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: fp, Activity: before.Activity, Dialog: screen.IsDialog(before)})
 	if err != nil {
 		return machineErr{err}
 	}
-	to, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: rec.After, Activity: after.Activity, Dialog: screen.IsDialog(after), Snapshot: r.keptSnapshot(after)})
+	to, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: r.app.ID, Fingerprint: rec.After, Activity: after.Activity, Dialog: screen.IsDialog(after)})
 	if err != nil {
 		return machineErr{err}
 	}

@@ -136,6 +136,7 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			r.emit(event.Log, event.LogInfo{Level: "warn", Text: "replay: ended on a screen that is not the flow's recorded end screen"})
 			return false, len(f.Steps), nil
 		}
+		r.end = r.shot(fp, s)
 	}
 	return true, 0, nil
 }
@@ -403,6 +404,10 @@ func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept 
 	repaired.Updated = time.Now()
 	reason := fmt.Sprintf("%s: step %d on replaced (%d steps now)", knowledge.ReasonRepaired, failedAt+1, len(repaired.Steps))
 	if err := r.e.store.ReviseFlow(ctx, &repaired, reason); err != nil {
+		return machineErr{err}
+	}
+	// its old screens show the old route; the next replay keeps new ones
+	if err := r.e.store.SetFlowScreens(ctx, repaired.ID, nil); err != nil {
 		return machineErr{err}
 	}
 	r.e.matcher.invalidate()

@@ -1,13 +1,10 @@
 package daemon
 
 import (
-	"bytes"
 	"cmp"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -104,37 +101,32 @@ func (r *run) valueDoubt(f *knowledge.Flow, slots map[string]string) string {
 	return ""
 }
 
-// walkRoute walks planner p over flow f's recorded screens. It returns
-// the slot values the walk gave, or why the route was not confirmed.
+// walkRoute walks planner p over the screens flow f kept (the run that
+// learned or last replayed it saw them: knowledge.FlowScreen). It
+// returns the slot values the walk gave, or why the route was not
+// confirmed.
 func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[string]string, string) {
+	kept, err := r.e.store.FlowScreens(ctx, f.ID)
+	if err != nil {
+		return nil, "its screens could not be read: " + err.Error()
+	}
+	if len(kept) != len(f.Steps)+1 {
+		return nil, "its screens were not kept" // learned before they were, or repaired since
+	}
 	typed := map[string]string{} // descriptor key of a field → text the walk typed there
-	// toggles the flow sets, in the state the walk left them: a stored
-	// snapshot shows a screen's last visit, not the state the flow found
-	toggles := map[string]shownToggle{}
 	slots := map[string]string{}
 	var hist []StepRecord
-	for i := 0; i <= len(f.Steps); i++ {
+	for i, sc := range kept {
 		fp := f.Goal.Screen
 		if i < len(f.Steps) {
 			fp = f.Steps[i].Screen
-			switch a := f.Steps[i].Action; a {
-			case ActEnsureOn, ActEnsureOff:
-				// the flow found it in the other state, or it would not
-				// have been tapped when learned
-				toggles[f.Steps[i].Target.Key()] = shownToggle{f.Steps[i].Target, a == ActEnsureOff}
-			}
 		}
-		s, err := r.recordedScreen(ctx, fp, typed, toggles)
+		if sc.Index != i || sc.Fingerprint != fp {
+			return nil, fmt.Sprintf("its screen %d is not the one its step %d acts on", sc.Index, i+1)
+		}
+		s, err := walkScreen(sc.Snapshot, typed)
 		if err != nil {
-			return nil, err.Error()
-		}
-		if i < len(f.Steps) && f.Steps[i].Action == device.Tap {
-			if m, ok := screen.Ground(s, f.Steps[i].Target); ok {
-				el := &screen.Element{NodeID: m.NodeID}
-				if toggleOf(s, el) != "" && !isOption(s, el) {
-					return nil, fmt.Sprintf("step %d taps a toggle in a state the flow did not keep", i+1)
-				}
-			}
+			return nil, fmt.Sprintf("screen %d: %v", i, err)
 		}
 		if i > 0 {
 			hist[i-1].After = fp
@@ -166,13 +158,10 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[
 		if rec.Action == device.Input && rec.Target.Class != "" {
 			typed[rec.Target.Key()] = rec.Text
 		}
-		if t, ok := toggles[rec.Target.Key()]; ok && (rec.Action == ActEnsureOn || rec.Action == ActEnsureOff) {
-			toggles[rec.Target.Key()] = shownToggle{t.d, rec.Action == ActEnsureOn}
-		}
 		rec.Step, rec.Screen, rec.OK, rec.Mode, rec.Reason = i, fp, true, d.Mode, d.Reason
 		hist = append(hist, rec)
 	}
-	return nil, "no end screen" // not reached
+	return nil, "no end screen" // not reached: kept holds one
 }
 
 // agrees compares the checker's decision d on screen s with the flow's
@@ -205,10 +194,17 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 	default:
 		return rec, fmt.Sprintf("the checker would %s %q, the flow %ss %q", d.Action, el.Label, step.Action, step.Target.Label())
 	}
-	if d.Action == device.Tap && step.Action == ActEnsureOn && toggleOf(s, el) == toggleOff && intent.Polarity(st.Command) == 0 && !intent.Negated(st.Command) {
-		// a command that names a setting without saying on or off asks
-		// to have it (intent.SwitchState): the tap sets it on
-		d.Action = ActEnsureOn
+	if t := toggleOf(s, el); t != "" && !isOption(s, el) && isSetting(step.Action) && isSetting(d.Action) {
+		// a switch: the walk and the flow must leave it in the same
+		// state, the one the command asks for
+		want, got := setsTo(step.Action, t), setsTo(d.Action, t)
+		if d.Action == device.Tap && !asksFor(st.Command, el.Label, got) {
+			return rec, fmt.Sprintf("the checker would tap %q, which sets it %s, not as the command asks", el.Label, got)
+		}
+		if got != want {
+			return rec, fmt.Sprintf("the checker would set %q %s, the flow %s", el.Label, got, want)
+		}
+		d.Action = step.Action
 	}
 	if d.Action != step.Action {
 		// a tap on a toggle where the flow sets it on or off: the
@@ -238,6 +234,37 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 	return rec, ""
 }
 
+// isSetting reports whether action can set a switch: a tap, or
+// ensure_on / ensure_off.
+func isSetting(action string) bool {
+	return action == device.Tap || action == ActEnsureOn || action == ActEnsureOff
+}
+
+// setsTo is the state ("on", "off") action leaves a switch in that shows
+// state shown: ensure_on / ensure_off theirs, a tap the other.
+func setsTo(action, shown string) string {
+	switch {
+	case action == ActEnsureOn, action == device.Tap && shown == toggleOff:
+		return toggleOn
+	}
+	return toggleOff
+}
+
+// asksFor reports whether command asks for the switch labelled label to
+// be in state: by its on / off words (intent.SwitchState), or, without
+// any, on — off when negated: a command that names a setting asks to
+// have it.
+func asksFor(command, label, state string) bool {
+	want := intent.SwitchState(command, label)
+	if want == 0 {
+		want = 1
+		if intent.Negated(command) {
+			want = -1
+		}
+	}
+	return (want > 0) == (state == toggleOn)
+}
+
 // hasLabel reports whether labels holds label, case folded.
 func hasLabel(labels []string, label string) bool {
 	for _, l := range labels {
@@ -246,143 +273,6 @@ func hasLabel(labels []string, label string) bool {
 		}
 	}
 	return false
-}
-
-// recordedScreen returns the stored snapshot of screen fp of the run's
-// app (kept without the text its run typed: keptSnapshot), with a field
-// the walk typed into showing that text and the flow's toggles in the
-// state the walk left them.
-func (r *run) recordedScreen(ctx context.Context, fp string, typed map[string]string, toggles map[string]shownToggle) (*screen.Snapshot, error) {
-	sc, err := r.e.store.ScreenByFingerprint(ctx, r.app.ID, fp)
-	if err != nil {
-		return nil, fmt.Errorf("screen %.12s is not in the store: %w", fp, err)
-	}
-	packed, err := r.e.store.ScreenSnapshot(ctx, sc.ID)
-	if err != nil || len(packed) == 0 {
-		return nil, fmt.Errorf("screen %.12s has no snapshot kept", fp)
-	}
-	raw, err := unpackSnapshot(packed)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot of screen %.12s: %w", fp, err)
-	}
-	keys, err := screen.ParseJSON(raw) // descriptors are cached: read them from a copy
-	if err != nil {
-		return nil, fmt.Errorf("snapshot of screen %.12s: %w", fp, err)
-	}
-	s, _ := screen.ParseJSON(raw)
-	for i := range s.Nodes {
-		n := &s.Nodes[i]
-		if !n.Editable {
-			continue
-		}
-		if t, ok := typed[screen.Describe(keys, i).Key()]; ok {
-			n.Text = t
-		}
-	}
-	for _, t := range toggles {
-		m, ok := screen.Ground(keys, t.d)
-		if !ok {
-			continue
-		}
-		var ids []int
-		keys.Walk(m.NodeID, func(n *screen.Node, _ int) bool {
-			if n.Checkable {
-				ids = append(ids, n.ID)
-			}
-			return true
-		})
-		if len(ids) == 1 {
-			s.Nodes[ids[0]].Checked = t.on
-		}
-	}
-	return s, nil
-}
-
-// shownToggle is a toggle of a flow step (its target) and the state the
-// walk shows it in.
-type shownToggle struct {
-	d  screen.Descriptor
-	on bool
-}
-
-// keptSnapshot is s as the store keeps it for the route check: snapshot
-// JSON without the text this run typed (a field shows what it showed
-// before the run, so a walk types its own value there) and with the
-// run's secrets redacted; nil when it cannot be encoded.
-func (r *run) keptSnapshot(s *screen.Snapshot) []byte {
-	if s == nil || r.cfg.RouteCheck == nil {
-		return nil
-	}
-	raw, err := s.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	var fields []screen.Descriptor
-	for _, st := range r.steps {
-		if st.Action == device.Input && st.Target.Class != "" {
-			fields = append(fields, st.Target)
-		}
-	}
-	if len(fields) > 0 {
-		c, err := screen.ParseJSON(raw)
-		if err != nil {
-			return nil
-		}
-		var ids []int
-		for _, d := range fields {
-			if m, ok := screen.Ground(c, d); ok && c.Nodes[m.NodeID].Editable {
-				ids = append(ids, m.NodeID)
-			}
-		}
-		for _, id := range ids {
-			c.Nodes[id].Text = ""
-		}
-		if raw, err = c.MarshalJSON(); err != nil {
-			return nil
-		}
-	}
-	return packSnapshot(privacy.RedactJSON(raw, r.secrets, false))
-}
-
-// maxSnapshot bounds a kept snapshot's JSON once unpacked (bytes): a
-// phone's screen is tens of kB; anything past this is not one.
-const maxSnapshot = 8 << 20
-
-// packSnapshot gzips snapshot JSON for the store (about a tenth of its
-// size: the 2.6 MB of the 226 screens the 127 recorded tasks visit
-// become 0.34 MB);
-// nil when it cannot.
-func packSnapshot(raw []byte) []byte {
-	var b bytes.Buffer
-	w, err := gzip.NewWriterLevel(&b, gzip.BestSpeed)
-	if err != nil {
-		return nil
-	}
-	if _, err := w.Write(raw); err != nil || w.Close() != nil {
-		return nil
-	}
-	return b.Bytes()
-}
-
-// unpackSnapshot returns the JSON of a kept snapshot: gunzipped when
-// packed (packSnapshot), as is when not. Errors: a corrupt stream, or
-// JSON past maxSnapshot.
-func unpackSnapshot(b []byte) ([]byte, error) {
-	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		return b, nil
-	}
-	r, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
-	}
-	raw, err := io.ReadAll(io.LimitReader(r, maxSnapshot+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(raw) > maxSnapshot {
-		return nil, fmt.Errorf("more than %d bytes unpacked", maxSnapshot)
-	}
-	return raw, nil
 }
 
 // hardVeto: the matcher's rules a route check never overrules — an

@@ -87,36 +87,40 @@ func TestRouteCheckReplaysARewording(t *testing.T) {
 }
 
 // TestRouteCheckNeedsKeptScreens: a flow learned while no screen was kept
-// (an engine without a route checker keeps none) is never confirmed.
+// (an engine without a route checker keeps none) is not confirmed until a
+// replay of it keeps them.
 func TestRouteCheckNeedsKeptScreens(t *testing.T) {
 	phone, st := learnDarkMode(t, false)
 	if res := replayOnly(t, phone, st, true, rewording); res.Matched {
 		t.Fatalf("confirmed without recorded screens: %+v", res)
 	}
+	// a replay step for step keeps them
+	if res := replayOnly(t, phone, st, true, "turn on dark mode"); res.Strategy != "replay" || res.Outcome != knowledge.OutcomeSuccess {
+		t.Fatalf("replay: %+v", res)
+	}
+	if res := replayOnly(t, phone, st, true, rewording); !res.Routed {
+		t.Fatalf("after a replay kept its screens: %+v", res)
+	}
 }
 
-// TestKeptScreensHoldNoTypedTextNorSecrets: a kept screen shows a field as
-// it was before the run typed into it, and never a secret of the command.
+// TestKeptScreensHoldNoTypedTextNorSecrets: a flow keeps the screens its
+// steps acted on, a field as it was before the run typed into it, and
+// never a secret of the command.
 func TestKeptScreensHoldNoTypedTextNorSecrets(t *testing.T) {
 	phone, st := demotest.New(t, true)
 	ctx := context.Background()
 	eng := daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
 	first, err := eng.Run(ctx, `create a note called "Zanzibar"`, daemon.Options{})
-	if err != nil || first.Outcome != knowledge.OutcomeSuccess {
+	if err != nil || first.Outcome != knowledge.OutcomeSuccess || first.FlowID == 0 {
 		t.Fatalf("%+v %v", first, err)
 	}
-	typedAt := map[string]bool{} // screens the typing happened on or led to
-	for _, s := range first.Steps {
-		if s.Text != "" {
-			typedAt[s.Screen], typedAt[s.After] = true, true
-		}
+	kept := keptScreens(t, st, first.FlowID)
+	if len(kept) != len(first.Steps)+1 {
+		t.Fatalf("%d screens kept for %d steps", len(kept), len(first.Steps))
 	}
-	if len(typedAt) == 0 {
-		t.Fatalf("nothing typed: %+v", first.Steps)
-	}
-	for fp := range typedAt {
-		if raw := snapshotOf(t, st, fp); raw == "" || strings.Contains(raw, "Zanzibar") {
-			t.Fatalf("screen %s kept as %q", fp, raw)
+	for i, raw := range kept {
+		if strings.Contains(raw, "Zanzibar") {
+			t.Fatalf("screen %d kept the typed text: %s", i, raw)
 		}
 	}
 	// a screen showing what the command gives as a password keeps it
@@ -125,42 +129,37 @@ func TestKeptScreensHoldNoTypedTextNorSecrets(t *testing.T) {
 	if err := phone.Reset("home"); err != nil {
 		t.Fatal(err)
 	}
-	eng = daemon.New(dev, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
+	eng = daemon.New(dev, st, &scripted{labels: []string{"More options", "Settings", "Dark mode"}}, nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
 	second, err := eng.Run(ctx, "turn on dark mode, password Mombasa", daemon.Options{})
-	if err != nil || len(second.Steps) == 0 || second.Steps[0].Screen == "" {
+	if err != nil || second.FlowID == 0 {
 		t.Fatalf("%+v %v", second, err)
 	}
-	if raw := snapshotOf(t, st, second.Steps[0].Screen); raw == "" || strings.Contains(raw, "Mombasa") || !strings.Contains(raw, "Pass: ") {
-		t.Fatalf("home screen kept as %q", raw)
+	if kept := keptScreens(t, st, second.FlowID); len(kept) == 0 || strings.Contains(kept[0], "Mombasa") || !strings.Contains(kept[0], "Pass: ") {
+		t.Fatalf("screens kept as %q", kept)
 	}
 }
 
-// snapshotOf returns the kept snapshot JSON of screen fp of the demo app
-// (kept gzipped).
-func snapshotOf(t *testing.T, st *knowledge.Store, fp string) string {
+// keptScreens returns the snapshot JSON of the screens flow id keeps
+// (gzipped in the store).
+func keptScreens(t *testing.T, st *knowledge.Store, id int64) []string {
 	t.Helper()
-	ctx := context.Background()
-	apps, err := st.Apps(ctx)
-	if err != nil || len(apps) != 1 {
-		t.Fatalf("apps %+v %v", apps, err)
-	}
-	sc, err := st.ScreenByFingerprint(ctx, apps[0].ID, fp)
+	screens, err := st.FlowScreens(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	packed, err := st.ScreenSnapshot(ctx, sc.ID)
-	if err != nil {
-		t.Fatal(err)
+	var out []string
+	for _, sc := range screens {
+		zr, err := gzip.NewReader(bytes.NewReader(sc.Snapshot))
+		if err != nil {
+			t.Fatalf("screen %d: %v", sc.Index, err)
+		}
+		raw, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(raw))
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(packed))
-	if err != nil {
-		t.Fatalf("screen %s: %v", fp, err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
+	return out
 }
 
 // TestCheckRoute: the walk on its own says why a flow's route does not

@@ -82,9 +82,10 @@ type Config struct {
 	// RouteCheck, when set, is a planner that makes no model call (the
 	// graph planner, a fresh instance of its own) that confirms a saved
 	// flow for a command no flow matched well enough, by walking it over
-	// the screens the flow recorded (routecheck.go). Setting it also keeps
-	// a snapshot of each screen a planned run acts on, in the store,
-	// secrets redacted. Nil: no route check, no snapshots kept.
+	// the screens the flow recorded (routecheck.go). Setting it also keeps,
+	// with each flow learned or replayed step for step, the screens its
+	// steps acted on (flowscreens.go: typed text out, secrets redacted).
+	// Nil: no route check, no screens kept.
 	RouteCheck Planner
 }
 

@@ -98,6 +98,7 @@ type CommandRow struct {
 	Typed       []string `json:"typed,omitempty"`
 	Tapped      []string `json:"tapped,omitempty"` // labels of the replay's taps, in order
 	Promoted    bool     `json:"promoted,omitempty"`
+	Routed      bool     `json:"routed,omitempty"` // replayed on the route check's word (daemon.Result.Routed)
 	// Semantic is what the embedding check compared, when it ran.
 	Semantic *event.SemanticMatch `json:"semantic,omitempty"`
 	// Offered: the owner was asked "did you mean …?"; OfferedRight: the
@@ -148,7 +149,7 @@ func runCommand(ctx context.Context, cfg Config, eng *daemon.Engine, phone *sim.
 	if own != nil {
 		row.Offered, row.OfferedRight, row.GaveValues = own.offered, own.right, own.gave
 	}
-	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted, row.Semantic = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted, res.Semantic
+	row.Score, row.Typed, row.LLMCalls, row.Error, row.Promoted, row.Routed, row.Semantic = res.Score, res.Typed, res.LLMCalls, res.Error, res.Promoted, res.Routed, res.Semantic
 	for _, st := range res.Steps {
 		if tapped(st) {
 			row.Tapped = append(row.Tapped, st.Target.Label())

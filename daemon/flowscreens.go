@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/privacy"
@@ -135,7 +136,10 @@ func (r *run) keptSnapshot(s *screen.Snapshot) []byte {
 			return nil
 		}
 	}
-	return packSnapshot(privacy.RedactJSON(raw, r.secrets, false))
+	if len(r.secrets) > 0 { // with none, redaction changes nothing
+		raw = privacy.RedactJSON(raw, r.secrets, false)
+	}
+	return packSnapshot(raw)
 }
 
 // maxSnapshot bounds a kept snapshot's JSON once unpacked (bytes): a
@@ -148,15 +152,21 @@ const maxSnapshot = 8 << 20
 // nil when it cannot.
 func packSnapshot(raw []byte) []byte {
 	var b bytes.Buffer
-	w, err := gzip.NewWriterLevel(&b, gzip.BestSpeed)
-	if err != nil {
-		return nil
-	}
+	w := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(w)
+	w.Reset(&b)
 	if _, err := w.Write(raw); err != nil || w.Close() != nil {
 		return nil
 	}
 	return b.Bytes()
 }
+
+// gzipWriters pools the writers of packSnapshot: each holds about a
+// megabyte of compressor state, too much to make per step.
+var gzipWriters = sync.Pool{New: func() any {
+	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
+	return w
+}}
 
 // unpackSnapshot returns the JSON of a kept snapshot: gunzipped when
 // packed (packSnapshot), as is when not. Errors: a corrupt stream, or

@@ -2,8 +2,13 @@ package daemon
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/demotest"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
 // TestUnpackSnapshot: a kept snapshot comes back as it went in, plain
@@ -33,4 +38,33 @@ func TestUnpackSnapshot(t *testing.T) {
 			t.Errorf("%s: %q %v", tc.name, got, err)
 		}
 	}
+}
+
+// BenchmarkKeptSnapshot: keeping one screen for the route check (the
+// demo's settings screen, after a field was typed into elsewhere): JSON,
+// typed text out, gzip. Paid once per step of a planned or replayed run.
+func BenchmarkKeptSnapshot(b *testing.B) {
+	phone, _ := demotest.New(b, false)
+	if err := phone.Reset("settings"); err != nil {
+		b.Fatal(err)
+	}
+	s, err := phone.Snapshot(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := &run{cfg: Config{RouteCheck: stubPlanner{}}, steps: []StepRecord{{Action: device.Input, Target: screen.Descriptor{Class: "android.widget.EditText", ResourceID: "x:id/title"}}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(r.keptSnapshot(s)) == 0 {
+			b.Fatal("nothing kept")
+		}
+	}
+}
+
+// stubPlanner stands for a route checker where none is asked.
+type stubPlanner struct{}
+
+func (stubPlanner) Name() string { return "stub" }
+func (stubPlanner) Next(context.Context, *PlanState) (Decision, error) {
+	return Decision{Action: ActDone}, nil
 }

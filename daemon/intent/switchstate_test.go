@@ -23,8 +23,8 @@ func TestSwitchState(t *testing.T) {
 		{"never show the archive tab", "Show archive tab", -1},
 		// a switch's state text merged into its row's label is no word of
 		// the setting
-		{"turn off 12 hour clock", "Use 12 hour clock OFF", -1},
-		{"turn on 12 hour clock", "Use 12 hour clock ON", 1},
+		{"turn off autoplay videos", "Autoplay videos OFF", -1},
+		{"turn on autoplay videos", "Autoplay videos ON", 1},
 		{"turn off the lights on", "Lights on", -1},
 	} {
 		if got := SwitchState(tt.cmd, tt.label); got != tt.want {

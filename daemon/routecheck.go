@@ -338,6 +338,12 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 		add(c, cos)
 	}
 	for _, c := range cands {
+		if r.sem == nil && c.Substituted {
+			// a word of the flow's swapped for another ("the last video" for
+			// "the last photo"): with no model to tell a synonym from
+			// another thing, a walk whose screens show both is no evidence
+			continue
+		}
 		add(c, -1)
 	}
 	slices.SortStableFunc(order, func(a, b scored) int { return cmp.Compare(b.score, a.score) })

@@ -19,7 +19,7 @@ func tapOn(label string) daemon.StepRecord {
 // meaning the whole command (semHit.whole) is left, one it means by
 // itself is not, and the app's name is never asked for.
 func TestWordLeft(t *testing.T) {
-	share := tapOn("Export")
+	export := tapOn("Export")
 	cases := []struct {
 		name  string
 		steps []daemon.StepRecord
@@ -29,8 +29,8 @@ func TestWordLeft(t *testing.T) {
 	}{
 		{"a word no step covers", []daemon.StepRecord{tapOn("Archive")}, nil, false, true},
 		{"every word on a tapped label", []daemon.StepRecord{tapOn("Archive"), tapOn("Share")}, nil, false, false},
-		{"covered by the word's own meaning", []daemon.StepRecord{tapOn("Archive"), share}, []term{"share", "@send"}, false, false},
-		{"covered only by the whole command's meaning", []daemon.StepRecord{tapOn("Archive"), share}, []term{"share", "@send"}, true, true},
+		{"covered by the word's own meaning", []daemon.StepRecord{tapOn("Archive"), export}, []term{"share", "@send"}, false, false},
+		{"covered only by the whole command's meaning", []daemon.StepRecord{tapOn("Archive"), export}, []term{"share", "@send"}, true, true},
 	}
 	for _, tc := range cases {
 		p := &Planner{}

@@ -414,9 +414,9 @@ func (rs *runState) unsure(remaining float64) bool {
 // wordLeft reports whether a word of the command that is a term of it
 // (not a navigation word) has none of its terms covered by a step's own
 // words, as written, by its concept or by its own meaning
-// (runState.worded); the app's name is no requirement: for the route check (daemon.PlanState.Check), where a
-// word no recorded screen carries weighs nothing and would not keep the
-// run from being done.
+// (runState.worded); the app's name is no requirement. For the route
+// check (daemon.PlanState.Check), where a word no recorded screen
+// carries weighs nothing and would not keep the run from being done.
 func (p *Planner) wordLeft() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -137,6 +137,7 @@ func (r *run) flowSteps(steps []StepRecord, first int) []knowledge.Step {
 		}
 		out = append(out, st)
 	}
+	r.redactSteps(out)
 	return out
 }
 
@@ -187,6 +188,9 @@ func (r *run) learn(ctx context.Context) error {
 	goal, err := r.currentGoal(ctx)
 	if err != nil {
 		return err
+	}
+	if len(r.secrets) > 0 {
+		goal = redactGoal(goal, anyCase(r.secrets))
 	}
 	f := &knowledge.Flow{AppID: r.app.ID, Package: r.res.Package, Name: flowName(command), Intent: tmpl,
 		Commands: []string{command}, Slots: slots, Steps: steps, Source: knowledge.SourceLearned,

@@ -302,7 +302,12 @@ func (r *run) recordTransition(ctx context.Context, before *screen.Snapshot, fp 
 		t.Count, t.Failures = 0, 1
 	}
 	if rec.Target.Class != "" {
-		el, err := st.UpsertElement(ctx, knowledge.Element{ScreenID: from.ID, Key: rec.Target.Key(), Descriptor: rec.Target, Label: rec.Label})
+		d, label := rec.Target, rec.Label
+		if len(r.secrets) > 0 {
+			secrets := anyCase(r.secrets)
+			d, label = redactDescriptor(d, secrets), privacy.Redact(label, secrets, false)
+		}
+		el, err := st.UpsertElement(ctx, knowledge.Element{ScreenID: from.ID, Key: d.Key(), Descriptor: d, Label: label})
 		if err != nil {
 			return machineErr{err}
 		}
@@ -321,9 +326,12 @@ func (r *run) backtrack(ctx context.Context, rec StepRecord, v Verdict) error {
 	key := OperationKey(rec.Screen, rec.Action, rec.Target)
 	r.penalty[key] += max(v.Penalty, 1)
 	r.steps[len(r.steps)-1].Backtracked = true
-	lesson := fmt.Sprintf("For %q, %s %q on this screen was wrong: %s", r.res.Command, rec.Action, rec.Label, v.Reason)
+	// a lesson is kept in the store and shown to planners: no secret in it
+	secrets := anyCase(r.secrets)
+	command := privacy.Redact(r.res.Command, secrets, false)
+	lesson := privacy.Redact(fmt.Sprintf("For %q, %s %q on this screen was wrong: %s", command, rec.Action, rec.Label, v.Reason), secrets, false)
 	r.lessons = append(r.lessons, lesson)
-	if _, err := r.e.store.AddLesson(ctx, knowledge.Lesson{AppID: r.app.ID, Screen: rec.Screen, Command: r.res.Command, Text: lesson}); err != nil {
+	if _, err := r.e.store.AddLesson(ctx, knowledge.Lesson{AppID: r.app.ID, Screen: rec.Screen, Command: command, Text: lesson}); err != nil {
 		return machineErr{err}
 	}
 	if !rec.Changed && rec.Action != device.Input {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -136,6 +137,25 @@ func TestKeptScreensHoldNoTypedTextNorSecrets(t *testing.T) {
 	}
 	if kept := keptScreens(t, st, second.FlowID); len(kept) == 0 || strings.Contains(kept[0], "Mombasa") || !strings.Contains(kept[0], "Pass: ") {
 		t.Fatalf("screens kept as %q", kept)
+	}
+	// nor in the flow's steps (a tapped element's neighbours, a step's
+	// screen) or the UI graph's elements
+	f, err := st.Flow(ctx, second.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := st.Graph(ctx, f.AppID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, v := range map[string]any{"flow": f, "graph": g} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.ToLower(string(b)), "mombasa") {
+			t.Errorf("the %s keeps the secret: %s", what, b)
+		}
 	}
 }
 

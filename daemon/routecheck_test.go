@@ -206,3 +206,20 @@ func TestCheckRoute(t *testing.T) {
 		t.Error("no route checker: no error")
 	}
 }
+
+// TestRouteCheckSwitchAsAsked: with a flow that turns the switch on and one
+// that turns it off, a command naming the setting without on or off asks
+// for it on: the walk confirms the first, not the second, whose tap would
+// turn it off.
+func TestRouteCheckSwitchAsAsked(t *testing.T) {
+	phone, st := learnDarkMode(t, true) // dark mode on: the phone stays so
+	eng := daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
+	off, err := eng.Run(context.Background(), "turn off dark mode", daemon.Options{})
+	if err != nil || !off.Saved {
+		t.Fatalf("learning the other way: %+v %v", off, err)
+	}
+	res := replayOnly(t, phone, st, true, rewording)
+	if !res.Routed || res.FlowID == off.FlowID {
+		t.Fatalf("routed %v to flow %d (the one turning it off is %d)", res.Routed, res.FlowID, off.FlowID)
+	}
+}

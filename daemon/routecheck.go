@@ -69,13 +69,7 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 			break
 		}
 		walked++
-		slots, why := r.walkRoute(ctx, p, f)
-		if rs, ok := p.(Resetter); ok {
-			rs.Reset()
-		}
-		if why == "" {
-			why = r.valueDoubt(f, slots)
-		}
+		slots, why := r.checkFlow(ctx, p, f)
 		if why != "" {
 			whyNot = append(whyNot, fmt.Sprintf("flow %d: %s", f.ID, why))
 			continue
@@ -84,6 +78,20 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 		fits = append(fits, c)
 	}
 	return fits, whyNot
+}
+
+// checkFlow walks checker p over flow f (walkRoute), leaves p clean for
+// the next walk, and doubts the values the walk gave (valueDoubt): the
+// slot values, or why the route does not fit the run's command.
+func (r *run) checkFlow(ctx context.Context, p Planner, f *knowledge.Flow) (map[string]string, string) {
+	slots, why := r.walkRoute(ctx, p, f)
+	if rs, ok := p.(Resetter); ok {
+		rs.Reset()
+	}
+	if why == "" {
+		why = r.valueDoubt(f, slots)
+	}
+	return slots, why
 }
 
 // valueDoubt says why the values a walk gave are not to be typed on
@@ -389,12 +397,6 @@ func (e *Engine) CheckRoute(ctx context.Context, command string, flowID int64) (
 	defer e.runMu.Unlock()
 	r := &run{e: e, cfg: e.cfg, app: app, appLabel: e.matcher.label(f.Package), secrets: privacy.SecretsIn(command),
 		res: &Result{Command: command, Package: f.Package}}
-	slots, why := r.walkRoute(ctx, e.cfg.RouteCheck, f)
-	if rs, ok := e.cfg.RouteCheck.(Resetter); ok {
-		rs.Reset()
-	}
-	if why == "" {
-		why = r.valueDoubt(f, slots)
-	}
+	slots, why := r.checkFlow(ctx, e.cfg.RouteCheck, f)
 	return slots, why, nil
 }

@@ -306,7 +306,10 @@ type run struct {
 	given map[string]bool
 	// near: the flows an anchor took but for a word that labels another
 	// element (anchor.go); they are offered to the owner, first
-	near     []anchor
+	near []anchor
+	// routeWhy: why the route checker confirmed none of the flows it
+	// walked (routecheck.go), for the matching report
+	routeWhy []string
 	secrets  []string        // values never to log, stream, store or prompt (daemon/privacy)
 	flow     *knowledge.Flow // the flow being replayed, if any
 	refused  int             // actions the sensitive-action policy refused

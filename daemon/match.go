@@ -248,7 +248,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			top = d.Cands[best]
 		}
 		sm.Promoted, sm.Cosine = promoted, max(0, d.Cosine[best])
-		sm.Candidates = semanticCandidatesOf(d)
+		sm.Candidates, sm.RouteCheck = semanticCandidatesOf(d), r.routeWhy
 		r.res.Semantic = sm
 	}
 	if len(cands) == 0 && sm == nil && !anchoredTo {

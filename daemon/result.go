@@ -143,6 +143,7 @@ func (r *run) redactResult() {
 			}
 			c.Slots = slots
 		}
+		sm.RouteCheck = mapStrings(sm.RouteCheck, red)
 		res.Semantic = &sm
 	}
 	if p.Empty() {

@@ -360,6 +360,7 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 		walk[i] = o.c
 	}
 	fits, whyNot := r.routeFits(ctx, walk, flows)
+	r.routeWhy = whyNot
 	switch len(fits) {
 	case 0:
 		if len(whyNot) > 0 {

@@ -4,23 +4,28 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/bert"
+	"github.com/wayfinder-agent/wayfinder/daemon/graphplan"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 func cmdFlows(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return usageError{"flows: want list | show ID | history ID | rollback ID VERSION | export [-o FILE] | import FILE | rm ID | rename ID NAME"}
+		return usageError{"flows: want list | show ID | check [ID [COMMAND]] | history ID | rollback ID VERSION | export [-o FILE] | import FILE | rm ID | rename ID NAME"}
 	}
 	sub := args[0]
 	fs := newFlags("flows " + sub)
 	db := fs.String("db", "", "knowledge store file (default "+defaultDB()+")")
 	out := fs.String("o", "", "export: output file (default stdout)")
 	pkg := fs.String("app", "", "list/export: only this package")
+	embed := fs.String("embed-model", "", `check: "local" to compare meanings with the on-device model, as flow matching does (default: words only)`)
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -82,6 +87,18 @@ func cmdFlows(ctx context.Context, args []string) error {
 			fmt.Printf("  %2d. %-6s %-40s on %s → %s%s\n", s.Index+1, s.Action, trunc(describeFlowStep(s), 40), short8(s.Screen), short8(s.Expect), mark)
 		}
 		return nil
+	case "check":
+		cfg := daemon.Config{RouteCheck: graphplan.New(st)}
+		if *embed == LocalEmbedModel {
+			m, err := bert.LoadDefault()
+			if err != nil {
+				return fmt.Errorf("--embed-model %s: %w", LocalEmbedModel, err)
+			}
+			cfg.Embedder = m
+		} else if *embed != "" {
+			return usageError{fmt.Sprintf("flows check: --embed-model %q: only %q is supported here", *embed, LocalEmbedModel)}
+		}
+		return checkRoutes(ctx, os.Stdout, daemon.New(nil, st, nil, nil, cfg), st, pos)
 	case "history":
 		n, err := id()
 		if err != nil {
@@ -179,6 +196,56 @@ func cmdFlows(ctx context.Context, args []string) error {
 		return st.RenameFlow(ctx, n, strings.Join(pos[1:], " "))
 	}
 	return usageError{fmt.Sprintf("flows: unknown subcommand %q", sub)}
+}
+
+// checkRoutes walks the route checker (daemon.Engine.CheckRoute of eng)
+// over the flows' kept screens and prints, per flow, whether its
+// route does what a command asks, or why not: pos is empty (every flow,
+// for the command that learned it), an ID (that flow), or an ID and a
+// command.
+func checkRoutes(ctx context.Context, w io.Writer, eng *daemon.Engine, st *knowledge.Store, pos []string) error {
+	var flows []knowledge.Flow
+	if len(pos) == 0 {
+		all, err := st.Flows(ctx, knowledge.FlowFilter{})
+		if err != nil {
+			return err
+		}
+		flows = all
+	} else {
+		n, err := strconv.ParseInt(pos[0], 10, 64)
+		if err != nil {
+			return usageError{fmt.Sprintf("flows check: %q is not a flow ID", pos[0])}
+		}
+		f, err := st.Flow(ctx, n)
+		if err != nil {
+			return err
+		}
+		flows = []knowledge.Flow{*f}
+	}
+	confirmed := 0
+	for _, f := range flows {
+		command := strings.Join(pos[min(1, len(pos)):], " ")
+		if command == "" && len(f.Commands) > 0 {
+			command = f.Commands[0]
+		}
+		if command == "" {
+			command = f.Name
+		}
+		slots, why, err := eng.CheckRoute(ctx, command, f.ID)
+		if err != nil {
+			return err
+		}
+		if why == "" {
+			confirmed++
+			fmt.Fprintf(w, "flow #%d %q: confirmed for %q %v\n", f.ID, f.Name, command, slots)
+			continue
+		}
+		fmt.Fprintf(w, "flow #%d %q: not confirmed for %q: %s\n", f.ID, f.Name, command, why)
+	}
+	if len(flows) > 1 {
+		fmt.Fprintf(w, "%d of %d flows confirmed\n", confirmed, len(flows))
+	}
+	return nil
 }
 
 // health says whether a flow may act on its own, for listings.

@@ -8,7 +8,7 @@
 //	wayfinder graph export --db FILE [--app PKG] --format dot|json
 //	wayfinder run     --data DIR --app NAME | --adb [SERIAL] [--db FILE] [--planner graph|llm|auto] [--steps FILE|-] "command"
 //	wayfinder context list|set|delete|export|import [--db FILE] ...
-//	wayfinder flows   list|show|history|rollback|export|import|rm --db FILE ...
+//	wayfinder flows   list|show|check|history|rollback|export|import|rm --db FILE ...
 //	wayfinder eval    --data DIR [--apps a,b] --planner oracle|graph|llm [--db FILE] [--commands FILE] [--tutorials FILE [--steps-only]] [--adb [SERIAL]] --report FILE
 //	wayfinder bench   [--data DIR]
 //	wayfinder serve   [--data DIR --app NAME | --adb [SERIAL]] [--addr 127.0.0.1:PORT] [--db FILE] [--step-delay D] [--reset-each-run]
@@ -33,7 +33,7 @@ usage:
   wayfinder run    --data DIR --app NAME [--db FILE] [--planner graph|llm|auto] [--steps FILE|-] "command"
   wayfinder run    --adb [SERIAL] [--db FILE] [--steps FILE|-] "command"      a phone over adb
   wayfinder context list|set|delete|export|import [--db FILE] ...            the owner's people, places, accounts
-  wayfinder flows  list|show|history|rollback|export|import|rm --db FILE ...
+  wayfinder flows  list|show|check|history|rollback|export|import|rm --db FILE ...
   wayfinder store  check|recover --db FILE         integrity check; move a damaged store aside, keep its flows
   wayfinder eval   --data DIR --planner oracle|graph|llm [--apps a,b] [--db FILE] [--commands FILE] [--tutorials FILE] [--adb [SERIAL]] --report FILE
   wayfinder drift  --data DIR --out DIR [--kinds k,...] [--strength low|moderate|high|N] --seed N

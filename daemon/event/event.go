@@ -88,6 +88,9 @@ type SemanticMatch struct {
 	Chosen bool `json:"chosen,omitempty"`
 	// Candidates are the flows compared, highest cosine first (at most 5).
 	Candidates []SemanticCandidate `json:"candidates,omitempty"`
+	// RouteCheck says, per flow walked by the route checker
+	// (daemon/routecheck.go) and not confirmed, why ("flow 7: step 2: …").
+	RouteCheck []string `json:"route_check,omitempty"`
 }
 
 // SemanticCandidate is one flow compared by meaning: its lexical score,

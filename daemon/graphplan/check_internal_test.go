@@ -44,7 +44,7 @@ func TestWordLeft(t *testing.T) {
 		for _, h := range tc.steps {
 			rs.foldStep(h)
 		}
-		if got := p.wordLeft(); got != tc.left {
+		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
 			t.Errorf("%s: wordLeft %v, want %v (worded %v)", tc.name, got, tc.left, rs.worded)
 		}
 	}
@@ -74,6 +74,59 @@ func TestOffUndone(t *testing.T) {
 		p.run = newRunState(tc.command, "")
 		if got := p.offUndone(&daemon.PlanState{History: tc.steps}); got != tc.undone {
 			t.Errorf("%s: offUndone %v, want %v", tc.name, got, tc.undone)
+		}
+	}
+}
+
+// TestWordLeftShown: a command that asks to see something is done on a
+// screen that shows the rest of its words — also a word no recorded
+// screen of the app weighs — but not by a switch that shows it, nor is a
+// command that acts done by what the screen merely shows.
+func TestWordLeftShown(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Archive","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"Totals: 12 items","bounds":[0,300,1080,400],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.CheckBox","text":"Compact rows","bounds":[0,500,1080,600],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
+	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}
+	for _, tc := range []struct {
+		command string
+		left    bool
+	}{
+		{"view the archive totals", false},
+		{"view the archive in compact rows", true}, // a switch's label
+		{"view the archive balance", true},         // not shown
+		{"export the archive totals", true},        // no command to see
+	} {
+		p := &Planner{}
+		p.run = newRunState(tc.command, "")
+		p.run.foldStep(tapOn("Archive"))
+		if tc.command == "export the archive totals" {
+			p.run.foldStep(tapOn("Export"))
+		}
+		if got := p.wordLeft(st); got != tc.left {
+			t.Errorf("%q: wordLeft %v, want %v (viewing %v)", tc.command, got, tc.left, p.run.viewing)
+		}
+	}
+}
+
+// TestPickCoversChange: picking an option (a radio button, a switch) is
+// the change a command asks for ("adjust the text size to large"); a tap
+// on a plain label is not.
+func TestPickCoversChange(t *testing.T) {
+	radio := daemon.StepRecord{Action: device.Tap, OK: true, Label: "Large",
+		Target: screen.Descriptor{Class: "android.widget.RadioButton", Text: "Large", Checkable: true}}
+	for _, tc := range []struct {
+		name string
+		step daemon.StepRecord
+		want bool
+	}{
+		{"an option picked", radio, true},
+		{"a label tapped", tapOn("Large"), false},
+	} {
+		rs := newRunState("adjust the text size to large", "")
+		rs.foldStep(tc.step)
+		if got := rs.covered["@edit"]; got != tc.want {
+			t.Errorf("%s: the change verb covered %v, want %v (covered %v)", tc.name, got, tc.want, rs.covered)
 		}
 	}
 }

@@ -359,12 +359,13 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		}
 		if isToggle(h.Target) {
 			rs.toggled = true
-			// a toggle is the add / remove, on / off the command asks
-			// for ("add Dora to starred" → "Toggle star"); a radio
+			// a toggle is the add / remove, on / off or change the
+			// command asks for ("add Dora to starred" → "Toggle star",
+			// "adjust the text size to large" → the "Large" option); a radio
 			// button picks one value among others and deletes nothing
 			// ("Compact list" is no "delete all …")
 			for _, ct := range rs.terms {
-				if isSetVerb(ct.t) && !(isRadio(h.Target) && slices.Contains(termsOf(strings.TrimPrefix(string(ct.t), "@")), "@delete")) {
+				if (isSetVerb(ct.t) || ct.t == "@edit") && !(isRadio(h.Target) && slices.Contains(termsOf(strings.TrimPrefix(string(ct.t), "@")), "@delete")) {
 					rs.covered[ct.t], rs.worded[ct.t] = true, true
 				}
 			}
@@ -414,10 +415,12 @@ func (rs *runState) unsure(remaining float64) bool {
 // wordLeft reports whether a word of the command that is a term of it
 // (not a navigation word) has none of its terms covered by a step's own
 // words, as written, by its concept or by its own meaning
-// (runState.worded); the app's name is no requirement. For the route
+// (runState.worded), or — a command that asks to see something — shown
+// on st's screen, not on a switch or a setting (as inView reads it); the
+// app's name is no requirement. For the route
 // check (daemon.PlanState.Check), where a word no recorded screen
 // carries weighs nothing and would not keep the run from being done.
-func (p *Planner) wordLeft() bool {
+func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rs := p.run
@@ -428,6 +431,16 @@ func (p *Planner) wordLeft() bool {
 	for _, ct := range rs.terms {
 		nav[ct.t] = ct.nav
 	}
+	shown := map[term]bool{} // a command that asks to see something: what the screen shows
+	if rs.viewing {
+		for i := range st.Elements {
+			if e := &st.Elements[i]; e.Kind != screen.KindCheckbox && !holdsSetting(st.Screen, e.NodeID) {
+				for _, t := range elementTerms(e, "") {
+					shown[t] = true
+				}
+			}
+		}
+	}
 	for _, w := range strings.Fields(rs.cmd) {
 		ts := termsOf(w)
 		ours, left := false, true
@@ -437,7 +450,7 @@ func (p *Planner) wordLeft() bool {
 				continue
 			}
 			ours = true
-			if n || rs.worded[t] || rs.appWords[t] {
+			if n || rs.worded[t] || rs.appWords[t] || shown[t] {
 				left = false
 			}
 		}

@@ -144,6 +144,15 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[
 				hist[i-1].Toggled = toggledIn(s, hist[i-1])
 			}
 		}
+		if name, ok := valueTapAt(f, i); ok && slots[name] != "" {
+			// the row showing the value the walk typed before: this
+			// screen shows the rows for the value the flow typed when it
+			// kept it, so the walk takes the step as the replay will
+			// (valuetap.go), and the checker reads it in the history
+			step := f.Steps[i]
+			hist = append(hist, StepRecord{Step: i, Screen: fp, Action: device.Tap, Target: step.Target, Label: slots[name], OK: true, Where: goalOf(s, fp)})
+			continue
+		}
 		st := &PlanState{Check: true, Command: r.res.Command, Package: r.res.Package, AppLabel: r.appLabel, AppID: r.app.ID, Screen: s,
 			Elements: screen.Elements(s), Print: fp, History: hist, Step: i, StepLimit: r.cfg.StepLimit,
 			Penalties: map[string]float64{}, Emit: func(string, any) {}, Secrets: r.secrets, Private: r.owner, Embedder: r.cfg.Embedder}
@@ -171,6 +180,14 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[
 		hist = append(hist, rec)
 	}
 	return nil, "no end screen" // not reached: kept holds one
+}
+
+// valueTapAt is IsValueTap of f's step i, false past its last step.
+func valueTapAt(f *knowledge.Flow, i int) (string, bool) {
+	if i >= len(f.Steps) {
+		return "", false
+	}
+	return IsValueTap(f.Steps[i])
 }
 
 // agrees compares the checker's decision d on screen s with the flow's

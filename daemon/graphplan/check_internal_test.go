@@ -130,3 +130,28 @@ func TestPickCoversChange(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenedResultFolded: a tap on the row showing what was searched for
+// opens the result whoever chose it (a replayed step, a route check's
+// walk): what the command asks after the search is done, and the text
+// typed to search waits for no commit. A row not showing it opens
+// nothing.
+func TestOpenedResultFolded(t *testing.T) {
+	search := daemon.StepRecord{Action: device.Input, OK: true, Text: "Clock", Label: "Search",
+		Target: screen.Descriptor{Class: "android.widget.EditText", Hint: "Search", Editable: true}}
+	for _, tc := range []struct {
+		row  string
+		want bool
+	}{
+		{"Clock", true},
+		{"Calendar", false},
+	} {
+		rs := newRunState("search 'Clock' and open it", "")
+		rs.foldStep(search)
+		rs.foldStep(tapOn(tc.row))
+		if rs.resultOpened != tc.want || (rs.typed > rs.searchTyped) == tc.want || rs.covered["@open"] != tc.want {
+			t.Errorf("tap on %q: opened %v, typed %d (search %d), open covered %v; want opened %v",
+				tc.row, rs.resultOpened, rs.typed, rs.searchTyped, rs.covered["@open"], tc.want)
+		}
+	}
+}

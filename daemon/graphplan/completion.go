@@ -204,13 +204,20 @@ func (rs *runState) openResult(st *daemon.PlanState) (candidate, bool) {
 		if penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) > 0 {
 			continue
 		}
-		rs.resultOpened = true
-		for _, t := range rs.afterSearch {
-			rs.covered[t] = true
-		}
+		rs.openedResult()
 		return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("open the search result %q", e.Label)}, true
 	}
 	return candidate{}, false
+}
+
+// openedResult notes that a result of the search was opened: what the
+// command asks after the search is done, and the text typed to search
+// is no value waiting to be committed.
+func (rs *runState) openedResult() {
+	rs.resultOpened, rs.searchTyped = true, rs.typed
+	for _, t := range rs.afterSearch {
+		rs.covered[t] = true
+	}
 }
 
 // isToggle reports whether a tapped element switches a state: checkable,
@@ -343,6 +350,11 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		}
 		if h.Action == device.Tap && rs.keypadAt[h.Screen] {
 			rs.foldKey(h.Target.Label())
+		}
+		if h.Action == device.Tap && rs.searched != "" && len(rs.afterSearch) > 0 && !rs.resultOpened && !h.Target.Editable && containsFold(h.Label, rs.searched) {
+			// a row showing what was searched for was opened (openResult),
+			// whoever chose it: a replayed step, a walk (daemon/routecheck.go)
+			rs.openedResult()
 		}
 		for _, t := range targetTerms(h.Target) {
 			rs.covered[t], rs.worded[t] = true, true

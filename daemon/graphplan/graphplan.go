@@ -317,7 +317,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// is left on this screen, or the value just typed filled its last
 	// field and the values left belong to what it opens ("create a note
 	// called 'X' and type 'Y'": the name dialog first)
-	if (pending == 0 && rs.typed > 0 && (best == nil || best.via > 0) || pending > 0 && formFilled(st)) && !rs.committed {
+	if (pending == 0 && rs.typed > rs.searchTyped && (best == nil || best.via > 0) || pending > 0 && formFilled(st)) && !rs.committed {
 		if c, ok := rs.formChoice(st, cands); ok {
 			return decision(c, 0.6), nil
 		}

@@ -112,6 +112,9 @@ type runState struct {
 	afterSearch  []term
 	searched     string
 	resultOpened bool
+	// searchTyped: rs.typed when the result was opened (the values typed
+	// to search, which no form commits)
+	searchTyped int
 	// viewing: the command only asks to see something (no action verb but
 	// open / view / check)
 	viewing bool

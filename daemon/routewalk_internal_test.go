@@ -1,0 +1,87 @@
+package daemon
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// askedPlanner types into the first input field, then says done, and
+// notes which steps it was asked about.
+type askedPlanner struct {
+	text  string
+	asked []int
+}
+
+func (p *askedPlanner) Name() string { return "graph" }
+
+func (p *askedPlanner) Next(_ context.Context, st *PlanState) (Decision, error) {
+	p.asked = append(p.asked, st.Step)
+	for _, e := range st.Elements {
+		if e.Kind == screen.KindInput && p.text != "" {
+			t := p.text
+			p.text = ""
+			return Decision{Action: device.Input, Element: e.Index, Text: t}, nil
+		}
+	}
+	if st.Step == 1 {
+		return Decision{Action: device.Tap, Element: 1}, nil // whatever: the kept rows show the old value
+	}
+	return Decision{Action: ActDone, Element: -1}, nil
+}
+
+// TestWalkTakesTheValueRow: a flow that searched and opened the result
+// carrying the typed value keeps a results screen for the value it typed
+// then; a walk that typed another value takes the tap as the replay does
+// (the row carrying the walk's value), without asking the checker about
+// rows that show the old one.
+func TestWalkTakesTheValueRow(t *testing.T) {
+	ctx := context.Background()
+	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	query, results, end := searchResults(t, ""), searchResults(t, "", "Dora", "Dora Cooper"), searchResults(t, "", "Dora · Mobile 555")
+	field := screen.Describe(query, 1)
+	row := screen.Describe(results, elementNamed(t, results, "Dora").NodeID)
+	f := knowledge.Flow{Package: "com.example.contacts", Name: "search contacts for dora and open her", Intent: "search contacts for {contact} and open her",
+		Slots: []knowledge.Slot{{Name: "contact", Example: "Dora"}}, Goal: &knowledge.Goal{Screen: "fc"},
+		Steps: []knowledge.Step{
+			{Screen: "fa", Action: device.Input, Target: field, Text: "{contact}", Expect: "fb"},
+			{Screen: "fb", Action: device.Tap, Target: row, Text: "{contact}", Expect: "fc"},
+		}}
+	if err := st.SaveFlow(ctx, &f); err != nil {
+		t.Fatal(err)
+	}
+	var kept []knowledge.FlowScreen
+	for i, s := range []*screen.Snapshot{query, results, end} {
+		raw, err := s.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, knowledge.FlowScreen{Index: i, Fingerprint: []string{"fa", "fb", "fc"}[i], Snapshot: raw})
+	}
+	if err := st.SetFlowScreens(ctx, f.ID, kept); err != nil {
+		t.Fatal(err)
+	}
+	r := &run{e: &Engine{store: st}, res: &Result{Command: "search contacts for Dana and open her", Package: f.Package}}
+	p := &askedPlanner{text: "Dana"}
+	slots, why := r.walkRoute(ctx, p, &f)
+	if why != "" || slots["contact"] != "Dana" {
+		t.Fatalf("walk: slots %v, why %q; want {contact: Dana} confirmed", slots, why)
+	}
+	if !slices.Equal(p.asked, []int{0, 2}) {
+		t.Errorf("the checker was asked about steps %v, want 0 and 2 (not the row step)", p.asked)
+	}
+	// nothing typed before the row step: the checker decides, and differs
+	p = &askedPlanner{}
+	if _, why := r.walkRoute(ctx, p, &f); why == "" {
+		t.Error("a walk that typed nothing took the row step")
+	}
+}

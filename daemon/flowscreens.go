@@ -76,6 +76,33 @@ func replayedAsIs(f *knowledge.Flow, steps []StepRecord) bool {
 	return true
 }
 
+// repairedPath returns the run's records behind the steps of flow f
+// repaired at step failedAt (repairFlow): one replayed record per step
+// before it, acted on that step's screen, then the planner's path from
+// steps[kept:]; false when a replayed step has no such record (it was
+// found already done, or recovered from) or the path is not as long as
+// the repaired flow (n steps).
+func repairedPath(f *knowledge.Flow, failedAt, kept, n int, steps []StepRecord) ([]StepRecord, bool) {
+	var path []StepRecord
+	for _, s := range steps[:kept] {
+		if len(path) == failedAt {
+			break
+		}
+		if s.Mode != "replay" || !s.OK || s.Backtracked || s.Undo || strings.HasPrefix(s.Message, "already ") {
+			continue
+		}
+		if s.Screen != f.Steps[len(path)].Screen {
+			return nil, false
+		}
+		path = append(path, s)
+	}
+	if len(path) != failedAt {
+		return nil, false
+	}
+	path = append(path, shortestPath(steps[kept:])...)
+	return path, len(path) == n
+}
+
 // keepScreens stores, for flow id, the screens steps (the run's steps the
 // flow's steps came from, in order) acted on and the run's end screen;
 // nothing when one is missing. The route check reads them.

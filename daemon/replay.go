@@ -406,9 +406,16 @@ func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept 
 	if err := r.e.store.ReviseFlow(ctx, &repaired, reason); err != nil {
 		return machineErr{err}
 	}
-	// its old screens show the old route; the next replay keeps new ones
+	// its old screens show the old route: this run's replace them when
+	// every step's is known, else none until a replay keeps them
 	if err := r.e.store.SetFlowScreens(ctx, repaired.ID, nil); err != nil {
 		return machineErr{err}
+	}
+	r.end = r.shot(screen.Fingerprint(s), s)
+	if path, ok := repairedPath(f, failedAt, kept, len(repaired.Steps), r.steps); ok {
+		if err := r.keepScreens(ctx, repaired.ID, path); err != nil {
+			return err
+		}
 	}
 	r.e.matcher.invalidate()
 	r.res.Repaired = true

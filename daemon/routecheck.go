@@ -120,7 +120,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[
 		return nil, "its screens could not be read: " + err.Error()
 	}
 	if len(kept) != len(f.Steps)+1 {
-		return nil, "its screens were not kept" // learned before they were, or repaired since
+		return nil, "its screens were not kept" // learned before they were, or repaired with a step unaccounted for
 	}
 	typed := map[string]string{} // descriptor key of a field → text the walk typed there
 	slots := map[string]string{}

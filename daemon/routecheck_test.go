@@ -223,3 +223,40 @@ func TestRouteCheckSwitchAsAsked(t *testing.T) {
 		t.Fatalf("routed %v to flow %d (the one turning it off is %d)", res.Routed, res.FlowID, off.FlowID)
 	}
 }
+
+// TestRepairKeepsItsScreens: a flow repaired after a step broke keeps the
+// screens of the run that repaired it — the replayed steps', then the
+// planner's — so the route check still confirms it; without them (the
+// old ones show the old route) it would have none until its next replay.
+func TestRepairKeepsItsScreens(t *testing.T) {
+	phone, st := learnDarkMode(t, true)
+	ctx := context.Background()
+	flows, err := st.Flows(ctx, knowledge.FlowFilter{})
+	if err != nil || len(flows) != 1 || len(flows[0].Steps) < 2 {
+		t.Fatalf("learned %+v %v", flows, err)
+	}
+	broken := flows[0]
+	broken.Steps = append([]knowledge.Step(nil), broken.Steps...)
+	broken.Steps[1].Target = screen.Descriptor{Class: "android.widget.LinearLayout", Text: "Preferences", ResourceID: "x:id/gone"}
+	if err := st.UpdateFlow(ctx, &broken); err != nil {
+		t.Fatal(err)
+	}
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	eng := daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
+	res, err := eng.Run(ctx, "turn on dark mode", daemon.Options{})
+	if err != nil || !res.Repaired || res.Outcome != knowledge.OutcomeSuccess {
+		t.Fatalf("repair: %+v %v", res, err)
+	}
+	fixed, err := st.Flow(ctx, broken.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept := keptScreens(t, st, fixed.ID); len(kept) != len(fixed.Steps)+1 {
+		t.Fatalf("%d screens kept for the repaired flow's %d steps", len(kept), len(fixed.Steps))
+	}
+	if _, why, err := eng.CheckRoute(ctx, rewording, fixed.ID); err != nil || why != "" {
+		t.Fatalf("the repaired flow's route for %q: %q %v", rewording, why, err)
+	}
+}

@@ -85,3 +85,31 @@ func TestWalkTakesTheValueRow(t *testing.T) {
 		t.Error("a walk that typed nothing took the row step")
 	}
 }
+
+// TestRepairedPath: the records behind a repaired flow are one replayed
+// record per step before the broken one, on that step's screen, then the
+// planner's path; a step found already done, a recovery in place of a
+// step, or a path of another length keeps no screens.
+func TestRepairedPath(t *testing.T) {
+	f := &knowledge.Flow{Steps: []knowledge.Step{{Screen: "a"}, {Screen: "b"}, {Screen: "c"}}}
+	replayed := func(screen string) StepRecord { return StepRecord{Screen: screen, Mode: "replay", OK: true} }
+	planned := StepRecord{Screen: "b", Mode: "graph", OK: true, Changed: true, After: "d"}
+	recovery := StepRecord{Screen: "c", Mode: "recovery", OK: true, Action: device.Back}
+	for _, tc := range []struct {
+		name  string
+		steps []StepRecord
+		kept  int
+		n     int
+		ok    bool
+	}{
+		{"replayed, recovered, planned", []StepRecord{replayed("a"), recovery, planned}, 2, 2, true},
+		{"a step already done", []StepRecord{{Screen: "a", Mode: "replay", OK: true, Message: "already on"}, planned}, 1, 2, false},
+		{"a replayed record on another screen", []StepRecord{replayed("z"), planned}, 1, 2, false},
+		{"a path of another length", []StepRecord{replayed("a"), planned}, 1, 3, false},
+	} {
+		path, ok := repairedPath(f, 1, tc.kept, tc.n, tc.steps)
+		if ok != tc.ok || ok && (len(path) != 2 || path[0].Screen != "a" || path[1].Mode != "graph") {
+			t.Errorf("%s: %v %+v, want ok %v", tc.name, ok, path, tc.ok)
+		}
+	}
+}

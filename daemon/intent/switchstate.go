@@ -21,6 +21,47 @@ func Polarity(cmd string) int {
 	return p
 }
 
+// switchPolarity is Polarity for a switch: also off for what unticks,
+// mutes or stops doing something ("uncheck …", "mute the shutter
+// sound", "stop saving notes", "stop the launcher from closing"), on
+// for what unmutes. A stop with no doing after it ("stop the music") is
+// no switch's state.
+func switchPolarity(cmd string) int {
+	if p := Polarity(cmd); p != 0 {
+		return p
+	}
+	for _, c := range Understand(cmd).Verbs {
+		switch c {
+		case "deselect", "mute":
+			return -1
+		case "unmute":
+			return 1
+		}
+	}
+	ws := strings.Fields(strings.ToLower(cmd))
+	for i, w := range ws {
+		if w != "stop" || i+1 == len(ws) {
+			continue
+		}
+		if gerund(ws[i+1]) {
+			return -1 // "stop saving …"
+		}
+		for j := i + 2; j+1 < len(ws) && j <= i+6; j++ {
+			if ws[j] == "from" && gerund(ws[j+1]) {
+				return -1 // "stop the alarm from ramping up"
+			}
+		}
+	}
+	return 0
+}
+
+// gerund reports whether w reads as a verb's -ing form ("saving",
+// "closing"; not "ring").
+func gerund(w string) bool {
+	w = strings.Trim(w, ".,!?'\"")
+	return len(w) > 5 && strings.HasSuffix(w, "ing")
+}
+
 // SwitchState is the state a command asks the switch labelled label to
 // be in: +1 on, -1 off, 0 when the command says neither. On and off words
 // compose with the label's own ("turn on" the switch "Hide caller
@@ -34,7 +75,7 @@ func Polarity(cmd string) int {
 // it): that word says what the switch is, not what it does, and is left
 // out.
 func SwitchState(cmd, label string) int {
-	if Polarity(cmd) == 0 {
+	if switchPolarity(cmd) == 0 {
 		return 0
 	}
 	if i := strings.LastIndexByte(strings.TrimSpace(label), ' '); i > 0 {
@@ -60,14 +101,14 @@ func SwitchState(cmd, label string) int {
 		}
 		return strings.Join(out, " ")
 	}
-	p := Polarity(rest(cw, inLabel))
+	p := switchPolarity(rest(cw, inLabel))
 	if p == 0 {
 		p = 1 // the on/off words are the label's: the command names the setting
 	}
 	if Negated(cmd) {
 		p = -p // "do not prevent …", "don't show …"
 	}
-	if l := Polarity(rest(lw, inCmd)); l != 0 {
+	if l := switchPolarity(rest(lw, inCmd)); l != 0 {
 		p *= l // the label says the other state ("Hide …" for "show …")
 	}
 	return p

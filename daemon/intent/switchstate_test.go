@@ -26,6 +26,15 @@ func TestSwitchState(t *testing.T) {
 		{"turn off autoplay videos", "Autoplay videos OFF", -1},
 		{"turn on autoplay videos", "Autoplay videos ON", 1},
 		{"turn off the lights on", "Lights on", -1},
+		// what unticks, mutes or stops doing something asks for off
+		{"uncheck start week on sunday", "Start week on Sunday", -1},
+		{"mute the shutter sound", "Shutter sound", -1},
+		{"unmute the shutter", "Mute shutter", -1},
+		{"mute the shutter", "Mute shutter", 1},
+		{"stop saving notes automatically", "Autosave notes", -1},
+		{"stop the alarm volume from ramping up", "Increase volume gradually", -1},
+		{"stop the music", "Fade music in", 0},
+		{"stop the morning alarm from ringing", "Alarm sound", -1},
 	} {
 		if got := SwitchState(tt.cmd, tt.label); got != tt.want {
 			t.Errorf("SwitchState(%q, %q) = %d, want %d", tt.cmd, tt.label, got, tt.want)

@@ -169,7 +169,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[
 			}
 			return slots, ""
 		}
-		rec, why := agrees(s, st, d, f.Steps[i], slots)
+		rec, why := agrees(s, st, d, f.Steps[i], learnedAs(f), slots)
 		if why != "" {
 			return nil, fmt.Sprintf("step %d: %s", i+1, why)
 		}
@@ -190,10 +190,22 @@ func valueTapAt(f *knowledge.Flow, i int) (string, bool) {
 	return IsValueTap(f.Steps[i])
 }
 
+// learnedAs is the command flow f was learned for (its first past
+// command), else its intent.
+func learnedAs(f *knowledge.Flow) string {
+	if len(f.Commands) > 0 {
+		return f.Commands[0]
+	}
+	return f.Intent
+}
+
 // agrees compares the checker's decision d on screen s with the flow's
 // step; it returns the step as the walk took it, or why they differ. A
-// step that types or picks a slot's value binds it in slots.
-func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, slots map[string]string) (StepRecord, string) {
+// step that types or picks a slot's value binds it in slots. learned is
+// the command the flow was learned for: where the step sets a switch,
+// its words must ask for the state the step leaves it in, as the
+// command's do.
+func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, learned string, slots map[string]string) (StepRecord, string) {
 	rec := StepRecord{Action: step.Action, Target: step.Target, Label: step.Target.Label()}
 	if d.Element < 0 || d.Element >= len(st.Elements) {
 		switch {
@@ -229,6 +241,12 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		}
 		if got != want {
 			return rec, fmt.Sprintf("the checker would set %q %s, the flow %s", el.Label, got, want)
+		}
+		if !asksFor(learned, el.Label, want) {
+			// the screen kept shows the switch in a state its own
+			// command did not turn it from: what the flow's tap does
+			// is not known
+			return rec, fmt.Sprintf("the flow's tap sets %q %s on its kept screen, not as the command it was learned for asks", el.Label, want)
 		}
 		d.Action = step.Action
 	}

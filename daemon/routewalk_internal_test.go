@@ -113,3 +113,36 @@ func TestRepairedPath(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreesOnASwitchAsLearned: a flow's tap on a switch counts for a
+// command only when the flow's own words asked for the state its kept
+// screen says the tap leaves it in — a kept screen showing the switch
+// already in the state its command asked for says nothing of what the
+// tap does.
+func TestAgreesOnASwitchAsLearned(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"activity":"a/.Settings","windows":[{"id":0,"type":"application","layer":0,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.Switch","text":"Dark mode","bounds":[0,200,1080,320],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	i := slices.IndexFunc(els, func(e screen.Element) bool { return e.Label == "Dark mode" })
+	if i < 0 {
+		t.Fatalf("no switch among %+v", els)
+	}
+	step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[i].NodeID)}
+	st := &PlanState{Command: "switch dark mode off", Screen: s, Elements: els}
+	d := Decision{Action: device.Tap, Element: i}
+	for _, tc := range []struct {
+		learned string
+		ok      bool
+	}{
+		{"turn off dark mode", true},
+		{"turn on dark mode", false}, // its screen shows it on before the tap that turned it on
+	} {
+		if _, why := agrees(s, st, d, step, tc.learned, map[string]string{}); (why == "") != tc.ok {
+			t.Errorf("learned as %q: %q, want agreeing %v", tc.learned, why, tc.ok)
+		}
+	}
+}

@@ -155,3 +155,27 @@ func TestOpenedResultFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchVerbsCovered: setting a switch does what a command that
+// unticks, mutes or stops doing something asks; a stop of something
+// that is no doing ("stop the music") is not done by a switch.
+func TestSwitchVerbsCovered(t *testing.T) {
+	box := daemon.StepRecord{Action: device.Tap, OK: true, Label: "Autosave",
+		Target: screen.Descriptor{Class: "android.widget.CheckBox", Text: "Autosave", Checkable: true}}
+	for _, tc := range []struct {
+		command string
+		verb    term
+		want    bool
+	}{
+		{"uncheck autosave", "@deselect", true},
+		{"mute autosave", "@mute", true},
+		{"stop saving automatically", "@stop", true},
+		{"stop the music autosave", "@stop", false},
+	} {
+		rs := newRunState(tc.command, "")
+		rs.foldStep(box)
+		if got := rs.covered[tc.verb]; got != tc.want {
+			t.Errorf("%q: %s covered %v, want %v (covered %v)", tc.command, tc.verb, got, tc.want, rs.covered)
+		}
+	}
+}

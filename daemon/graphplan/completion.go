@@ -232,6 +232,20 @@ func isRadio(d screen.Descriptor) bool {
 	return strings.Contains(strings.ToLower(screen.ShortClass(d.Class)), "radio")
 }
 
+// switchVerb reports whether t is a verb that sets a switch other than
+// on / off ones: tick or untick, mute or unmute, and stop when the
+// command stops doing something ("stop saving notes",
+// intent.StopsDoing).
+func (rs *runState) switchVerb(t term) bool {
+	switch t {
+	case "@select", "@deselect", "@mute", "@unmute":
+		return true
+	case "@stop":
+		return intent.StopsDoing(rs.cmd)
+	}
+	return false
+}
+
 // isSetVerb reports whether t is, or is a word of, the add / delete / on /
 // off concepts.
 func isSetVerb(t term) bool {
@@ -377,7 +391,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			// button picks one value among others and deletes nothing
 			// ("Compact list" is no "delete all …")
 			for _, ct := range rs.terms {
-				if (isSetVerb(ct.t) || ct.t == "@edit") && !(isRadio(h.Target) && slices.Contains(termsOf(strings.TrimPrefix(string(ct.t), "@")), "@delete")) {
+				if (isSetVerb(ct.t) || ct.t == "@edit" || rs.switchVerb(ct.t)) && !(isRadio(h.Target) && slices.Contains(termsOf(strings.TrimPrefix(string(ct.t), "@")), "@delete")) {
 					rs.covered[ct.t], rs.worded[ct.t] = true, true
 				}
 			}

@@ -38,21 +38,31 @@ func switchPolarity(cmd string) int {
 			return 1
 		}
 	}
+	if StopsDoing(cmd) {
+		return -1
+	}
+	return 0
+}
+
+// StopsDoing reports whether cmd stops doing something: "stop" before a
+// verb's -ing form ("stop saving …") or before one after "from" ("stop
+// the alarm from ramping up").
+func StopsDoing(cmd string) bool {
 	ws := strings.Fields(strings.ToLower(cmd))
 	for i, w := range ws {
 		if w != "stop" || i+1 == len(ws) {
 			continue
 		}
 		if gerund(ws[i+1]) {
-			return -1 // "stop saving …"
+			return true
 		}
 		for j := i + 2; j+1 < len(ws) && j <= i+6; j++ {
 			if ws[j] == "from" && gerund(ws[j+1]) {
-				return -1 // "stop the alarm from ramping up"
+				return true
 			}
 		}
 	}
-	return 0
+	return false
 }
 
 // gerund reports whether w reads as a verb's -ing form ("saving",
@@ -102,6 +112,9 @@ func SwitchState(cmd, label string) int {
 		return strings.Join(out, " ")
 	}
 	p := switchPolarity(rest(cw, inLabel))
+	if p == 0 && StopsDoing(cmd) {
+		p = -1 // "stop starting the week on Sunday": the doing is the label's
+	}
 	if p == 0 {
 		p = 1 // the on/off words are the label's: the command names the setting
 	}

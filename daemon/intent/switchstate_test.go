@@ -34,6 +34,8 @@ func TestSwitchState(t *testing.T) {
 		{"stop saving notes automatically", "Autosave notes", -1},
 		{"stop the alarm volume from ramping up", "Increase volume gradually", -1},
 		{"stop the music", "Fade music in", 0},
+		{"stop starting the week on sunday", "Start week on Sunday", -1},
+		{"stop hiding the caller id", "Hide caller id", -1},
 		{"stop the morning alarm from ringing", "Alarm sound", -1},
 	} {
 		if got := SwitchState(tt.cmd, tt.label); got != tt.want {

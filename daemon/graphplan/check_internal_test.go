@@ -50,6 +50,18 @@ func TestWordLeft(t *testing.T) {
 	}
 }
 
+// TestWordLeftNegation: a negation is no word a step must carry — the
+// matcher's negation veto and the switch's asked state read it.
+func TestWordLeftNegation(t *testing.T) {
+	p := &Planner{}
+	p.run = newRunState("the archive shouldn't sync", "")
+	p.run.foldStep(tapOn("Archive"))
+	p.run.foldStep(tapOn("Sync"))
+	if p.wordLeft(&daemon.PlanState{}) {
+		t.Errorf("a word left (worded %v)", p.run.worded)
+	}
+}
+
 // TestOffUndone: a command that hides or turns something off is not done
 // by steps that only open it or show it; a switch set off, a switch that
 // was on and flipped, or a label that itself turns something off do it.

@@ -468,6 +468,9 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 		}
 	}
 	for _, w := range strings.Fields(rs.cmd) {
+		if intent.Negated(w) {
+			continue // a negation: the matcher's veto and the switch's state read it
+		}
 		ts := termsOf(w)
 		ours, left := false, true
 		for _, t := range ts {

@@ -1,11 +1,14 @@
 package graphplan
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // tapOn is a history step tapping an element labelled label.
@@ -188,6 +191,83 @@ func TestSwitchVerbsCovered(t *testing.T) {
 		rs.foldStep(box)
 		if got := rs.covered[tc.verb]; got != tc.want {
 			t.Errorf("%q: %s covered %v, want %v (covered %v)", tc.command, tc.verb, got, tc.want, rs.covered)
+		}
+	}
+}
+
+// TestNarrowsScope: a check box that narrows what a change applies to
+// ("Use for this folder only") is no part of a command that does not say
+// so; it is when the command says "only", and a button is no switch.
+func TestNarrowsScope(t *testing.T) {
+	box := screen.Descriptor{Class: "android.widget.CheckBox", Text: "Use for this folder only", Checkable: true}
+	for _, tc := range []struct {
+		command string
+		d       screen.Descriptor
+		want    bool
+	}{
+		{"sort the folders by size", box, true},
+		{"sort only this folder by size", box, false},
+		{"sort the folders by size", screen.Descriptor{Class: "android.widget.Button", Text: "Show only folders"}, false},
+	} {
+		if got := newRunState(tc.command, "").narrowsScope(tc.d); got != tc.want {
+			t.Errorf("%q, %q: narrows %v, want %v", tc.command, tc.d.Label(), got, tc.want)
+		}
+	}
+}
+
+// TestDialogOptionCommitted: an option picked in a dialog, then its OK,
+// is a committed choice (the command ends unless most of it is left); an
+// OK with nothing picked or typed commits nothing.
+func TestDialogOptionCommitted(t *testing.T) {
+	inDialog := &knowledge.Goal{Dialog: true}
+	size := daemon.StepRecord{Action: device.Tap, OK: true, Label: "Size", Where: inDialog,
+		Target: screen.Descriptor{Class: "android.widget.RadioButton", Text: "Size", Checkable: true}}
+	ok := daemon.StepRecord{Action: device.Tap, OK: true, Label: "OK", Where: inDialog,
+		Target: screen.Descriptor{Class: "android.widget.Button", Text: "OK"}}
+	for _, tc := range []struct {
+		name  string
+		steps []daemon.StepRecord
+		want  bool
+	}{
+		{"an option then OK", []daemon.StepRecord{size, ok}, true},
+		{"OK alone", []daemon.StepRecord{ok}, false},
+	} {
+		rs := newRunState("sort the folders by size", "")
+		for _, h := range tc.steps {
+			rs.foldStep(h)
+		}
+		if rs.committed != tc.want {
+			t.Errorf("%s: committed %v, want %v", tc.name, rs.committed, tc.want)
+		}
+	}
+}
+
+// TestChosenShown: a dialog's radio button already chosen that the
+// command names is done (no tap re-chooses it); not the option a change
+// starts from ("from grid to list"), not one the command does not name,
+// and not in a dialog without a confirming button, which a tap on the
+// option closes.
+func TestChosenShown(t *testing.T) {
+	radio := func(id int, label string, checked bool) string {
+		return fmt.Sprintf(`{"id":%d,"parent":0,"class":"android.widget.RadioButton","text":%q,"bounds":[150,%d,930,%d],"checkable":true,"checked":%v,"clickable":true,"enabled":true,"visible_to_user":true},`, id, label, 600+100*id, 690+100*id, checked)
+	}
+	ok := `{"id":8,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`
+	cancel := `{"id":9,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[150,1450,450,1550],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, command, nodes string
+		word                 term
+		want                 bool
+	}{
+		{"chosen and named", "sort by name in descending order", radio(1, "Ascending", false) + radio(2, "Descending", true) + ok, "descend", true},
+		{"the state it starts from", "change the view from grid to list", radio(1, "Grid", true) + radio(2, "List", false) + ok, "grid", false},
+		{"another option chosen", "sort by name in ascending order", radio(1, "Ascending", false) + radio(2, "Descending", true) + ok, "ascend", false},
+		{"no confirming button", "sort by name in descending order", radio(1, "Ascending", false) + radio(2, "Descending", true) + cancel, "descend", false},
+	} {
+		s := dialogOf(t, strings.TrimSuffix(tc.nodes, ","))
+		rs := newRunState(tc.command, "")
+		rs.chosenShown(&daemon.PlanState{Screen: s, Elements: screen.Elements(s)})
+		if got := rs.covered[tc.word]; got != tc.want {
+			t.Errorf("%s: %q covered %v, want %v (covered %v)", tc.name, tc.word, got, tc.want, rs.covered)
 		}
 	}
 }

@@ -401,7 +401,11 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 				rs.values[i].done = true
 			}
 		}
-		if rs.typed > 0 && isConfirm(h.Target.Label()) {
+		if isToggle(h.Target) && h.Where != nil && h.Where.Dialog {
+			rs.pickedInDialog = true
+		}
+		if (rs.typed > 0 || rs.pickedInDialog) && isConfirm(h.Target.Label()) {
+			// a form's values, or a dialog's option, confirmed
 			rs.committed = true
 		}
 	}

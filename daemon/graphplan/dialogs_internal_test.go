@@ -69,16 +69,23 @@ func TestReopenInDialogLeavesCheckBoxes(t *testing.T) {
 	ok := `{"id":8,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`
 	for _, tc := range []struct {
 		name, cmd, tapped, nodes string
+		radio                    bool // the tapped element is an option of the dialog (changed in place)
 		reopened                 term
 		want                     bool
 	}{
-		{"check boxes", "export my ledgers", "Export ledgers", box(1, "Export drafts") + box(2, "Export archive") + ok, "export", false},
-		{"options", "make the text size large", "Text size", radio(1, "Small size") + radio(2, "Large size") + ok, "size", true},
+		{"check boxes", "export my ledgers", "Export ledgers", box(1, "Export drafts") + box(2, "Export archive") + ok, false, "export", false},
+		{"options", "make the text size large", "Text size", radio(1, "Small size") + radio(2, "Large size") + ok, false, "size", true},
+		// an option picked in the dialog itself opened nothing: its words stay done
+		{"an option picked in place", "sort the ledgers by size", "Size", radio(1, "Name") + radio(2, "Size") + ok, true, "size", false},
 	} {
 		s := dialogOf(t, tc.nodes)
 		rs := newRunState(tc.cmd, "")
+		target := screen.Descriptor{Text: tc.tapped}
+		if tc.radio {
+			target.Class, target.Checkable = "android.widget.RadioButton", true
+		}
 		st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "dialog",
-			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: tc.tapped}, Screen: "main", After: "dialog", OK: true}}}
+			History: []daemon.StepRecord{{Action: device.Tap, Target: target, Screen: "main", After: "dialog", OK: true}}}
 		rs.foldStep(st.History[0])
 		if !rs.covered[tc.reopened] {
 			t.Fatalf("%s: the tap on %q did not cover %q", tc.name, tc.tapped, tc.reopened)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/safety"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
@@ -46,8 +47,27 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "the command asks to delete all of something and a step opened one item it does not name"
 	case rs.otherTab(st, c):
 		return "a tab beside the one a step chose for the command would leave it"
+	case c.via == 0 && elementOf(st, c) != nil && rs.narrowsScope(screen.Describe(st.Screen, elementOf(st, c).NodeID)):
+		return "a switch that narrows what the change applies to, which the command does not ask"
 	}
 	return ""
+}
+
+// narrowsScope reports whether d is a switch or check box whose label
+// narrows what a change applies to ("Use for this folder only") with a
+// word the command does not say (intent.IsScopeWord): ticking it is no
+// part of "sort the folders by size".
+func (rs *runState) narrowsScope(d screen.Descriptor) bool {
+	if !isToggle(d) {
+		return false
+	}
+	said := strings.Fields(strings.ToLower(rs.cmd))
+	for _, w := range strings.Fields(strings.ToLower(d.Label())) {
+		if intent.IsScopeWord(w) && !slices.Contains(said, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // coveredBy reports whether a tap on d covers a term of the command

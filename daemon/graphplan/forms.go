@@ -36,8 +36,8 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 	}
 	rs.reopened = n
 	rs.reopenShown(st, last)
-	if !daemon.IsDialog(st.Screen) {
-		return
+	if !daemon.IsDialog(st.Screen) || isToggle(last.Target) {
+		return // a dialog's option picked in place opens nothing
 	}
 	tapped := map[term]bool{}
 	for _, t := range targetTerms(last.Target) {
@@ -82,6 +82,51 @@ func (rs *runState) reopenShown(st *daemon.PlanState, last daemon.StepRecord) {
 			delete(rs.covered, t)
 		}
 	}
+}
+
+// chosenShown covers the words of a dialog's radio button that is
+// already chosen and that the command names whole ("Descending" checked
+// for "… in descending order"): the choice is made, and tapping it
+// again changes nothing. Another option checked (the command says
+// "ascending") covers nothing.
+func (rs *runState) chosenShown(st *daemon.PlanState) {
+	if !daemon.IsDialog(st.Screen) {
+		return
+	}
+	if _, ok := confirmButton(st); !ok {
+		return // a choice that closes its dialog: tapping it is how it is left
+	}
+	said := map[term]bool{}
+	for _, t := range termsOf(fromLess(rs.cmd)) {
+		said[t] = true
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if !e.Checked || !isRadio(screen.Describe(st.Screen, e.NodeID)) {
+			continue
+		}
+		ts := termsOf(e.Label)
+		if len(ts) == 0 || slices.ContainsFunc(ts, func(t term) bool { return !said[t] }) {
+			continue
+		}
+		for _, t := range ts {
+			rs.covered[t], rs.worded[t] = true, true
+		}
+	}
+}
+
+// fromLess is cmd without the word after each "from": the state a
+// change starts from ("from grid to list") is no choice it asks for.
+func fromLess(cmd string) string {
+	ws := strings.Fields(cmd)
+	out := ws[:0:0]
+	for i, w := range ws {
+		if i > 0 && strings.EqualFold(ws[i-1], "from") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
 }
 
 // nextValueFor returns the index of the pending value that fits field e

@@ -254,6 +254,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	rs.reopenInDialog(st)
 	rs.markSelectors(st, g)
 	rs.shownValues(st)
+	rs.chosenShown(st)
 	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)
 	pending := rs.pendingValues()

@@ -245,7 +245,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				// what it does), is read, not acted on
 				continue
 			}
-			if titles[screen.Normalize(label)] {
+			if titles[screen.Normalize(label)] || rs.narrowsScope(e.Descriptor) {
 				continue
 			}
 			terms, text, rid := g.terms[e.ID], g.texts[e.ID], e.Descriptor.ResourceID

@@ -100,6 +100,9 @@ type runState struct {
 	committed         bool
 	scrolls           int
 	lastPrint         string
+	// pickedInDialog: an option (a radio button, a check box) of a
+	// dialog was tapped; its confirming button commits it
+	pickedInDialog bool
 	// confirmedDialog: the positive button of a final dialog was tapped
 	confirmedDialog bool
 	carried         bool    // carryOn tapped the button that carries on the last step's verb

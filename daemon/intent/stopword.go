@@ -43,3 +43,7 @@ var shorthand = map[string]string{
 // to ("sort only this folder by size" asks for a scope the plain sort
 // does not set): they count as words of the command.
 var scopeWords = setOf("only")
+
+// IsScopeWord reports whether word (any case) narrows what a command or
+// a setting applies to ("only").
+func IsScopeWord(word string) bool { return scopeWords[strings.ToLower(word)] }

@@ -152,6 +152,8 @@ func TestRunOnValue(t *testing.T) {
 		{"a naming word inside the value", f, "add a new event type called sports", "type called sports", true},
 		{"words after a named value: where it ends is a guess", f, "add an event called dinner with mom tomorrow please", "dinner with mom", true},
 		{"a short title with a number", f, "add event gym 2", "gym 2", false},
+		{"another action after a named value", f, "add an event called dinner with mom and delete it", "dinner with mom and delete it", true},
+		{"another action, quoted: part of the name", f, "add an event called 'dinner and delete it'", "dinner and delete it", false},
 		{"a date where the example had one", msg, "remind me at 8:15 on the first friday of june next year please", "8:15 on the first friday of june next year please", false},
 		{"no value for the slot", f, "add event", "", false},
 	} {

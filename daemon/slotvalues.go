@@ -20,9 +20,11 @@ import (
 // them), the command does not set it apart (setApart). Such a value has
 // most often swallowed another requirement of the command (a reminder, a
 // date, "repeating every day", "type called …") that the flow does not
-// fulfil, or words that only said where ("in my calendar"). A slot
-// without an example is not checked. It returns the slot's name and
-// value.
+// fulfil, or words that only said where ("in my calendar"). So has a
+// value, set apart or not, that runs on over "and" or "then" into
+// another action unless quoted (joinsClause: "called secrets and lock
+// it"). A slot without an example is not checked. It returns the slot's
+// name and value.
 func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (string, string, bool) {
 	for _, sl := range f.Slots {
 		v, ok := slots[sl.Name]
@@ -34,7 +36,7 @@ func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (str
 			continue
 		}
 		had := valueKinds(sl.Example)
-		if len(had) == 0 && !setApart(command, v) {
+		if len(had) == 0 && !setApart(command, v) || joinsClause(command, v) {
 			return sl.Name, v, true
 		}
 		for k := range valueKinds(v) {
@@ -44,6 +46,24 @@ func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (str
 		}
 	}
 	return "", "", false
+}
+
+// joinsClause reports whether value, not quoted in the command, runs on
+// over "and" or "then" into another action ("called secrets and lock
+// it"): a second requirement, not part of a name ("salt and pepper").
+func joinsClause(command, value string) bool {
+	for _, t := range intent.Tokenize(command) {
+		if t.Kind == intent.KindQuoted && strings.EqualFold(strings.TrimSpace(t.Text), strings.TrimSpace(value)) {
+			return false
+		}
+	}
+	ws := strings.Fields(strings.ToLower(value))
+	for i := 0; i+1 < len(ws); i++ {
+		if (ws[i] == "and" || ws[i] == "then") && intent.ActionWord(strings.Trim(ws[i+1], ".,!?;:")) {
+			return true
+		}
+	}
+	return false
 }
 
 // setApart reports whether the command marks where value begins and

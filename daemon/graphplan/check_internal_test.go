@@ -271,3 +271,32 @@ func TestChosenShown(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveButtonIsNoSetting: the save button of a form is a button the
+// owner sees named save — not a settings row whose resource-id says
+// "save" and holds a check box, nor a row whose long label starts with
+// "Save" (a setting that opens a picker).
+func TestSaveButtonIsNoSetting(t *testing.T) {
+	row := `{"id":1,"parent":0,"class":"android.widget.RelativeLayout","resource_id":"x:id/settings_save_meta_holder","bounds":[0,200,1080,380],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.CheckBox","text":"Keep photo details","bounds":[60,220,1000,360],"checkable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,400,1080,560],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":3,"class":"android.widget.TextView","text":"Save pictures and clips to","bounds":[60,410,1000,480],"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":3,"class":"android.widget.TextView","text":"Pictures","bounds":[60,480,1000,550],"enabled":true,"visible_to_user":true}`
+	save := `,{"id":6,"parent":0,"class":"android.widget.Button","text":"Save","bounds":[800,2000,1080,2150],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, nodes, want string
+	}{
+		{"settings rows only", row, ""},
+		{"and a save button", row + save, "Save"},
+	} {
+		s := screenOf(t, tc.nodes)
+		st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}
+		got := ""
+		if c, ok := saveButton(st); ok {
+			got = st.Elements[c.element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%s: save button %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -144,10 +144,12 @@ func actedHere(st *daemon.PlanState) bool {
 func saveButton(st *daemon.PlanState) (candidate, bool) {
 	for i := range st.Elements {
 		e := &st.Elements[i]
-		if e.Kind != screen.KindButton || e.Disabled {
+		if e.Kind != screen.KindButton || e.Disabled || holdsSetting(st.Screen, e.NodeID) || len(strings.Fields(e.Label)) > 2 {
+			// a row holding a switch, or a setting's row of many words
+			// ("Save photos and videos to · DCIM"), is no save button
 			continue
 		}
-		for _, t := range elementTerms(e, "") {
+		for _, t := range termsOf(e.Label + " " + e.Hint) { // what the owner sees: an id's "save" may name a setting's row
 			if t == "save" && penalty(st, device.Tap, screen.Describe(st.Screen, e.NodeID)) == 0 {
 				return candidate{action: device.Tap, element: i, reason: fmt.Sprintf("save the changes made on this screen with %q", e.Label)}, true
 			}

@@ -161,12 +161,12 @@ func TestOpenedResultFolded(t *testing.T) {
 		{"Clock", true},
 		{"Calendar", false},
 	} {
-		rs := newRunState("search 'Clock' and open it", "")
+		rs := newRunState("search the tune 'Clock' and open it", "")
 		rs.foldStep(search)
 		rs.foldStep(tapOn(tc.row))
-		if rs.resultOpened != tc.want || (rs.typed > rs.searchTyped) == tc.want || rs.covered["@open"] != tc.want {
-			t.Errorf("tap on %q: opened %v, typed %d (search %d), open covered %v; want opened %v",
-				tc.row, rs.resultOpened, rs.typed, rs.searchTyped, rs.covered["@open"], tc.want)
+		if rs.resultOpened != tc.want || (rs.typed > rs.searchTyped) == tc.want || rs.covered["@open"] != tc.want || rs.covered["tune"] != tc.want {
+			t.Errorf("tap on %q: opened %v, typed %d (search %d), open covered %v, the value's kind covered %v; want opened %v",
+				tc.row, rs.resultOpened, rs.typed, rs.searchTyped, rs.covered["@open"], rs.covered["tune"], tc.want)
 		}
 	}
 }

@@ -211,12 +211,22 @@ func (rs *runState) openResult(st *daemon.PlanState) (candidate, bool) {
 }
 
 // openedResult notes that a result of the search was opened: what the
-// command asks after the search is done, and the text typed to search
-// is no value waiting to be committed.
+// command asks after the search is done, so are the words before the
+// searched value that say what it is, and the text typed to search is
+// no value waiting to be committed.
 func (rs *runState) openedResult() {
 	rs.resultOpened, rs.searchTyped = true, rs.typed
 	for _, t := range rs.afterSearch {
 		rs.covered[t] = true
+	}
+	for _, v := range rs.values {
+		if strings.EqualFold(v.text, rs.searched) {
+			// the words naming what the value is ("the song 'test1'"):
+			// the result opened is that thing
+			for _, t := range v.context {
+				rs.covered[t] = true
+			}
+		}
 	}
 }
 

@@ -300,3 +300,29 @@ func TestSaveButtonIsNoSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestFromOnly: the word a change starts from ("from monthly to yearly")
+// is no requirement of it; one the command also says elsewhere is, and
+// a "from" with no "to" after it ("delete photos from yesterday") names
+// what to act on.
+func TestFromOnly(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		word    term
+		want    bool
+	}{
+		{"change the view from monthly to yearly", "monthly", true},
+		{"change the view from monthly to yearly", "yearly", false},
+		{"move the monthly report from monthly to archive", "monthly", false},
+		{"delete photos from yesterday", "yesterday", false},
+	} {
+		if got := fromOnly(tc.command)[tc.word]; got != tc.want {
+			t.Errorf("%q: %q from-only %v, want %v (%v)", tc.command, tc.word, got, tc.want, fromOnly(tc.command))
+		}
+		for _, ct := range newRunState(tc.command, "").terms {
+			if ct.t == tc.word && ct.nav != tc.want {
+				t.Errorf("%q: %q waited for as a requirement = %v", tc.command, tc.word, !ct.nav)
+			}
+		}
+	}
+}

@@ -324,6 +324,7 @@ func newRunState(cmd, appLabel string) *runState {
 	}
 	seen := map[term]bool{}
 	rs.bare = commandWithoutValues(cmd, u)
+	from := fromOnly(rs.bare)
 	for _, tm := range termsOf(rs.bare) {
 		if !seen[tm] && !isPolarity(tm) {
 			seen[tm] = true
@@ -331,7 +332,7 @@ func newRunState(cmd, appLabel string) *runState {
 			if rs.appWords[tm] {
 				w = 0.3 // words naming the app mostly identify it ("in Calendar")
 			}
-			nav := navTerms[tm]
+			nav := navTerms[tm] || from[tm]
 			if nav {
 				w *= NavWeight
 			}
@@ -347,6 +348,37 @@ func newRunState(cmd, appLabel string) *runState {
 	rs.semCovers = map[string][]term{}
 	rs.worded, rs.semWhole = map[term]bool{}, map[string][]term{}
 	return rs
+}
+
+// fromOnly returns the terms of cmd that only the word right after a
+// "from" carries when a "to" follows it ("change the view from monthly
+// to yearly", "move it from Downloads to Music"): the state or place a
+// change starts from guides the way there but is no requirement of the
+// change, as a navigation word is not.
+func fromOnly(cmd string) map[term]bool {
+	ws := strings.Fields(strings.ToLower(cmd))
+	var after, rest []string
+	for i, w := range ws {
+		if i > 0 && ws[i-1] == "from" && slices.Contains(ws[i+1:], "to") {
+			after = append(after, w)
+			continue
+		}
+		rest = append(rest, w)
+	}
+	if len(after) == 0 {
+		return nil
+	}
+	other := map[term]bool{}
+	for _, t := range termsOf(strings.Join(rest, " ")) {
+		other[t] = true
+	}
+	out := map[term]bool{}
+	for _, t := range termsOf(strings.Join(after, " ")) {
+		if !other[t] {
+			out[t] = true
+		}
+	}
+	return out
 }
 
 // describingVerbs returns the terms of the words right after a subject

@@ -195,6 +195,19 @@ func TestSwitchVerbsCovered(t *testing.T) {
 	}
 }
 
+// TestOpenedResultWithoutAVerbAfter: "find notes with Dora" opens the
+// row showing Dora, and the notes the words before the name say it is
+// are what was asked.
+func TestOpenedResultWithoutAVerbAfter(t *testing.T) {
+	rs := newRunState("find notes with Dora", "")
+	rs.foldStep(daemon.StepRecord{Action: device.Input, OK: true, Text: "Dora", Label: "Search",
+		Target: screen.Descriptor{Class: "android.widget.EditText", Hint: "Search", Editable: true}})
+	rs.foldStep(tapOn("Dora · 3 notes"))
+	if !rs.resultOpened || !rs.covered["note"] {
+		t.Errorf("opened %v, covered %v", rs.resultOpened, rs.covered)
+	}
+}
+
 // TestNarrowsScope: a check box that narrows what a change applies to
 // ("Use for this folder only") is no part of a command that does not say
 // so; it is when the command says "only", and a button is no switch.

@@ -375,9 +375,11 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		if h.Action == device.Tap && rs.keypadAt[h.Screen] {
 			rs.foldKey(h.Target.Label())
 		}
-		if h.Action == device.Tap && rs.searched != "" && len(rs.afterSearch) > 0 && !rs.resultOpened && !h.Target.Editable && containsFold(h.Label, rs.searched) {
+		if h.Action == device.Tap && rs.searched != "" && !rs.resultOpened && !h.Target.Editable && containsFold(h.Label, rs.searched) {
 			// a row showing what was searched for was opened (openResult),
-			// whoever chose it: a replayed step, a walk (daemon/routecheck.go)
+			// whoever chose it (a path step, a replayed step, a route
+			// check's walk: daemon/routecheck.go), with a verb after the
+			// search or none ("find messages with Alice")
 			rs.openedResult()
 		}
 		for _, t := range targetTerms(h.Target) {

@@ -152,16 +152,16 @@ func TestPickCoversChange(t *testing.T) {
 // typed to search waits for no commit. A row not showing it opens
 // nothing.
 func TestOpenedResultFolded(t *testing.T) {
-	search := daemon.StepRecord{Action: device.Input, OK: true, Text: "Clock", Label: "Search",
+	search := daemon.StepRecord{Action: device.Input, OK: true, Text: "Tides", Label: "Search",
 		Target: screen.Descriptor{Class: "android.widget.EditText", Hint: "Search", Editable: true}}
 	for _, tc := range []struct {
 		row  string
 		want bool
 	}{
-		{"Clock", true},
-		{"Calendar", false},
+		{"Tides", true},
+		{"Harbours", false},
 	} {
-		rs := newRunState("search the tune 'Clock' and open it", "")
+		rs := newRunState("search the tune 'Tides' and open it", "")
 		rs.foldStep(search)
 		rs.foldStep(tapOn(tc.row))
 		if rs.resultOpened != tc.want || (rs.typed > rs.searchTyped) == tc.want || rs.covered["@open"] != tc.want || rs.covered["tune"] != tc.want {
@@ -209,18 +209,18 @@ func TestOpenedResultWithoutAVerbAfter(t *testing.T) {
 }
 
 // TestNarrowsScope: a check box that narrows what a change applies to
-// ("Use for this folder only") is no part of a command that does not say
+// ("Apply to this album only") is no part of a command that does not say
 // so; it is when the command says "only", and a button is no switch.
 func TestNarrowsScope(t *testing.T) {
-	box := screen.Descriptor{Class: "android.widget.CheckBox", Text: "Use for this folder only", Checkable: true}
+	box := screen.Descriptor{Class: "android.widget.CheckBox", Text: "Apply to this album only", Checkable: true}
 	for _, tc := range []struct {
 		command string
 		d       screen.Descriptor
 		want    bool
 	}{
-		{"sort the folders by size", box, true},
-		{"sort only this folder by size", box, false},
-		{"sort the folders by size", screen.Descriptor{Class: "android.widget.Button", Text: "Show only folders"}, false},
+		{"sort the albums by weight", box, true},
+		{"sort only this album by weight", box, false},
+		{"sort the albums by weight", screen.Descriptor{Class: "android.widget.Button", Text: "Show only albums"}, false},
 	} {
 		if got := newRunState(tc.command, "").narrowsScope(tc.d); got != tc.want {
 			t.Errorf("%q, %q: narrows %v, want %v", tc.command, tc.d.Label(), got, tc.want)
@@ -233,8 +233,8 @@ func TestNarrowsScope(t *testing.T) {
 // OK with nothing picked or typed commits nothing.
 func TestDialogOptionCommitted(t *testing.T) {
 	inDialog := &knowledge.Goal{Dialog: true}
-	size := daemon.StepRecord{Action: device.Tap, OK: true, Label: "Size", Where: inDialog,
-		Target: screen.Descriptor{Class: "android.widget.RadioButton", Text: "Size", Checkable: true}}
+	weight := daemon.StepRecord{Action: device.Tap, OK: true, Label: "Weight", Where: inDialog,
+		Target: screen.Descriptor{Class: "android.widget.RadioButton", Text: "Weight", Checkable: true}}
 	ok := daemon.StepRecord{Action: device.Tap, OK: true, Label: "OK", Where: inDialog,
 		Target: screen.Descriptor{Class: "android.widget.Button", Text: "OK"}}
 	for _, tc := range []struct {
@@ -242,10 +242,10 @@ func TestDialogOptionCommitted(t *testing.T) {
 		steps []daemon.StepRecord
 		want  bool
 	}{
-		{"an option then OK", []daemon.StepRecord{size, ok}, true},
+		{"an option then OK", []daemon.StepRecord{weight, ok}, true},
 		{"OK alone", []daemon.StepRecord{ok}, false},
 	} {
-		rs := newRunState("sort the folders by size", "")
+		rs := newRunState("sort the albums by weight", "")
 		for _, h := range tc.steps {
 			rs.foldStep(h)
 		}
@@ -314,7 +314,7 @@ func TestSaveButtonIsNoSetting(t *testing.T) {
 	}
 }
 
-// TestFromOnly: the word a change starts from ("from monthly to yearly")
+// TestFromOnly: the word a change starts from ("from weekly to daily")
 // is no requirement of it; one the command also says elsewhere is, and
 // a "from" with no "to" after it ("delete photos from yesterday") names
 // what to act on.
@@ -324,9 +324,9 @@ func TestFromOnly(t *testing.T) {
 		word    term
 		want    bool
 	}{
-		{"change the view from monthly to yearly", "monthly", true},
-		{"change the view from monthly to yearly", "yearly", false},
-		{"move the monthly report from monthly to archive", "monthly", false},
+		{"switch the layout from weekly to daily", "weekly", true},
+		{"switch the layout from weekly to daily", "daily", false},
+		{"move the weekly report from weekly to archive", "weekly", false},
 		{"delete photos from yesterday", "yesterday", false},
 	} {
 		if got := fromOnly(tc.command)[tc.word]; got != tc.want {

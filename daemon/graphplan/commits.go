@@ -146,7 +146,7 @@ func saveButton(st *daemon.PlanState) (candidate, bool) {
 		e := &st.Elements[i]
 		if e.Kind != screen.KindButton || e.Disabled || holdsSetting(st.Screen, e.NodeID) || len(strings.Fields(e.Label)) > 2 {
 			// a row holding a switch, or a setting's row of many words
-			// ("Save photos and videos to · DCIM"), is no save button
+			// ("Save clips to · Movies"), is no save button
 			continue
 		}
 		for _, t := range termsOf(e.Label + " " + e.Hint) { // what the owner sees: an id's "save" may name a setting's row

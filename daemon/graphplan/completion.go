@@ -221,7 +221,7 @@ func (rs *runState) openedResult() {
 	}
 	for _, v := range rs.values {
 		if strings.EqualFold(v.text, rs.searched) {
-			// the words naming what the value is ("the song 'test1'"):
+			// the words naming what the value is ("the tune 'Evening'"):
 			// the result opened is that thing
 			for _, t := range v.context {
 				rs.covered[t] = true
@@ -244,7 +244,7 @@ func isRadio(d screen.Descriptor) bool {
 
 // switchVerb reports whether t is a verb that sets a switch other than
 // on / off ones: tick or untick, mute or unmute, and stop when the
-// command stops doing something ("stop saving notes",
+// command stops doing something ("stop syncing drafts",
 // intent.StopsDoing).
 func (rs *runState) switchVerb(t term) bool {
 	switch t {
@@ -379,7 +379,7 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			// a row showing what was searched for was opened (openResult),
 			// whoever chose it (a path step, a replayed step, a route
 			// check's walk: daemon/routecheck.go), with a verb after the
-			// search or none ("find messages with Alice")
+			// search or none ("find chats with Dora")
 			rs.openedResult()
 		}
 		for _, t := range targetTerms(h.Target) {

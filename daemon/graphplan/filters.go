@@ -54,9 +54,9 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 }
 
 // narrowsScope reports whether d is a switch or check box whose label
-// narrows what a change applies to ("Use for this folder only") with a
+// narrows what a change applies to ("Apply to this album only") with a
 // word the command does not say (intent.IsScopeWord): ticking it is no
-// part of "sort the folders by size".
+// part of "sort the albums by weight".
 func (rs *runState) narrowsScope(d screen.Descriptor) bool {
 	if !isToggle(d) {
 		return false

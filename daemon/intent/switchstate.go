@@ -22,8 +22,8 @@ func Polarity(cmd string) int {
 }
 
 // switchPolarity is Polarity for a switch: also off for what unticks,
-// mutes or stops doing something ("uncheck …", "mute the shutter
-// sound", "stop saving notes", "stop the launcher from closing"), on
+// mutes or stops doing something ("uncheck …", "mute the key
+// clicks", "stop syncing drafts", "stop the player from fading in"), on
 // for what unmutes. A stop with no doing after it ("stop the music") is
 // no switch's state.
 func switchPolarity(cmd string) int {

@@ -27,16 +27,16 @@ func TestSwitchState(t *testing.T) {
 		{"turn on autoplay videos", "Autoplay videos ON", 1},
 		{"turn off the lights on", "Lights on", -1},
 		// what unticks, mutes or stops doing something asks for off
-		{"uncheck start week on sunday", "Start week on Sunday", -1},
-		{"mute the shutter sound", "Shutter sound", -1},
-		{"unmute the shutter", "Mute shutter", -1},
-		{"mute the shutter", "Mute shutter", 1},
-		{"stop saving notes automatically", "Autosave notes", -1},
-		{"stop the alarm volume from ramping up", "Increase volume gradually", -1},
-		{"stop the music", "Fade music in", 0},
-		{"stop starting the week on sunday", "Start week on Sunday", -1},
+		{"uncheck start lists at the top", "Start lists at the top", -1},
+		{"mute the key clicks", "Key clicks", -1},
+		{"unmute the keys", "Mute keys", -1},
+		{"mute the keys", "Mute keys", 1},
+		{"stop syncing drafts automatically", "Autosync drafts", -1},
+		{"stop the ringer from ramping up", "Raise the ringer gradually", -1},
+		{"stop the music", "Fade tracks in", 0},
+		{"stop starting lists at the top", "Start lists at the top", -1},
 		{"stop hiding the caller id", "Hide caller id", -1},
-		{"stop the morning alarm from ringing", "Alarm sound", -1},
+		{"stop the morning alarm from ringing", "Wake-up tone", -1},
 	} {
 		if got := SwitchState(tt.cmd, tt.label); got != tt.want {
 			t.Errorf("SwitchState(%q, %q) = %d, want %d", tt.cmd, tt.label, got, tt.want)

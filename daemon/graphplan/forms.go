@@ -96,9 +96,9 @@ func (rs *runState) chosenShown(st *daemon.PlanState) {
 	if _, ok := confirmButton(st); !ok {
 		return // a choice that closes its dialog: tapping it is how it is left
 	}
-	said := map[term]bool{}
-	for _, t := range termsOf(fromLess(rs.cmd)) {
-		said[t] = true
+	said, from := map[term]bool{}, fromOnly(rs.cmd)
+	for _, t := range termsOf(rs.cmd) {
+		said[t] = !from[t] // the state a change starts from ("from grid to list") is no choice it asks for
 	}
 	for i := range st.Elements {
 		e := &st.Elements[i]
@@ -113,20 +113,6 @@ func (rs *runState) chosenShown(st *daemon.PlanState) {
 			rs.covered[t], rs.worded[t] = true, true
 		}
 	}
-}
-
-// fromLess is cmd without the word after each "from": the state a
-// change starts from ("from grid to list") is no choice it asks for.
-func fromLess(cmd string) string {
-	ws := strings.Fields(cmd)
-	out := ws[:0:0]
-	for i, w := range ws {
-		if i > 0 && strings.EqualFold(ws[i-1], "from") {
-			continue
-		}
-		out = append(out, w)
-	}
-	return strings.Join(out, " ")
 }
 
 // nextValueFor returns the index of the pending value that fits field e

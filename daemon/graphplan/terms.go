@@ -351,8 +351,8 @@ func newRunState(cmd, appLabel string) *runState {
 }
 
 // fromOnly returns the terms of cmd that only the word right after a
-// "from" carries when a "to" follows it ("change the view from monthly
-// to yearly", "move it from Downloads to Music"): the state or place a
+// "from" carries when a "to" follows it ("switch the layout from weekly
+// to daily", "move it from Inbox to Archive"): the state or place a
 // change starts from guides the way there but is no requirement of the
 // change, as a navigation word is not.
 func fromOnly(cmd string) map[term]bool {

@@ -1,0 +1,92 @@
+// What the route check asks of a "done" (daemon.PlanState.Check) beyond
+// what a live run asks: every word of the command accounted for, and an
+// off command having turned something off. A walk over a flow's few kept
+// screens (daemon/routecheck.go) sees little of the app, so a word no
+// screen it sees carries would not keep it from being done.
+
+package graphplan
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// wordLeft reports whether a word of the command that is a term of it
+// (not a navigation word) has none of its terms covered by a step's own
+// words, as written, by its concept or by its own meaning
+// (runState.worded), or — a command that asks to see something — shown
+// on st's screen, not on a switch or a setting (as inView reads it); the
+// app's name is no requirement. For the route
+// check (daemon.PlanState.Check), where a word no recorded screen
+// carries weighs nothing and would not keep the run from being done.
+func (p *Planner) wordLeft(st *daemon.PlanState) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rs := p.run
+	if rs == nil {
+		return false
+	}
+	nav := map[term]bool{}
+	for _, ct := range rs.terms {
+		nav[ct.t] = ct.nav
+	}
+	shown := map[term]bool{} // a command that asks to see something: what the screen shows
+	if rs.viewing {
+		for i := range st.Elements {
+			if e := &st.Elements[i]; e.Kind != screen.KindCheckbox && !holdsSetting(st.Screen, e.NodeID) {
+				for _, t := range elementTerms(e, "") {
+					shown[t] = true
+				}
+			}
+		}
+	}
+	for _, w := range strings.Fields(rs.cmd) {
+		if intent.Negated(w) {
+			continue // a negation: the matcher's veto and the switch's state read it
+		}
+		ts := termsOf(w)
+		ours, left := false, true
+		for _, t := range ts {
+			n, ok := nav[t]
+			if !ok {
+				continue
+			}
+			ours = true
+			if n || rs.worded[t] || rs.appWords[t] || shown[t] {
+				left = false
+			}
+		}
+		if ours && left {
+			if debugGraph {
+				fmt.Fprintf(os.Stderr, "graphplan: %q: the word %q is not accounted for (%v)\n", rs.cmd, w, ts)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// offUndone reports whether the command turns something off or hides it
+// ("hide …", "disable …") and no step set a switch off, tapped one that
+// was on, or tapped an element whose label turns something off ("Stop
+// showing hidden"): opening what it names, or tapping "Show hidden", is
+// not doing it. For the route check (daemon.PlanState.Check).
+func (p *Planner) offUndone(st *daemon.PlanState) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.run == nil || p.run.polarity >= 0 {
+		return false
+	}
+	for _, h := range st.History {
+		if h.Action == daemon.ActEnsureOff || h.Action == device.Tap && h.Toggle == "on" && h.Toggled || intent.Polarity(h.Label) < 0 {
+			return false
+		}
+	}
+	return true
+}

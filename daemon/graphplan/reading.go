@@ -1,0 +1,180 @@
+// Reading the command: which of its words are values, which only
+// describe or say where a change starts from, and its phrases — the
+// parts newRunState builds the run's terms and values from.
+
+package graphplan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+)
+
+// fromOnly returns the terms of cmd that only the word right after a
+// "from" carries when a "to" follows it ("switch the layout from weekly
+// to daily", "move it from Inbox to Archive"): the state or place a
+// change starts from guides the way there but is no requirement of the
+// change, as a navigation word is not.
+func fromOnly(cmd string) map[term]bool {
+	ws := strings.Fields(strings.ToLower(cmd))
+	var after, rest []string
+	for i, w := range ws {
+		if i > 0 && ws[i-1] == "from" && slices.Contains(ws[i+1:], "to") {
+			after = append(after, w)
+			continue
+		}
+		rest = append(rest, w)
+	}
+	if len(after) == 0 {
+		return nil
+	}
+	other := map[term]bool{}
+	for _, t := range termsOf(strings.Join(rest, " ")) {
+		other[t] = true
+	}
+	out := map[term]bool{}
+	for _, t := range termsOf(strings.Join(after, " ")) {
+		if !other[t] {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// describingVerbs returns the terms of the words right after a subject
+// pronoun inside the command ("the pic I took", "the clip we made"): the
+// verb of a clause that says which thing, no action to take. The
+// command's own first word is never one.
+func describingVerbs(cmd string) map[term]bool {
+	out := map[term]bool{}
+	toks := intent.Tokenize(cmd)
+	for i := 2; i < len(toks); i++ {
+		switch toks[i-1].Text {
+		case "i", "we", "you", "they":
+			if toks[i].Kind == intent.KindWord && !intent.IsStopword(toks[i].Text) {
+				for _, t := range termsOf(toks[i].Text) {
+					out[t] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wordsBefore returns the terms of the last n words of prefix that are
+// no stopwords and have a term skip does not drop, in the order written
+// ("… Dora's mobile number to": mobile, number).
+func wordsBefore(prefix string, n int, skip func(term) bool) []term {
+	toks := intent.Tokenize(prefix)
+	var out []term
+	for i := len(toks) - 1; i >= 0 && n > 0; i-- {
+		if toks[i].Kind == intent.KindWord && intent.IsStopword(toks[i].Text) {
+			continue
+		}
+		ts := slices.DeleteFunc(slices.Clone(termsOf(toks[i].Orig)), skip)
+		if len(ts) == 0 {
+			continue
+		}
+		out = append(ts, out...)
+		n--
+	}
+	return out
+}
+
+// commandWithoutValues blanks the quoted values and file names of a
+// command (u.Values, as commandValues reads them): they are typed, not
+// matched against labels. Numbers stay: "5 minutes" is often a
+// label to pick. A participle that introduces a quoted value ("called",
+// "named", "titled" + 'X') is blanked too: it names the value, it is not
+// an action to find on screen.
+func commandWithoutValues(cmd string, u intent.Command) string {
+	b := []byte(cmd)
+	blank := func(from, to int) {
+		for i := from; i < to && i < len(b); i++ {
+			b[i] = ' '
+		}
+	}
+	for _, v := range u.Values {
+		if !namedAsWritten(v) {
+			continue
+		}
+		blank(v.Start, v.End)
+		before := strings.TrimRight(cmd[:v.Start], " '\"“‘«`")
+		if i := strings.LastIndexAny(before, " \t"); i >= 0 || before != "" {
+			w := before[i+1:]
+			if len(w) > 3 && strings.HasSuffix(strings.ToLower(w), "ed") {
+				blank(i+1, len(before))
+			}
+		}
+	}
+	return string(b)
+}
+
+// commandValues returns the values of the command (u, the understanding
+// of cmd) in order, with the file names it writes without quote marks
+// (intent.FileNames) and, when names (the command creates, changes or
+// sends something), the name a naming word sets apart to the end of a
+// spoken command (daemon.NamedValue: "a note called shopping list", typed
+// as written like a quoted name) in place of the words Understand read
+// in them, and a proper name the command gives what it creates
+// (createdName: "a new contact Ada Lovelace"), typed likewise; "open the
+// folder named downloads" names a row to find, and its words stay words
+// to match.
+func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
+	whole := intent.FileNames(cmd)
+	if nv, ok := daemon.NamedValue(cmd); ok && names && !slices.ContainsFunc(whole, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
+		nv.Kind = intent.KindQuoted // typed as written, like a quoted name
+		whole = append(whole, nv)
+	}
+	values := u.Values
+	if names && slices.ContainsFunc(values, func(v intent.Value) bool { return v.Kind == intent.KindWord && createdName(cmd, v) }) {
+		values = slices.Clone(values)
+		for i, v := range values {
+			if v.Kind == intent.KindWord && createdName(cmd, v) {
+				values[i].Kind = intent.KindQuoted // typed as written, like a quoted name
+			}
+		}
+	}
+	if len(whole) == 0 {
+		return values
+	}
+	out := slices.DeleteFunc(slices.Clone(values), func(v intent.Value) bool {
+		return slices.ContainsFunc(whole, func(f intent.Value) bool { return v.Start < f.End && v.End > f.Start })
+	})
+	out = append(out, whole...)
+	slices.SortFunc(out, func(a, b intent.Value) int { return a.Start - b.Start })
+	return out
+}
+
+// namedAsWritten reports whether a value of the command is a name to type
+// or pick as it is written: quoted, or a file name ("keep it as scan7.png").
+func namedAsWritten(v intent.Value) bool {
+	return v.Kind == intent.KindQuoted || intent.IsFileName(v)
+}
+
+// phrases returns the command's word n-grams (2-4 words), normalised, for
+// strict matching against element labels.
+func phrases(cmd string) []string {
+	var words []string
+	for _, t := range intent.Tokenize(cmd) {
+		if t.Kind == intent.KindWord || t.Kind == intent.KindNumber {
+			words = append(words, t.Text)
+		}
+	}
+	var out []string
+	for n := 4; n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			out = append(out, strings.Join(words[i:i+n], " "))
+		}
+	}
+	return out
+}
+
+// namesValue reports whether the word before a value (before is the
+// command up to the value) introduces it as a name or a new value.
+func namesValue(before string) bool {
+	f := strings.Fields(strings.ToLower(strings.TrimRight(before, " '\"“‘«`:")))
+	return len(f) > 0 && namingWords[strings.Trim(f[len(f)-1], ",.;")]
+}

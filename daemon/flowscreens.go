@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -69,7 +68,7 @@ func replayedAsIs(f *knowledge.Flow, steps []StepRecord) bool {
 		return false
 	}
 	for i, s := range steps {
-		if s.Screen != f.Steps[i].Screen || s.Backtracked || strings.HasPrefix(s.Message, "already ") {
+		if s.Screen != f.Steps[i].Screen || s.Backtracked || alreadySet(s) {
 			return false
 		}
 	}
@@ -88,7 +87,7 @@ func repairedPath(f *knowledge.Flow, failedAt, kept, n int, steps []StepRecord) 
 		if len(path) == failedAt {
 			break
 		}
-		if s.Mode != "replay" || !s.OK || s.Backtracked || s.Undo || strings.HasPrefix(s.Message, "already ") {
+		if s.Mode != "replay" || !s.OK || s.Backtracked || s.Undo || alreadySet(s) {
 			continue
 		}
 		if s.Screen != f.Steps[len(path)].Screen {

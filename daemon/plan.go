@@ -232,6 +232,14 @@ func (r *run) act(ctx context.Context, s *screen.Snapshot, fp string, a device.A
 
 // ensure sets a toggle to the state d.Action names: a tap when its checked
 // state differs, else a step that records the state was already right.
+// alreadyPrefix begins the message of an ensure_on / ensure_off step
+// that found its switch already so and did not act (alreadySet).
+const alreadyPrefix = "already "
+
+// alreadySet reports whether step s found its switch already in the
+// state it sets, and so performed nothing.
+func alreadySet(s StepRecord) bool { return strings.HasPrefix(s.Message, alreadyPrefix) }
+
 // Either way the step's action stays ensure_on/ensure_off, for the flow.
 func (r *run) ensure(ctx context.Context, s *screen.Snapshot, fp string, a device.Action, el *screen.Element, d Decision, decide time.Duration) (StepRecord, error) {
 	want := d.Action == ActEnsureOn
@@ -250,7 +258,7 @@ func (r *run) ensure(ctx context.Context, s *screen.Snapshot, fp string, a devic
 	state := map[bool]string{true: "on", false: "off"}[want]
 	r.keepShot(len(r.steps), fp, s)
 	rec := StepRecord{Step: len(r.steps), Screen: fp, After: fp, Action: d.Action, Target: screen.Describe(s, el.NodeID), Where: goalOf(s, fp),
-		Label: el.Label, Reason: d.Reason, Mode: d.Mode, OK: true, Message: "already " + state}
+		Label: el.Label, Reason: d.Reason, Mode: d.Mode, OK: true, Message: alreadyPrefix + state}
 	r.steps = append(r.steps, rec)
 	r.emit(event.Action, event.ActionInfo{Step: rec.Step + 1, Mode: rec.Mode, Action: d.Action, Element: el.Index, Label: el.Label,
 		Reason: d.Reason, OK: true, Message: rec.Message, MS: decide.Milliseconds(), Tokens: d.Tokens})

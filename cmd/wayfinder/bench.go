@@ -177,12 +177,8 @@ func routeBench(ctx context.Context, st *knowledge.Store) (routeResult, error) {
 	var out routeResult
 	var durs []time.Duration
 	for _, f := range flows {
-		cmd := f.Name
-		if len(f.Commands) > 0 {
-			cmd = f.Commands[0]
-		}
 		t := time.Now()
-		_, why, err := eng.CheckRoute(ctx, cmd, f.ID)
+		_, why, err := eng.CheckRoute(ctx, ownCommand(f), f.ID)
 		if err != nil {
 			return out, err
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -222,15 +223,9 @@ func checkRoutes(ctx context.Context, w io.Writer, eng *daemon.Engine, st *knowl
 		}
 		flows = []knowledge.Flow{*f}
 	}
-	confirmed := 0
+	confirmed, given := 0, strings.Join(pos[min(1, len(pos)):], " ")
 	for _, f := range flows {
-		command := strings.Join(pos[min(1, len(pos)):], " ")
-		if command == "" && len(f.Commands) > 0 {
-			command = f.Commands[0]
-		}
-		if command == "" {
-			command = f.Name
-		}
+		command := cmp.Or(given, ownCommand(f), f.Name)
 		slots, why, err := eng.CheckRoute(ctx, command, f.ID)
 		if err != nil {
 			return err
@@ -246,6 +241,15 @@ func checkRoutes(ctx context.Context, w io.Writer, eng *daemon.Engine, st *knowl
 		fmt.Fprintf(w, "%d of %d flows confirmed\n", confirmed, len(flows))
 	}
 	return nil
+}
+
+// ownCommand is the command that learned flow f (its first past
+// command), else its name.
+func ownCommand(f knowledge.Flow) string {
+	if len(f.Commands) > 0 {
+		return f.Commands[0]
+	}
+	return f.Name
 }
 
 // health says whether a flow may act on its own, for listings.

@@ -61,9 +61,10 @@ func (rs *runState) narrowsScope(d screen.Descriptor) bool {
 	if !isToggle(d) {
 		return false
 	}
-	said := strings.Fields(strings.ToLower(rs.cmd))
 	for _, w := range strings.Fields(strings.ToLower(d.Label())) {
-		if intent.IsScopeWord(w) && !slices.Contains(said, w) {
+		// the command is read only for a label that holds a scope word:
+		// this runs for every switch of the app's graph, every step
+		if intent.IsScopeWord(w) && !slices.Contains(strings.Fields(strings.ToLower(rs.cmd)), w) {
 			return true
 		}
 	}

@@ -380,13 +380,13 @@ func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept 
 	if err != nil {
 		return machineErr{fmt.Errorf("snapshot: %w", err)}
 	}
-	goal := flowGoal(f)
-	if !goalReached(goal, s, screen.Fingerprint(s)) {
+	goal, fp := flowGoal(f), screen.Fingerprint(s)
+	if !goalReached(goal, s, fp) {
 		r.emit(event.Log, event.LogInfo{Level: "warn", Text: "repair not saved: the run did not end on the flow's recorded end screen"})
 		return nil
 	}
 	if goal == nil || f.Goal == nil {
-		goal = goalOf(s, screen.Fingerprint(s))
+		goal = goalOf(s, fp)
 	}
 	repaired := *f
 	repaired.Goal = goal
@@ -411,7 +411,7 @@ func (r *run) repairFlow(ctx context.Context, f *knowledge.Flow, failedAt, kept 
 	if err := r.e.store.SetFlowScreens(ctx, repaired.ID, nil); err != nil {
 		return machineErr{err}
 	}
-	r.end = r.shot(screen.Fingerprint(s), s)
+	r.end = r.shot(fp, s)
 	if path, ok := repairedPath(f, failedAt, kept, len(repaired.Steps), r.steps); ok {
 		if err := r.keepScreens(ctx, repaired.ID, path); err != nil {
 			return err

@@ -222,10 +222,18 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		return rec, "a password is never checked on paper" // the replay asks for it
 	}
 	el := &st.Elements[d.Element]
+	if d.Action == ActEnsureOn && step.Action == device.Tap && isOption(s, el) && toggleOf(s, el) != toggleOn {
+		// an option not chosen yet: choosing it is tapping it, as the
+		// flow does
+		d.Action = device.Tap
+	}
 	target := screen.Describe(s, el.NodeID)
 	name, isSlot := knowledge.SlotRef(step.Text)
 	switch {
 	case target.Key() == step.Target.Key():
+		if isSlot && step.Action == device.Tap {
+			rec.Target, rec.Label = target, el.Label // the option the walk picked, as its label reads
+		}
 	case isSlot && step.Action == device.Tap && d.Action == device.Tap && hasLabel(step.Choices, el.Label):
 		// another option of the group the flow picks a slot's value from
 		rec.Target, rec.Label = target, el.Label

@@ -146,3 +146,50 @@ func TestAgreesOnASwitchAsLearned(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreesOnAnOptionChosen: the checker choosing an option not chosen
+// yet (ensure_on) where the flow taps it is the same step, and a choice
+// slot takes the option the walk chose, as its label reads (options
+// told apart by a number share a key); an option
+// already chosen, which a tap would leave as it is, is not.
+func TestAgreesOnAnOptionChosen(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"activity":"a/.Grid","windows":[{"id":0,"type":"application","layer":0,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.RadioGroup","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.RadioButton","text":"2 tiles","resource_id":"a:id/tiles_two","bounds":[0,200,1080,320],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.RadioButton","text":"6 tiles","resource_id":"a:id/tiles","bounds":[0,320,1080,440],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.RadioButton","text":"9 tiles","resource_id":"a:id/tiles","bounds":[0,440,1080,560],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	at := func(label string) int {
+		i := slices.IndexFunc(els, func(e screen.Element) bool { return e.Label == label })
+		if i < 0 {
+			t.Fatalf("no %q among %+v", label, els)
+		}
+		return i
+	}
+	choices := []string{"6 tiles", "2 tiles", "9 tiles"}
+	st := &PlanState{Command: "show 9 tiles", Screen: s, Elements: els}
+	for _, tc := range []struct {
+		name   string
+		step   knowledge.Step
+		chosen string
+		ok     bool
+		label  string
+	}{
+		{"the option the flow tapped", knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at("9 tiles")].NodeID)}, "9 tiles", true, "9 tiles"},
+		{"another option of the flow's choice slot", knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at("6 tiles")].NodeID), Text: "{tiles}", Choices: choices}, "9 tiles", true, "9 tiles"},
+		{"an option already chosen", knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at("2 tiles")].NodeID)}, "2 tiles", false, ""},
+	} {
+		slots := map[string]string{}
+		d := Decision{Action: ActEnsureOn, Element: at(tc.chosen)}
+		rec, why := agrees(s, st, d, tc.step, "show 6 tiles", slots)
+		if (why == "") != tc.ok {
+			t.Errorf("%s: %q, want agreeing %v", tc.name, why, tc.ok)
+		}
+		if tc.ok && rec.Label != tc.label {
+			t.Errorf("%s: the walk's step reads %q, want %q", tc.name, rec.Label, tc.label)
+		}
+	}
+}

@@ -457,10 +457,10 @@ func (rs *runState) unsure(remaining float64) bool {
 // the app carries (runState.unknownW; not one that only says where to
 // look) was not covered by meaning by a step either: the planner cannot
 // tell that the command is done ("record a time-lapse" where only "Record"
-// matched).
+// matched). The app's own name is no such word: the app is open.
 func (rs *runState) unknownLeft() bool {
 	for _, ct := range rs.terms {
-		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] {
+		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] && !rs.appWords[ct.t] {
 			return true
 		}
 	}

@@ -53,3 +53,13 @@ func TestUnsureWhileAWordIsUnknown(t *testing.T) {
 		t.Error(`"harp" covered by meaning and only the navigation word "tab" unknown: the done is sure`)
 	}
 }
+
+// TestUnsureNotForTheAppsName: the app's own name, which no element of
+// the app need carry, leaves no word unknown: the app is open.
+func TestUnsureNotForTheAppsName(t *testing.T) {
+	rs := newRunState("open the drafts in quillpad", "Quillpad")
+	rs.unknownW = map[term]float64{termsOf("quillpad")[0]: 1}
+	if rs.unsure(0) {
+		t.Error(`only the app's name "quillpad" is unknown: the done is sure`)
+	}
+}

@@ -119,6 +119,14 @@ type PlanState struct {
 	// to the route checker (routecheck.go), not the phone's. A done
 	// there must account for every word of the command, or be Unsure.
 	Check bool
+	// Strict: for the route check, words of the command that the flow
+	// does not carry in their place (intent.Candidate.Substituted: "the
+	// last video" for its "the last photo"); a done must have them on a
+	// step's own target or field, as written or by concept, not only by
+	// meaning — a model bridges "video" and "photo" too readily — nor on
+	// one that carries a word of Replaced too, the flow's own words they
+	// stand in for (a "photo_video_preview" tells neither apart).
+	Strict, Replaced []string
 }
 
 // OperationKey identifies an operation (action, element, screen) for

@@ -69,7 +69,11 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 			break
 		}
 		walked++
-		slots, why := r.checkFlow(ctx, p, f)
+		var sub substitution
+		if c.Substituted {
+			sub = substitution{c.Unmatched, c.FlowUnmatched}
+		}
+		slots, why := r.checkFlow(ctx, p, f, sub)
 		if why != "" {
 			whyNot = append(whyNot, fmt.Sprintf("flow %d: %s", f.ID, why))
 			continue
@@ -80,11 +84,15 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 	return fits, whyNot
 }
 
+// substitution: the command's words that stand in for the flow's
+// (PlanState.Strict, Replaced).
+type substitution struct{ words, replaced []string }
+
 // checkFlow walks checker p over flow f (walkRoute), leaves p clean for
 // the next walk, and doubts the values the walk gave (valueDoubt): the
 // slot values, or why the route does not fit the run's command.
-func (r *run) checkFlow(ctx context.Context, p Planner, f *knowledge.Flow) (map[string]string, string) {
-	slots, why := r.walkRoute(ctx, p, f)
+func (r *run) checkFlow(ctx context.Context, p Planner, f *knowledge.Flow, sub substitution) (map[string]string, string) {
+	slots, why := r.walkRoute(ctx, p, f, sub)
 	if rs, ok := p.(Resetter); ok {
 		rs.Reset()
 	}
@@ -113,8 +121,8 @@ func (r *run) valueDoubt(f *knowledge.Flow, slots map[string]string) string {
 // walkRoute walks planner p over the screens flow f kept (the run that
 // learned or last replayed it saw them: knowledge.FlowScreen). It
 // returns the slot values the walk gave, or why the route was not
-// confirmed.
-func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[string]string, string) {
+// confirmed; sub: the command's words standing in for the flow's.
+func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub substitution) (map[string]string, string) {
 	kept, err := r.e.store.FlowScreens(ctx, f.ID)
 	if err != nil {
 		return nil, "its screens could not be read: " + err.Error()
@@ -155,7 +163,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow) (map[
 		}
 		st := &PlanState{Check: true, Command: r.res.Command, Package: r.res.Package, AppLabel: r.appLabel, AppID: r.app.ID, Screen: s,
 			Elements: screen.Elements(s), Print: fp, History: hist, Step: i, StepLimit: r.cfg.StepLimit,
-			Penalties: map[string]float64{}, Emit: func(string, any) {}, Secrets: r.secrets, Private: r.owner, Embedder: r.cfg.Embedder}
+			Penalties: map[string]float64{}, Emit: func(string, any) {}, Secrets: r.secrets, Private: r.owner, Embedder: r.cfg.Embedder, Strict: sub.words, Replaced: sub.replaced}
 		d, err := p.Next(ctx, st)
 		if err != nil {
 			return nil, "the checker failed: " + err.Error()
@@ -338,16 +346,18 @@ func hardVeto(v string) bool {
 	return false
 }
 
-// softBar: a reason the embedding check gave not to promote a candidate
-// that a route check may overrule — the words were too few in common,
-// or a requirement differs that the walk itself checks (a veto
-// embeddings may not bridge, a slot the matcher found no value for).
-// Another element named by a substituted word, a choice the command
-// leaves out, a stretched value or a contradiction it may not: the walk
-// over one recorded route cannot tell those apart.
-func softBar(b string) bool {
+// barStands reports whether bar b, a reason the embedding check gave not
+// to promote a candidate, stands whatever a route check finds: a choice
+// the command leaves out, a stretched value, a contradiction — the walk
+// over one recorded route cannot tell those apart. Other bars the walk
+// may overrule: too few words in common, a requirement that differs and
+// the walk itself checks (a veto embeddings may not bridge, a slot the
+// matcher found no value for), or a substituted word that names another
+// element, which the walk must then find on a step's own target as
+// written (substitution, daemon.PlanState.Strict).
+func barStands(b string) bool {
 	switch b {
-	case semantic.BarSubstituted, semantic.BarChoice, semantic.BarStretched, semantic.BarContradicted, semantic.BarGone:
+	case semantic.BarChoice, semantic.BarStretched, semantic.BarContradicted, semantic.BarGone:
 		return true
 	}
 	return false
@@ -378,7 +388,7 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 		}
 	}
 	for i, c := range d.Cands {
-		if i < len(d.Barred) && softBar(d.Barred[i]) {
+		if i < len(d.Barred) && barStands(d.Barred[i]) {
 			seen[c.FlowID] = true // nor as a lexical candidate
 			continue
 		}
@@ -441,6 +451,6 @@ func (e *Engine) CheckRoute(ctx context.Context, command string, flowID int64) (
 	defer e.runMu.Unlock()
 	r := &run{e: e, cfg: e.cfg, app: app, appLabel: e.matcher.label(f.Package), secrets: privacy.SecretsIn(command),
 		res: &Result{Command: command, Package: f.Package}}
-	slots, why := r.checkFlow(ctx, e.cfg.RouteCheck, f)
+	slots, why := r.checkFlow(ctx, e.cfg.RouteCheck, f, substitution{})
 	return slots, why, nil
 }

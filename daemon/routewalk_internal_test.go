@@ -72,7 +72,7 @@ func TestWalkTakesTheValueRow(t *testing.T) {
 	}
 	r := &run{e: &Engine{store: st}, res: &Result{Command: "search contacts for Dana and open her", Package: f.Package}}
 	p := &askedPlanner{text: "Dana"}
-	slots, why := r.walkRoute(ctx, p, &f)
+	slots, why := r.walkRoute(ctx, p, &f, substitution{})
 	if why != "" || slots["contact"] != "Dana" {
 		t.Fatalf("walk: slots %v, why %q; want {contact: Dana} confirmed", slots, why)
 	}
@@ -81,7 +81,7 @@ func TestWalkTakesTheValueRow(t *testing.T) {
 	}
 	// nothing typed before the row step: the checker decides, and differs
 	p = &askedPlanner{}
-	if _, why := r.walkRoute(ctx, p, &f); why == "" {
+	if _, why := r.walkRoute(ctx, p, &f, substitution{}); why == "" {
 		t.Error("a walk that typed nothing took the row step")
 	}
 }

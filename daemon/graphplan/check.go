@@ -9,6 +9,7 @@ package graphplan
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -46,19 +47,28 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 			}
 		}
 	}
+	strict, written := strictTerms(st)
 	for _, w := range strings.Fields(rs.cmd) {
 		if intent.Negated(w) {
 			continue // a negation: the matcher's veto and the switch's state read it
 		}
 		ts := termsOf(w)
 		ours, left := false, true
+		asWritten := slices.ContainsFunc(ts, func(t term) bool { return strict[t] })
 		for _, t := range ts {
 			n, ok := nav[t]
 			if !ok {
 				continue
 			}
 			ours = true
-			if n || rs.worded[t] || rs.appWords[t] || shown[t] {
+			switch {
+			case n || rs.appWords[t]:
+				left = false
+			case asWritten:
+				// a word standing in for one of the flow's: on a step's
+				// target as written
+				left = left && !(strict[t] && written[t])
+			case rs.worded[t] || shown[t]:
 				left = false
 			}
 		}
@@ -70,6 +80,39 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 		}
 	}
 	return false
+}
+
+// strictTerms returns the terms of st.Strict's words as written (no
+// concept), and the terms the steps of st.History carry on their own
+// targets — label, content-desc, resource-id, a field's hint — that
+// carry no word of st.Replaced.
+func strictTerms(st *daemon.PlanState) (strict, written map[term]bool) {
+	if len(st.Strict) == 0 {
+		return nil, nil
+	}
+	asWritten := func(words []string) map[term]bool {
+		out := map[term]bool{}
+		for _, w := range words {
+			for _, t := range termsOf(w) {
+				if !strings.HasPrefix(string(t), "@") {
+					out[t] = true // the word as written, not its concept
+				}
+			}
+		}
+		return out
+	}
+	strict, replaced := asWritten(st.Strict), asWritten(st.Replaced)
+	written = map[term]bool{}
+	for _, h := range st.History {
+		ts := append(targetTerms(h.Target), termsOf(h.Target.Hint)...)
+		if slices.ContainsFunc(ts, func(t term) bool { return replaced[t] }) {
+			continue // it carries the flow's word too: it tells neither apart
+		}
+		for _, t := range ts {
+			written[t] = true
+		}
+	}
+	return strict, written
 }
 
 // offUndone reports whether the command turns something off or hides it

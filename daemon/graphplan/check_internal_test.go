@@ -339,3 +339,40 @@ func TestFromOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestWordLeftStandingIn: a word of the command standing in for one of
+// the flow's (daemon.PlanState.Strict) is accounted for only by a step's
+// own target carrying it as written — not by meaning, and not on a
+// target that carries the flow's word it replaced too (Replaced).
+func TestWordLeftStandingIn(t *testing.T) {
+	both := daemon.StepRecord{Action: device.Tap, OK: true, Target: screen.Descriptor{Desc: "Open latest", ResourceID: "a:id/latest_photo_clip"}}
+	clip := tapOn("Latest clip")
+	plain := tapOn("Open latest")
+	for _, tc := range []struct {
+		name    string
+		strict  []string
+		step    daemon.StepRecord
+		meaning bool // "clip" covered by meaning only
+		left    bool
+	}{
+		{"no word standing in", nil, both, false, false},
+		{"on a target carrying the flow's word too", []string{"clip"}, both, false, true},
+		{"on a target of its own", []string{"clip"}, clip, false, false},
+		{"by meaning only", []string{"clip"}, plain, true, true},
+		{"by meaning, no word standing in", nil, plain, true, false},
+	} {
+		p := &Planner{}
+		p.run = newRunState("star the latest clip", "")
+		p.run.foldStep(tc.step)
+		p.run.foldStep(tapOn("Toggle star"))
+		if tc.meaning {
+			for _, tm := range termsOf("clip") {
+				p.run.covered[tm], p.run.worded[tm] = true, true
+			}
+		}
+		st := &daemon.PlanState{History: []daemon.StepRecord{tc.step, tapOn("Toggle star")}, Strict: tc.strict, Replaced: []string{"photo"}}
+		if got := p.wordLeft(st); got != tc.left {
+			t.Errorf("%s: wordLeft %v, want %v", tc.name, got, tc.left)
+		}
+	}
+}

@@ -133,3 +133,9 @@ func (p *Planner) offUndone(st *daemon.PlanState) bool {
 	}
 	return true
 }
+
+// verbsDone reports whether every action the command names
+// (runState.verbs) was covered by a step.
+func (rs *runState) verbsDone() bool {
+	return !slices.ContainsFunc(rs.verbs, func(v term) bool { return !rs.covered[v] })
+}

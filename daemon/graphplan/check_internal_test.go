@@ -2,6 +2,7 @@ package graphplan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -373,6 +374,32 @@ func TestWordLeftStandingIn(t *testing.T) {
 		st := &daemon.PlanState{History: []daemon.StepRecord{tc.step, tapOn("Toggle star")}, Strict: tc.strict, Replaced: []string{"photo"}}
 		if got := p.wordLeft(st); got != tc.left {
 			t.Errorf("%s: wordLeft %v, want %v", tc.name, got, tc.left)
+		}
+	}
+}
+
+// TestClauseVerbs: the actions a command asks for are the verbs its
+// clauses begin with, not an action word naming a thing; after a
+// deletion is confirmed (runState.deleteConfirmed) nothing is left to do
+// once those are covered.
+func TestClauseVerbs(t *testing.T) {
+	for _, tc := range []struct {
+		cmd   string
+		verbs []term
+	}{
+		{"delete Sam's message records", []term{"@delete"}},
+		{"Delete and Sam's message records", []term{"@delete"}},
+		{"please delete the ledger note, then create a new one", []term{"@delete", "@add"}},
+		{"remove the draft and send the reply", []term{"@delete", "@send"}},
+		{"the ledger note", nil},
+	} {
+		rs := newRunState(tc.cmd, "")
+		if !slices.Equal(rs.verbs, tc.verbs) {
+			t.Errorf("%q: verbs %v, want %v", tc.cmd, rs.verbs, tc.verbs)
+		}
+		rs.covered["@delete"] = true
+		if got, want := rs.verbsDone(), len(tc.verbs) <= 1; got != want {
+			t.Errorf("%q: deletion covered, verbsDone %v, want %v", tc.cmd, got, want)
 		}
 	}
 }

@@ -264,3 +264,17 @@ func isConfirm(label string) bool {
 		return ok && slices.Contains(confirmOrder, c)
 	})
 }
+
+// deletionDone ends the command once the deletion it asks for was
+// confirmed in its dialog (runState.deleteConfirmed), no value is
+// pending and every action its clauses ask for is covered
+// (runState.verbsDone): what it deleted is gone, and its other words
+// described it ("delete Sam's message records" opens no recorder).
+func (rs *runState) deletionDone(weights map[term]float64, pending int) (daemon.Decision, bool) {
+	if !rs.deleteConfirmed || pending > 0 || !rs.verbsDone() {
+		return daemon.Decision{}, false
+	}
+	remaining := rs.remaining(weights)
+	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
+		Reason: "the deletion the command asks for is confirmed"}, true
+}

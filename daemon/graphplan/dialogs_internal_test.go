@@ -1,6 +1,7 @@
 package graphplan
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -175,6 +176,51 @@ func TestWordMeantByATapShownOnTheScreenItOpened(t *testing.T) {
 		rs.reopenInDialog(st)
 		if got := !rs.covered[tc.word]; got != tc.want {
 			t.Errorf("%s: %q given back = %v, want %v", tc.name, tc.word, got, tc.want)
+		}
+	}
+}
+
+// TestDoneOnceTheDeletionIsConfirmed: a deletion the command asks for,
+// confirmed in its dialog, ends the command — what was deleted is gone,
+// and the command's other words described it ("records" is no recorder
+// to open) — unless another clause asks for more.
+func TestDoneOnceTheDeletionIsConfirmed(t *testing.T) {
+	ctx := context.Background()
+	tap := func(label, from, to string) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Tap, Target: screen.Descriptor{Text: label}, Label: label, Screen: from, After: to, OK: true, Changed: true}
+	}
+	for _, tc := range []struct {
+		command string
+		done    bool
+	}{
+		{"delete Sam's message records", true},
+		{"delete the chat with Sam and record audio", false},
+	} {
+		store, appID := storeWithApp(t, "org.example.chats", "Chats")
+		dialog := dialogOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Delete this conversation?","bounds":[100,900,980,1000],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[500,1200,700,1300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Yes","bounds":[800,1200,1000,1300],"clickable":true,"enabled":true,"visible_to_user":true}`)
+		dialog.Package = "org.example.chats"
+		history := []daemon.StepRecord{tap("Sam · Hi", "list", "chat"), tap("Delete", "chat", "dialog")}
+		p := New(store)
+		st := &daemon.PlanState{Command: tc.command, Package: "org.example.chats", AppID: appID, Screen: dialog, Elements: screen.Elements(dialog), Print: "dialog", Step: 2, History: history}
+		d, err := p.Next(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tapsLabel(d, st, "Yes") {
+			t.Fatalf("%q on the dialog: %s %d (%s), want a tap on Yes", tc.command, d.Action, d.Element, d.Reason)
+		}
+		list := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Dora · Yo","bounds":[0,200,1080,300],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Record audio","bounds":[0,2000,500,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
+		list.Package = "org.example.chats"
+		st = &daemon.PlanState{Command: tc.command, Package: st.Package, AppID: appID, Screen: list, Elements: screen.Elements(list), Print: "list", Step: 3,
+			History: append(history, tap("Yes", "dialog", "list"))}
+		if d, err = p.Next(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+		if got := d.Action == daemon.ActDone; got != tc.done {
+			t.Errorf("%q after Yes: %s %d (%s), want done %v", tc.command, d.Action, d.Element, d.Reason, tc.done)
 		}
 	}
 }

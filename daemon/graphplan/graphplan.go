@@ -258,6 +258,9 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)
 	pending := rs.pendingValues()
+	if d, ok := rs.deletionDone(weights, pending); ok {
+		return d, nil
+	}
 	if c, ok := rs.openResult(st); ok {
 		return decision(c, 0.8), nil
 	}
@@ -354,6 +357,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			saveHere := !rs.savedAs && prompt && saveAs(st, c)
 			if (best == nil || saveHere || rs.lastStepCovered(st)) && (saveHere || (daemon.IsDialog(st.Screen) || prompt) && !rs.confirmedDialog) {
 				rs.confirmedDialog = true
+				rs.deleteConfirmed = rs.covered["@delete"]
 				if saveHere { // what was saved is the command's work: a committed form
 					rs.savedAs, rs.committed = true, true
 				}

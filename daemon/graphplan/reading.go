@@ -178,3 +178,34 @@ func namesValue(before string) bool {
 	f := strings.Fields(strings.ToLower(strings.TrimRight(before, " '\"“‘«`:")))
 	return len(f) > 0 && namingWords[strings.Trim(f[len(f)-1], ",.;")]
 }
+
+// clauseVerbs returns the action concepts, among verbs (the command's:
+// intent.Command.Verbs), of the words cmd's clauses begin with — its
+// first word that is no stopword, and the first after each "and",
+// "then", comma or semicolon: what the command asks to do, not a word
+// naming a thing ("delete Sam's message records": delete, not record).
+func clauseVerbs(cmd string, verbs []string) []term {
+	var out []term
+	start := true
+	for _, w := range strings.Fields(strings.ToLower(cmd)) {
+		ends := strings.HasSuffix(w, ",") || strings.HasSuffix(w, ";")
+		w = strings.Trim(w, ",;.!?:'\"")
+		switch {
+		case w == "and" || w == "then":
+			start = true
+		case start && w != "" && !intent.IsStopword(w):
+			start = false
+			if intent.ActionWord(w) {
+				for _, c := range intent.Concepts(w) {
+					if t := term("@" + c); slices.Contains(verbs, c) && !slices.Contains(out, t) {
+						out = append(out, t)
+					}
+				}
+			}
+		}
+		if ends {
+			start = true
+		}
+	}
+	return out
+}

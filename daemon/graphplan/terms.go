@@ -103,12 +103,14 @@ type runState struct {
 	// pickedInDialog: an option (a radio button, a check box) of a
 	// dialog was tapped; its confirming button commits it
 	pickedInDialog bool
-	// confirmedDialog: the positive button of a final dialog was tapped
-	confirmedDialog bool
-	carried         bool    // carryOn tapped the button that carries on the last step's verb
-	reopened        int     // history length at the last reopenInDialog
-	unknown         float64 // weight of command words no element of the app carries
-	search          bool    // the command asks to search: names go into search fields
+	// confirmedDialog: the positive button of a final dialog was tapped;
+	// deleteConfirmed: it confirmed a deletion the command asks for
+	confirmedDialog, deleteConfirmed bool
+	verbs                            []term  // the command's action concepts (intent.Understanding.Verbs)
+	carried                          bool    // carryOn tapped the button that carries on the last step's verb
+	reopened                         int     // history length at the last reopenInDialog
+	unknown                          float64 // weight of command words no element of the app carries
+	search                           bool    // the command asks to search: names go into search fields
 	// afterSearch: the terms of what the command asks to do with a search
 	// result ("… and open it", "… and play it"); searched: the value typed
 	// into a search field; resultOpened: a result carrying it was tapped
@@ -273,6 +275,7 @@ func (g *appGraph) labels(st *daemon.PlanState) []string {
 func newRunState(cmd, appLabel string) *runState {
 	rs := &runState{cmd: cmd, covered: map[term]bool{}, keypadAt: map[string]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: intent.Universal(cmd)}
 	u := intent.Understand(cmd)
+	rs.verbs = clauseVerbs(cmd, u.Verbs)
 	for _, c := range u.Verbs {
 		rs.search = rs.search || c == "search"
 		switch c {

@@ -403,3 +403,35 @@ func TestClauseVerbs(t *testing.T) {
 		}
 	}
 }
+
+// TestRowOpensTheValue: a tap on a list's row showing a value the
+// command names opens that very thing: the words before the value that
+// name it or say to open or play it are done; another action they ask
+// for is not, nor does a tap outside a list do any of it.
+func TestRowOpensTheValue(t *testing.T) {
+	row := func(label string) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Tap, OK: true, Label: label, Target: screen.Descriptor{Text: label, InList: true}}
+	}
+	for _, tc := range []struct {
+		cmd       string
+		step      daemon.StepRecord
+		done, not []string
+	}{
+		{"play the song 'Evening'", row("Evening · 03:10"), []string{"play", "song"}, nil},
+		{"delete the note 'Ledger'", row("Ledger · 2 lines"), []string{"note"}, []string{"delete"}},
+		{"play the song 'Evening'", tapOn("Evening"), nil, []string{"play", "song"}},
+	} {
+		rs := newRunState(tc.cmd, "")
+		rs.foldStep(tc.step)
+		for _, w := range tc.done {
+			if tm := termsOf(w); !slices.ContainsFunc(tm, func(x term) bool { return rs.covered[x] }) {
+				t.Errorf("%q after %q: %q not covered (%v)", tc.cmd, tc.step.Label, w, rs.covered)
+			}
+		}
+		for _, w := range tc.not {
+			if tm := termsOf(w); slices.ContainsFunc(tm, func(x term) bool { return rs.covered[x] }) {
+				t.Errorf("%q after %q: %q covered", tc.cmd, tc.step.Label, w)
+			}
+		}
+	}
+}

@@ -229,6 +229,28 @@ func (rs *runState) openedResult() {
 	}
 }
 
+// openingVerbs are the actions a tap on a list's row does to the item it
+// shows: it opens it, or plays it.
+var openingVerbs = []term{"@open", "@play"}
+
+// coverOpening covers the terms just before value v (value.context) that
+// name what v is or say to open or play it ("play the song 'Evening'"):
+// the tap on the row showing v opened that very thing, and another tap
+// ("Play / Pause") would undo it. Another action the words ask for
+// ("delete the note 'Ledger'") is still to do.
+func (rs *runState) coverOpening(v value) {
+	for _, t := range v.context {
+		verbs := []term{t}
+		if !strings.HasPrefix(string(t), "@") {
+			verbs = termsOf(string(t))
+		}
+		opens := slices.ContainsFunc(verbs, func(c term) bool { return slices.Contains(openingVerbs, c) })
+		if opens || !intent.ActionWord(strings.TrimPrefix(string(t), "@")) {
+			rs.covered[t] = true
+		}
+	}
+}
+
 // isToggle reports whether a tapped element switches a state: checkable,
 // or labelled "toggle" (the platform's convention for such buttons).
 func isToggle(d screen.Descriptor) bool {
@@ -410,6 +432,9 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		for i := range rs.values {
 			if !rs.values[i].done && (containsValue(h.Target.Label(), rs.values[i].text) || answeredAbout(h, rs.values[i].text)) {
 				rs.values[i].done = true
+				if h.Action == device.Tap && h.Target.InList {
+					rs.coverOpening(rs.values[i])
+				}
 			}
 		}
 		if isToggle(h.Target) && h.Where != nil && h.Where.Dialog {

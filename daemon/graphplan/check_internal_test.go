@@ -435,3 +435,34 @@ func TestRowOpensTheValue(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeFirst: a path away from the screen that promises only a commit
+// and the field's own words waits for the value typed into the field; a
+// path to a place the command names, or one promising no commit, does
+// not.
+func TestTypeFirst(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Write a note…","bounds":[0,1900,800,2000],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Attach","bounds":[800,1900,1000,2000],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}
+	field := slices.IndexFunc(st.Elements, func(e screen.Element) bool { return e.Kind == screen.KindInput })
+	button := slices.IndexFunc(st.Elements, func(e screen.Element) bool { return e.Label == "Attach" })
+	for _, tc := range []struct {
+		name   string
+		covers []term
+		first  bool // the typing goes first
+	}{
+		{"a send and the field's word", []term{"@send", "send", "note"}, true},
+		{"a place the command names", []term{"@send", "send", "archiv"}, false},
+		{"no commit", []term{"note"}, false},
+	} {
+		cands := []candidate{
+			{action: device.Tap, element: button, via: 1, score: 0.5, rank: 0.5, covers: tc.covers},
+			{action: device.Input, element: field, via: 0, score: 0.45, rank: 0.45},
+		}
+		typeFirst(st, cands)
+		if got := cands[0].rank < cands[1].rank; got != tc.first {
+			t.Errorf("%s: typing first %v, want %v", tc.name, got, tc.first)
+		}
+	}
+}

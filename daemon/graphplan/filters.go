@@ -177,6 +177,45 @@ func onScreenFirst(st *daemon.PlanState, cands []candidate) {
 	}
 }
 
+// commitVerbs are the actions that complete what was typed: sending it,
+// saving it.
+var commitVerbs = []term{"@send", "@save"}
+
+// typeFirst ranks a value's typing into a field of this screen before a
+// path away from it that promises a commit and nothing but that and the
+// field's own words ("Attachment" on the way to the
+// send button, before the message is typed): a form is filled where it
+// is shown, and its commit comes after. A path to a place the command
+// names ("search the call history for Sam") still goes first.
+func typeFirst(st *daemon.PlanState, cands []candidate) {
+	for j := range cands {
+		in := &cands[j]
+		e := elementOf(st, *in)
+		if in.action != device.Input || in.via != 0 || in.score < MinScore || e == nil {
+			continue
+		}
+		field := elementTerms(e, "")
+		for i := range cands {
+			c := &cands[i]
+			if c.via == 0 || c.rank <= in.rank {
+				continue
+			}
+			if slices.ContainsFunc(c.covers, isCommitTerm) && !slices.ContainsFunc(c.covers, func(t term) bool { return !slices.Contains(field, t) && !isCommitTerm(t) }) {
+				c.rank = in.rank * 0.99
+			}
+		}
+	}
+}
+
+// isCommitTerm reports whether t is a commit verb (commitVerbs) or a
+// word meaning one.
+func isCommitTerm(t term) bool {
+	if strings.HasPrefix(string(t), "@") {
+		return slices.Contains(commitVerbs, t)
+	}
+	return slices.ContainsFunc(termsOf(string(t)), func(c term) bool { return slices.Contains(commitVerbs, c) })
+}
+
 // subset reports whether every term of a is in b.
 func subset(a, b []term) bool {
 	for _, t := range a {

@@ -107,6 +107,12 @@ func Classify(t Target) Verdict {
 			why = append(why, fmt.Sprintf("%s %q", f.name, clip(f.text)))
 		}
 	}
+	if t.Action == "tap" && PhoneNumber(label) {
+		// a contact's or a call log's number row places a call when
+		// tapped; nothing on it says so
+		cats[Call] = true
+		why = append(why, fmt.Sprintf("label %q is a phone number", clip(label)))
+	}
 	if len(t.Dialog) > 0 && label != "" && isOneOf(label, confirmWords) {
 		for _, d := range t.Dialog {
 			if c := actionCategories(d); len(c) > 0 {
@@ -133,6 +139,31 @@ func Classify(t Target) Verdict {
 		return Verdict{}
 	}
 	return Verdict{Sensitive: true, Categories: sorted(cats), Why: strings.Join(why, ", ")}
+}
+
+// PhoneNumber reports whether label is a row whose first text (before
+// " · ", the separator of a row's texts) is shaped like a phone number
+// and whose other texts say more of it ("555 0100 · Mobile"): 3 to 15
+// digits (the numbering plan's most, ITU-T E.164 §6) with nothing else
+// than spaces, "+", "-", "(" and ")" between them. A lone number is a
+// field's value or an amount far more often (a width "1280", a level
+// "12.4"), and a date, a clock or a quantity has other signs.
+func PhoneNumber(label string) bool {
+	head, rest, ok := strings.Cut(label, " · ")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return false
+	}
+	digits := 0
+	for _, r := range strings.TrimSpace(head) {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == ' ' || r == '+' || r == '-' || r == '(' || r == ')':
+		default:
+			return false
+		}
+	}
+	return digits >= 3 && digits <= 15
 }
 
 // searchWords mark a search or filter field: Enter there searches.

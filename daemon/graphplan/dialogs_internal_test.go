@@ -68,6 +68,10 @@ func TestReopenInDialogLeavesCheckBoxes(t *testing.T) {
 		return fmt.Sprintf(`{"id":%d,"parent":0,"class":"android.widget.RadioButton","text":%q,"bounds":[150,%d,930,%d],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},`, id, label, 600+100*id, 690+100*id)
 	}
 	ok := `{"id":8,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[650,1450,950,1550],"clickable":true,"enabled":true,"visible_to_user":true}`
+	withID := func(id int, class, label, rid string) string {
+		return fmt.Sprintf(`{"id":%d,"parent":0,"class":%q,"text":%q,"resource_id":%q,"bounds":[150,%d,930,%d],"checkable":%v,"clickable":true,"enabled":true,"visible_to_user":true},`,
+			id, class, label, rid, 600+100*id, 690+100*id, class == "android.widget.RadioButton")
+	}
 	for _, tc := range []struct {
 		name, cmd, tapped, nodes string
 		radio                    bool // the tapped element is an option of the dialog (changed in place)
@@ -78,6 +82,10 @@ func TestReopenInDialogLeavesCheckBoxes(t *testing.T) {
 		{"options", "make the text size large", "Text size", radio(1, "Small size") + radio(2, "Large size") + ok, false, "size", true},
 		// an option picked in the dialog itself opened nothing: its words stay done
 		{"an option picked in place", "sort the ledgers by size", "Size", radio(1, "Name") + radio(2, "Size") + ok, true, "size", false},
+		// options that carry the word only in their resource-ids are still options
+		{"options by their ids", "order the ledgers by name", "Order by", withID(1, "android.widget.RadioButton", "Name", "x:id/order_by_name") + withID(2, "android.widget.RadioButton", "Size", "x:id/order_by_size") + ok, false, "order", true},
+		// a button whose resource-id carries the word is no choice of it: the owner sees "OK"
+		{"a button by its id", "add a new ledger of 5 pages", "New ledger", withID(1, "android.widget.Button", "Cancel", "x:id/ledger_cancel") + withID(2, "android.widget.Button", "Later", "x:id/ledger_later") + ok, false, "ledger", false},
 	} {
 		s := dialogOf(t, tc.nodes)
 		rs := newRunState(tc.cmd, "")

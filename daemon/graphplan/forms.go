@@ -51,7 +51,14 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 			// "Export archive ☑": nothing is left to choose)
 			continue
 		}
-		for _, t := range elementTerms(e, "") {
+		ts := elementTerms(e, "")
+		if e.Kind != screen.KindCheckbox {
+			// a button of the dialog as the owner sees it, not by its
+			// resource-id ("OK" of a "new_timer_dialog"): only an option
+			// that is checked when chosen is one by its id
+			ts = termsOf(e.Label)
+		}
+		for _, t := range ts {
 			if tapped[t] && !strings.HasPrefix(string(t), "@") {
 				delete(rs.covered, t)
 			}

@@ -466,3 +466,35 @@ func TestTypeFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestTypingDoesWhatTheWordBeforeSays: typing a value does what the word
+// right before it says when that is no action ("type '1234'"); a word
+// further before it ("checklist") may name a choice still to make, an
+// action ("send") is still to do, and a value typed to search names what
+// to open (TestOpenedResultFolded).
+func TestTypingDoesWhatTheWordBeforeSays(t *testing.T) {
+	typed := func(text string) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Input, OK: true, Text: text, Target: screen.Descriptor{Class: "android.widget.EditText", Hint: "Body"}}
+	}
+	for _, tc := range []struct {
+		cmd, text string
+		done, not []string
+	}{
+		{"open the ledger and type '1234'", "1234", []string{"type"}, nil},
+		{"make a checklist note called 'Ledger'", "Ledger", nil, []string{"checklist"}},
+		{"send 'running late' to Dora", "running late", nil, []string{"send"}},
+	} {
+		rs := newRunState(tc.cmd, "")
+		rs.foldStep(typed(tc.text))
+		for _, w := range tc.done {
+			if !rs.covered[termsOf(w)[0]] {
+				t.Errorf("%q: %q not done by typing %q", tc.cmd, w, tc.text)
+			}
+		}
+		for _, w := range tc.not {
+			if slices.ContainsFunc(termsOf(w), func(x term) bool { return rs.covered[x] }) {
+				t.Errorf("%q: %q done by typing %q", tc.cmd, w, tc.text)
+			}
+		}
+	}
+}

@@ -229,6 +229,30 @@ func (rs *runState) openedResult() {
 	}
 }
 
+// coverDescribing covers the terms of the word right before value v when
+// it is no action ("type '1234'", "write 'milk'"): typing v did what it
+// says. Words further before it may name something still to choose ("a
+// checklist note called 'Ledger'"), and an action ("send 'hi'") is still
+// to do.
+func (rs *runState) coverDescribing(v value) {
+	if v.at <= 0 || v.at > len(rs.cmd) {
+		return
+	}
+	before := strings.Fields(strings.TrimRight(rs.cmd[:v.at], " '\"“‘"))
+	if len(before) == 0 {
+		return
+	}
+	w := strings.Trim(before[len(before)-1], ",;:'\"")
+	if w == "" || intent.ActionWord(w) {
+		return
+	}
+	for _, t := range termsOf(w) {
+		if slices.Contains(v.context, t) {
+			rs.covered[t] = true
+		}
+	}
+}
+
 // openingVerbs are the actions a tap on a list's row does to the item it
 // shows: it opens it, or plays it.
 var openingVerbs = []term{"@open", "@play"}
@@ -363,10 +387,18 @@ func (rs *runState) progress() int {
 func (rs *runState) foldStep(h daemon.StepRecord) {
 	switch h.Action {
 	case device.Input:
+		// the field typed into is part of what the command asked
+		// ("search …" is done by typing into Search)
+		field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
 		for i := range rs.values {
 			if v := rs.values[i]; !v.done && (strings.EqualFold(v.text, h.Text) || v.file && sameName(h.Text, v.text, true) || rs.values[i].typedPart(h.Text)) {
 				rs.values[i].done, rs.values[i].typed = true, true
 				rs.typed++
+				if !slices.Contains(field, "@search") {
+					// typed to search, it names what to find: the words
+					// before it are done once that is opened (openedResult)
+					rs.coverDescribing(v)
+				}
 				break
 			}
 		}
@@ -378,9 +410,6 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 				rs.values[i].done = true
 			}
 		}
-		// the field typed into is part of what the command asked
-		// ("search …" is done by typing into Search)
-		field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
 		for _, t := range field {
 			rs.covered[t], rs.worded[t] = true, true
 			if t == "@search" && h.Text != "" {

@@ -420,6 +420,8 @@ func TestRowOpensTheValue(t *testing.T) {
 		{"play the song 'Evening'", row("Evening · 03:10"), []string{"play", "song"}, nil},
 		{"delete the note 'Ledger'", row("Ledger · 2 lines"), []string{"note"}, []string{"delete"}},
 		{"play the song 'Evening'", tapOn("Evening"), nil, []string{"play", "song"}},
+		{"go to the 'Ledgers' folder", row("Ledgers · 4 items"), []string{"folder"}, nil},
+		{"open 'Ledgers' then delete it", row("Ledgers · 4 items"), nil, []string{"delete"}},
 	} {
 		rs := newRunState(tc.cmd, "")
 		rs.foldStep(tc.step)
@@ -495,6 +497,25 @@ func TestTypingDoesWhatTheWordBeforeSays(t *testing.T) {
 			if slices.ContainsFunc(termsOf(w), func(x term) bool { return rs.covered[x] }) {
 				t.Errorf("%q: %q done by typing %q", tc.cmd, w, tc.text)
 			}
+		}
+	}
+}
+
+// TestNamesValue: the word before a value gives it as a name or a new
+// value ("rename it to 'Ledgers'"), unless it only completes an action
+// phrase ("go to 'Ledgers'": a place to open).
+func TestNamesValue(t *testing.T) {
+	for _, tc := range []struct {
+		before string
+		want   bool
+	}{
+		{"rename the folder to '", true},
+		{"a note called '", true},
+		{"go to '", false},
+		{"open the '", false},
+	} {
+		if got := namesValue(tc.before); got != tc.want {
+			t.Errorf("%q: names %v, want %v", tc.before, got, tc.want)
 		}
 	}
 }

@@ -189,11 +189,21 @@ func (rs *runState) coverDescribing(v value) {
 var openingVerbs = []term{"@open", "@play"}
 
 // coverOpening covers the terms just before value v (value.context) that
-// name what v is or say to open or play it ("play the song 'Evening'"):
+// name what v is or say to open or play it ("play the song 'Evening'"),
+// and the word right after it naming what it is ("the 'Ledgers' folder"):
 // the tap on the row showing v opened that very thing, and another tap
 // ("Play / Pause") would undo it. Another action the words ask for
 // ("delete the note 'Ledger'") is still to do.
 func (rs *runState) coverOpening(v value) {
+	if end := v.at + len(v.text); v.at >= 0 && end <= len(rs.cmd) {
+		if after := strings.Fields(strings.TrimLeft(rs.cmd[end:], " '\"”’»`")); len(after) > 0 {
+			if w := strings.Trim(after[0], ",;:.!?'\""); w != "" && !intent.IsStopword(w) && !intent.ActionWord(w) {
+				for _, t := range termsOf(w) {
+					rs.covered[t] = true
+				}
+			}
+		}
+	}
 	for _, t := range v.context {
 		verbs := []term{t}
 		if !strings.HasPrefix(string(t), "@") {

@@ -173,10 +173,17 @@ func phrases(cmd string) []string {
 }
 
 // namesValue reports whether the word before a value (before is the
-// command up to the value) introduces it as a name or a new value.
+// command up to the value) introduces it as a name or a new value — not
+// when it only completes an action phrase ("to" of "go to 'Downloads'":
+// a place to open, intent.Command.Filler).
 func namesValue(before string) bool {
-	f := strings.Fields(strings.ToLower(strings.TrimRight(before, " '\"“‘«`:")))
-	return len(f) > 0 && namingWords[strings.Trim(f[len(f)-1], ",.;")]
+	before = strings.TrimRight(before, " '\"“‘«`:")
+	f := strings.Fields(strings.ToLower(before))
+	if len(f) == 0 || !namingWords[strings.Trim(f[len(f)-1], ",.;")] {
+		return false
+	}
+	u := intent.Understand(before)
+	return len(u.Filler) == 0 || !u.Filler[len(u.Filler)-1]
 }
 
 // clauseVerbs returns the action concepts, among verbs (the command's:

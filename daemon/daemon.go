@@ -422,7 +422,7 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		return err
 	}
 	r.res.Package = pkg
-	if r.app, err = e.store.UpsertApp(ctx, pkg, ""); err != nil {
+	if r.app, err = e.store.UpsertApp(ctx, pkg, r.appLabel); err != nil {
 		return machineErr{err}
 	}
 	if err := r.ensureForeground(ctx, pkg); err != nil {

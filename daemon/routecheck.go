@@ -449,7 +449,7 @@ func (e *Engine) CheckRoute(ctx context.Context, command string, flowID int64) (
 	}
 	e.runMu.Lock() // the checker's run state is one, as the phone is
 	defer e.runMu.Unlock()
-	r := &run{e: e, cfg: e.cfg, app: app, appLabel: e.matcher.label(f.Package), secrets: privacy.SecretsIn(command),
+	r := &run{e: e, cfg: e.cfg, app: app, appLabel: cmp.Or(app.Label, e.matcher.label(f.Package)), secrets: privacy.SecretsIn(command),
 		res: &Result{Command: command, Package: f.Package}}
 	slots, why := r.checkFlow(ctx, e.cfg.RouteCheck, f, substitution{})
 	return slots, why, nil

@@ -191,9 +191,16 @@ func TestCheckRoute(t *testing.T) {
 	if err != nil || len(flows) != 1 {
 		t.Fatalf("flows %+v %v", flows, err)
 	}
+	// the run kept the app's label: a walk reads the app's name in the
+	// command as no requirement (as the run that matched it did)
+	app, err := st.AppByPackage(ctx, flows[0].Package)
+	if err != nil || app.Label == "" {
+		t.Fatalf("the app's label was not kept: %+v %v", app, err)
+	}
 	eng := daemon.New(nil, st, nil, nil, daemon.Config{RouteCheck: graphplan.New(st)})
 	for _, tc := range []struct{ command, why string }{
 		{rewording, ""},
+		{"put " + strings.ToLower(app.Label) + " in dark mode", ""},
 		{rewording + " and share it", "not sure"},
 		{"create a note called \"Pears\"", "step 1"},
 	} {

@@ -311,7 +311,21 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 // list it does not name ("delete all notes" done by opening one note and
 // deleting it).
 func (rs *runState) unsure(remaining float64) bool {
-	return remaining > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
+	return remaining-rs.appLeft() > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
+}
+
+// appLeft is the weight (runState.weights) of the words naming the app
+// (runState.appWords) that no step covered: the app is open, so they are
+// no reason to doubt a "done" ("… in Notebook"), though they may still
+// lead to a tab of the same name.
+func (rs *runState) appLeft() float64 {
+	left := 0.0
+	for _, ct := range rs.terms {
+		if rs.appWords[ct.t] && !rs.covered[ct.t] && !ct.nav {
+			left += rs.weights[ct.t]
+		}
+	}
+	return left
 }
 
 // unknownLeft reports whether a word of the command that no element of

@@ -257,6 +257,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	rs.chosenShown(st)
 	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)
+	rs.weights = weights
 	pending := rs.pendingValues()
 	if d, ok := rs.deletionDone(weights, pending); ok {
 		return d, nil

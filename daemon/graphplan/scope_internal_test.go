@@ -62,4 +62,15 @@ func TestUnsureNotForTheAppsName(t *testing.T) {
 	if rs.unsure(0) {
 		t.Error(`only the app's name "quillpad" is unknown: the done is sure`)
 	}
+	// a word naming the app that the app also shows (a title) weighs in
+	// what is left, but no step need cover it
+	rs.unknownW = nil
+	q := termsOf("quillpad")[0]
+	rs.weights = map[term]float64{q: 0.9}
+	if rs.unsure(0.9) {
+		t.Error(`only the app's name "quillpad" is left: the done is sure`)
+	}
+	if !rs.unsure(1.5) {
+		t.Error("more than the app's name is left: the done is unsure")
+	}
 }

@@ -104,7 +104,7 @@ func strictTerms(st *daemon.PlanState) (strict, written map[term]bool) {
 	strict, replaced := asWritten(st.Strict), asWritten(st.Replaced)
 	written = map[term]bool{}
 	for _, h := range st.History {
-		ts := append(targetTerms(h.Target), termsOf(h.Target.Hint)...)
+		ts := slices.Concat(targetTerms(h.Target), termsOf(h.Target.Hint)) // never append to a cached slice
 		if slices.ContainsFunc(ts, func(t term) bool { return replaced[t] }) {
 			continue // it carries the flow's word too: it tells neither apart
 		}

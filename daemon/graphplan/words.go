@@ -58,6 +58,7 @@ func termsOf(s string) []term {
 			out = append(out, partTerm(v.Kind, f))
 		}
 	}
+	out = slices.Clip(out) // shared through the cache: a caller's append must copy it
 	termMu.Lock()
 	if len(termCache) > 50_000 {
 		termCache = map[string][]term{}

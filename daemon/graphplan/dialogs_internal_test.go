@@ -202,7 +202,7 @@ func TestDoneOnceTheDeletionIsConfirmed(t *testing.T) {
 		done    bool
 	}{
 		{"delete Sam's message records", true},
-		{"delete the chat with Sam and record audio", false},
+		{"delete the chat with Sam and record a memo", false},
 	} {
 		store, appID := storeWithApp(t, "org.example.chats", "Chats")
 		dialog := dialogOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Delete this conversation?","bounds":[100,900,980,1000],"enabled":true,"visible_to_user":true},
@@ -220,7 +220,7 @@ func TestDoneOnceTheDeletionIsConfirmed(t *testing.T) {
 			t.Fatalf("%q on the dialog: %s %d (%s), want a tap on Yes", tc.command, d.Action, d.Element, d.Reason)
 		}
 		list := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Dora · Yo","bounds":[0,200,1080,300],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Record audio","bounds":[0,2000,500,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Record a memo","bounds":[0,2000,500,2100],"clickable":true,"enabled":true,"visible_to_user":true}`)
 		list.Package = "org.example.chats"
 		st = &daemon.PlanState{Command: tc.command, Package: st.Package, AppID: appID, Screen: list, Elements: screen.Elements(list), Print: "list", Step: 3,
 			History: append(history, tap("Yes", "dialog", "list"))}

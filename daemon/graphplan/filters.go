@@ -183,7 +183,7 @@ var commitVerbs = []term{"@send", "@save"}
 
 // typeFirst ranks a value's typing into a field of this screen before a
 // path away from it that promises a commit and nothing but that and the
-// field's own words ("Attachment" on the way to the
+// field's own words ("Attach" on the way to the
 // send button, before the message is typed): a form is filled where it
 // is shown, and its commit comes after. A path to a place the command
 // names ("search the call history for Sam") still goes first.

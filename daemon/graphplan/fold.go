@@ -192,7 +192,7 @@ var openingVerbs = []term{"@open", "@play"}
 // name what v is or say to open or play it ("play the song 'Evening'"),
 // and the word right after it naming what it is ("the 'Ledgers' folder"):
 // the tap on the row showing v opened that very thing, and another tap
-// ("Play / Pause") would undo it. Another action the words ask for
+// (a "Pause" button) would undo it. Another action the words ask for
 // ("delete the note 'Ledger'") is still to do.
 func (rs *runState) coverOpening(v value) {
 	if end := v.at + len(v.text); v.at >= 0 && end <= len(rs.cmd) {

@@ -54,7 +54,7 @@ func (rs *runState) reopenInDialog(st *daemon.PlanState) {
 		ts := elementTerms(e, "")
 		if e.Kind != screen.KindCheckbox {
 			// a button of the dialog as the owner sees it, not by its
-			// resource-id ("OK" of a "new_timer_dialog"): only an option
+			// resource-id ("OK" of a "new_ledger_dialog"): only an option
 			// that is checked when chosen is one by its id
 			ts = termsOf(e.Label)
 		}

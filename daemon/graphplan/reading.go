@@ -174,7 +174,7 @@ func phrases(cmd string) []string {
 
 // namesValue reports whether the word before a value (before is the
 // command up to the value) introduces it as a name or a new value — not
-// when it only completes an action phrase ("to" of "go to 'Downloads'":
+// when it only completes an action phrase ("to" of "go to 'Archive'":
 // a place to open, intent.Command.Filler).
 func namesValue(before string) bool {
 	before = strings.TrimRight(before, " '\"“‘«`:")

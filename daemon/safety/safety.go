@@ -146,8 +146,8 @@ func Classify(t Target) Verdict {
 // and whose other texts say more of it ("555 0100 · Mobile"): 3 to 15
 // digits (the numbering plan's most, ITU-T E.164 §6) with nothing else
 // than spaces, "+", "-", "(" and ")" between them. A lone number is a
-// field's value or an amount far more often (a width "1280", a level
-// "12.4"), and a date, a clock or a quantity has other signs.
+// field's value or an amount far more often (a width "1920", a level
+// "4.5"), and a date, a time of day or a quantity has other signs.
 func PhoneNumber(label string) bool {
 	head, rest, ok := strings.Cut(label, " · ")
 	if !ok || strings.TrimSpace(rest) == "" {

@@ -49,7 +49,7 @@ func TestClassify(t *testing.T) {
 		{"a lone number", Target{Action: "tap", Label: "7946 0958"}, nil},
 		{"a long press on a number row", Target{Action: "long_press", Label: "555 0100 · Mobile"}, nil},
 		{"a date row", Target{Action: "tap", Label: "30.06.2023 · 3 items"}, nil},
-		{"a clock", Target{Action: "tap", Label: "12:30"}, nil},
+		{"a time of day", Target{Action: "tap", Label: "12:30"}, nil},
 		{"a short number's row", Target{Action: "tap", Label: "20 · Tracks"}, nil},
 		{"a quantity", Target{Action: "tap", Label: "128 kbps"}, nil},
 		{"send key", Target{Action: "ime_enter", Label: "Send message"}, []Category{Send}},

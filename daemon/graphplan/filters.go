@@ -428,8 +428,12 @@ func holdsChoice(s *screen.Snapshot, id int) bool {
 }
 
 // namesAll reports whether every word of label is a word of the command
-// (label has at least one).
+// (label has at least one), or label is a value the command picks by
+// name (value.selects).
 func (rs *runState) namesAll(label string) bool {
+	if slices.ContainsFunc(rs.values, func(v value) bool { return v.selects && namedBy(label, v.text) }) {
+		return true // a value the command picks by name ("by 'Day and time'")
+	}
 	n := 0
 	for _, t := range termsOf(label) {
 		if strings.HasPrefix(string(t), "@") {

@@ -634,7 +634,8 @@ func TestComposerTakesOnlyMessages(t *testing.T) {
 }
 
 // TestAnotherOptionNamed: an option of a single choice the command does
-// not name is passed over when it names another one on the screen; the
+// not name is passed over when it names another one on the screen (by
+// its words, or as a value it picks by name); the
 // named one is not, nor a check box beside the options (a setting of its
 // own), nor any option when the command names none.
 func TestAnotherOptionNamed(t *testing.T) {
@@ -652,8 +653,14 @@ func TestAnotherOptionNamed(t *testing.T) {
 		{"sort the albums newest first", "Newest first", false},
 		{"sort the albums newest first", "Apply to this album only", false},
 		{"sort the albums by size", "Oldest first", false},
+		// an option named as a value the command picks: the order of its words is the command's
+		{"sort the album order by 'Newest first'", "Oldest first", true},
+		{"sort the album order by 'Newest first'", "Newest first", false},
 	} {
 		rs := newRunState(tc.cmd, "")
+		for i := range rs.values {
+			rs.values[i].selects = !rs.values[i].names // as markSelectors finds it among the app's labels
+		}
 		if got := rs.anotherOptionNamed(st, candidate{action: device.Tap, element: at[tc.label]}); got != tc.want {
 			t.Errorf("%q, %q: passed over = %v, want %v", tc.cmd, tc.label, got, tc.want)
 		}

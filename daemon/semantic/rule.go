@@ -33,6 +33,7 @@ const (
 	BarVeto         = "a veto embeddings may not bridge"
 	BarChoice       = "leaves out a choice the flow makes"
 	BarStretched    = "a slot value stretched"
+	BarVerb         = "a verb the model does not bridge to the flow's"
 )
 
 // barred says why candidate c may not be promoted under the grey-zone
@@ -174,6 +175,9 @@ func (r *Rescorer) rule(d *Decision, flows map[int64]*knowledge.Flow, sw *screen
 	d.Barred = make([]string, len(d.Cands))
 	for i, c := range d.Cands {
 		d.Barred[i] = r.barred(c, flows, sw, floor, threshold, i < len(d.Minor) && d.Minor[i])
+		if d.Barred[i] == "" && i < len(d.VerbGap) && d.VerbGap[i] {
+			d.Barred[i] = BarVerb
+		}
 		if d.Barred[i] == "" && (bi < 0 || d.Cosine[i] > d.Cosine[bi]) {
 			bi = i
 		}
@@ -326,4 +330,68 @@ func actionWord(w string) bool {
 		}
 	}
 	return len(ids) > 0
+}
+
+// verbGaps returns, per candidate of cands, whether the command's verb —
+// its first word that is no stopword, unknown to the vocabulary as an
+// action and left unmatched (intent.Candidate.Unmatched) — and an action
+// word of the flow left unmatched (FlowUnmatched) have a cosine below
+// Config.VerbMinCosine, embedded alone. Nil when it is off or no
+// candidate has such a pair; an embedding failure leaves them all false.
+func (r *Rescorer) verbGaps(ctx context.Context, command string, cands []intent.Candidate, d *Decision) []bool {
+	if r.cfg.VerbMinCosine <= 0 {
+		return nil
+	}
+	verb := leadingWord(command)
+	if verb == "" || intent.ActionWord(verb) {
+		return nil
+	}
+	pairs := make([]string, len(cands)) // the flow's action word per candidate, "" for none
+	var texts []string
+	for i, c := range cands {
+		if !slices.Contains(c.Unmatched, verb) {
+			continue
+		}
+		for _, w := range c.FlowUnmatched {
+			if intent.ActionWord(w) {
+				pairs[i] = w
+				if !slices.Contains(texts, w) {
+					texts = append(texts, w)
+				}
+				break
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vecs, err := r.embed(ctx, append([]string{verb}, texts...), d)
+	if err != nil {
+		return nil
+	}
+	out := make([]bool, len(cands))
+	for i, w := range pairs {
+		if w != "" {
+			out[i] = Cosine(vecs[0], vecs[1+slices.Index(texts, w)]) < r.cfg.VerbMinCosine
+		}
+	}
+	return out
+}
+
+// leadingWord is command's first word that is no stopword, lower case
+// and without punctuation, when a stopword follows it as an article or
+// a pronoun follows a verb ("exclude the …", "film a …"); "" otherwise
+// ("message font size large" begins with a noun).
+func leadingWord(command string) string {
+	ws := strings.Fields(strings.ToLower(command))
+	for i, w := range ws {
+		if w = strings.Trim(w, ",;:.!?'\"()"); w == "" || intent.IsStopword(w) {
+			continue
+		}
+		if i+1 < len(ws) && intent.IsStopword(strings.Trim(ws[i+1], ",;:.!?'\"()")) {
+			return w
+		}
+		return ""
+	}
+	return ""
 }

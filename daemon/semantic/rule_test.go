@@ -3,6 +3,7 @@ package semantic_test
 import (
 	"cmp"
 	"context"
+	"math"
 	"sync/atomic"
 	"testing"
 
@@ -171,6 +172,7 @@ func TestMiniLMConfiguration(t *testing.T) {
 		{"Retrieve", float64(c.Retrieve), 5},
 		{"MinorExtra", c.MinorExtra, 0.95},
 		{"OfferFilled", c.OfferFilled, 0.70},
+		{"VerbMinCosine", c.VerbMinCosine, 0.30},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)
@@ -266,6 +268,47 @@ func TestGroundSubstitution(t *testing.T) {
 			d := semantic.New(unit(&calls, vecs), nil, tt.cfg).Decide(context.Background(), "cmd please", tt.cands, flows, th)
 			if d.Promoted != tt.promoted || d.Err != nil {
 				t.Errorf("promoted %d err %v (%s); want %d", d.Promoted, d.Err, d.Reason, tt.promoted)
+			}
+		})
+	}
+}
+
+// TestVerbGap: a command beginning with a verb the vocabulary does not
+// know, left unmatched against an action word of the flow, is promoted
+// only when the two words alone are close in meaning (Config.VerbMinCosine)
+// — not "exclude the folder" for "check the folder"; a first word that no
+// article follows is no verb, and the check can be off.
+func TestVerbGap(t *testing.T) {
+	words := map[string][]float32{
+		"cmd":    {1, 0},
+		"same":   {1, 0},
+		"record": {float32(math.Cos(0.3)), float32(math.Sin(0.3))},
+		"delete": {float32(math.Cos(1.4)), float32(math.Sin(1.4))},
+	}
+	grey := th - 0.05
+	withVerb := func(flowVerb string) intent.Candidate {
+		c := cand(1, grey)
+		c.Unmatched, c.FlowUnmatched = []string{"cmd"}, []string{flowVerb}
+		return c
+	}
+	for _, tt := range []struct {
+		name, command string
+		c             intent.Candidate
+		min           float64
+		want          bool
+	}{
+		{"the verbs agree", "cmd the thing", withVerb("record"), 0.30, true},
+		{"the verbs differ", "cmd the thing", withVerb("delete"), 0.30, false},
+		{"no article after the first word: no verb", "cmd thing", withVerb("delete"), 0.30, true},
+		{"the check is off", "cmd the thing", withVerb("delete"), 0, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			cfg := semantic.MiniLM
+			cfg.VerbMinCosine = tt.min
+			d := semantic.New(unit(&calls, words), nil, cfg).Decide(context.Background(), tt.command, []intent.Candidate{tt.c}, flowsOf("same b"), th)
+			if got := d.Promoted == 0; got != tt.want {
+				t.Errorf("promoted %v, want %v (%s)", got, tt.want, d.Reason)
 			}
 		})
 	}

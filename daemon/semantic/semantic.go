@@ -171,6 +171,9 @@ type Decision struct {
 	// Minor marks, per candidate, an extra requirement that does not change
 	// what the command means (Config.MinorExtra); nil when none was checked.
 	Minor []bool
+	// VerbGap marks, per candidate, a verb the vocabulary does not know
+	// that the model does not bridge to the flow's (Config.VerbMinCosine).
+	VerbGap []bool
 	// Barred says, per candidate, why the grey-zone rule may not promote
 	// it (a Bar constant), "" where it may; nil when the rule did not run.
 	Barred []string
@@ -323,6 +326,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 		}
 	}
 	d.Minor = r.minorExtras(ctx, command, vecs[0], d.Cands, &d)
+	d.VerbGap = r.verbGaps(ctx, command, d.Cands, &d)
 	if in.OfferOnly {
 		d.Reason = "flows to offer only"
 	} else {

@@ -462,7 +462,7 @@ func TestTypeFirst(t *testing.T) {
 			{action: device.Tap, element: button, via: 1, score: 0.5, rank: 0.5, covers: tc.covers},
 			{action: device.Input, element: field, via: 0, score: 0.45, rank: 0.45},
 		}
-		typeFirst(st, cands)
+		newRunState("send the note to the archive", "").typeFirst(st, cands)
 		if got := cands[0].rank < cands[1].rank; got != tc.first {
 			t.Errorf("%s: typing first %v, want %v", tc.name, got, tc.first)
 		}

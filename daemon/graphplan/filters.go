@@ -183,11 +183,11 @@ var commitVerbs = []term{"@send", "@save"}
 
 // typeFirst ranks a value's typing into a field of this screen before a
 // path away from it that promises a commit and nothing but that and the
-// field's own words ("Attach" on the way to the
-// send button, before the message is typed): a form is filled where it
-// is shown, and its commit comes after. A path to a place the command
-// names ("search the call history for Sam") still goes first.
-func typeFirst(st *daemon.PlanState, cands []candidate) {
+// field's own words ("Attach" on the way to the send button, before the
+// message is typed): a form is filled where it is shown, and its commit
+// comes after. A path to a place the command names ("search the call
+// history for Sam") still goes first.
+func (rs *runState) typeFirst(st *daemon.PlanState, cands []candidate) {
 	for j := range cands {
 		in := &cands[j]
 		e := elementOf(st, *in)
@@ -200,20 +200,17 @@ func typeFirst(st *daemon.PlanState, cands []candidate) {
 			if c.via == 0 || c.rank <= in.rank {
 				continue
 			}
-			if slices.ContainsFunc(c.covers, isCommitTerm) && !slices.ContainsFunc(c.covers, func(t term) bool { return !slices.Contains(field, t) && !isCommitTerm(t) }) {
+			if slices.ContainsFunc(c.covers, rs.commits) && !slices.ContainsFunc(c.covers, func(t term) bool { return !slices.Contains(field, t) && !rs.commits(t) }) {
 				c.rank = in.rank * 0.99
 			}
 		}
 	}
 }
 
-// isCommitTerm reports whether t is a commit verb (commitVerbs) or a
-// word meaning one.
-func isCommitTerm(t term) bool {
-	if strings.HasPrefix(string(t), "@") {
-		return slices.Contains(commitVerbs, t)
-	}
-	return slices.ContainsFunc(termsOf(string(t)), func(c term) bool { return slices.Contains(commitVerbs, c) })
+// commits reports whether t, a term of the command, means a commit verb
+// (commitVerbs).
+func (rs *runState) commits(t term) bool {
+	return slices.ContainsFunc(commitVerbs, func(c term) bool { return rs.means(t, c) })
 }
 
 // subset reports whether every term of a is in b.

@@ -281,7 +281,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		cands[i].rank = cands[i].score * (1 + SemTieBreak*cands[i].tie)
 	}
 	onScreenFirst(st, cands)
-	typeFirst(st, cands)
+	rs.typeFirst(st, cands)
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].rank != cands[j].rank {
 			return cands[i].rank > cands[j].rank

@@ -421,11 +421,17 @@ func (rs *runState) completes(c candidate, w map[term]float64) bool {
 // the command that means it.
 func (rs *runState) commitOnly(ts []term) bool {
 	for _, t := range ts {
-		if t != "@save" && !slices.Contains(termsOf(rs.words[t]), "@save") {
+		if !rs.means(t, "@save") {
 			return false
 		}
 	}
 	return len(ts) > 0
+}
+
+// means reports whether t, a term of the command, is concept c or a term
+// of the command word it came from (runState.words) that means c.
+func (rs *runState) means(t, c term) bool {
+	return t == c || slices.Contains(termsOf(rs.words[t]), c)
 }
 
 // contentLeft reports whether a term of the command that is neither

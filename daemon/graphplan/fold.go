@@ -169,11 +169,7 @@ func (rs *runState) coverDescribing(v value) {
 	if v.at <= 0 || v.at > len(rs.cmd) {
 		return
 	}
-	before := strings.Fields(strings.TrimRight(rs.cmd[:v.at], " '\"“‘"))
-	if len(before) == 0 {
-		return
-	}
-	w := strings.Trim(before[len(before)-1], ",;:'\"")
+	w := wordBefore(rs.cmd, v.at)
 	if w == "" || intent.ActionWord(w) {
 		return
 	}
@@ -196,11 +192,9 @@ var openingVerbs = []term{"@open", "@play"}
 // ("delete the note 'Ledger'") is still to do.
 func (rs *runState) coverOpening(v value) {
 	if end := v.at + len(v.text); v.at >= 0 && end <= len(rs.cmd) {
-		if after := strings.Fields(strings.TrimLeft(rs.cmd[end:], " '\"”’»`")); len(after) > 0 {
-			if w := strings.Trim(after[0], ",;:.!?'\""); w != "" && !intent.IsStopword(w) && !intent.ActionWord(w) {
-				for _, t := range termsOf(w) {
-					rs.covered[t] = true
-				}
+		if w := wordAfter(rs.cmd, end); w != "" && !intent.IsStopword(w) && !intent.ActionWord(w) {
+			for _, t := range termsOf(w) {
+				rs.covered[t] = true
 			}
 		}
 	}

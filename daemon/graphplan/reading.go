@@ -177,13 +177,42 @@ func phrases(cmd string) []string {
 // when it only completes an action phrase ("to" of "go to 'Archive'":
 // a place to open, intent.Command.Filler).
 func namesValue(before string) bool {
-	before = strings.TrimRight(before, " '\"“‘«`:")
-	f := strings.Fields(strings.ToLower(before))
-	if len(f) == 0 || !namingWords[strings.Trim(f[len(f)-1], ",.;")] {
+	if !namingWords[wordBefore(before, len(before))] {
 		return false
 	}
-	u := intent.Understand(before)
+	u := intent.Understand(strings.TrimRight(before, openMarks))
 	return len(u.Filler) == 0 || !u.Filler[len(u.Filler)-1]
+}
+
+// openMarks and closeMarks are what may stand between a value and the
+// word before or after it: spaces, quote marks, a colon; wordMarks the
+// punctuation a word may carry.
+const (
+	openMarks  = " '\"“‘«`:"
+	closeMarks = " '\"”’»`"
+	wordMarks  = ",;:.!?'\""
+)
+
+// wordBefore returns the word of cmd that ends before byte offset at,
+// past the quote marks or colon that open a value there, lower case and
+// without punctuation; "" when there is none.
+func wordBefore(cmd string, at int) string {
+	f := strings.Fields(strings.TrimRight(cmd[:at], openMarks))
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToLower(strings.Trim(f[len(f)-1], wordMarks))
+}
+
+// wordAfter returns the word of cmd that begins after byte offset at,
+// past the quote marks that close a value there, lower case and without
+// punctuation; "" when there is none.
+func wordAfter(cmd string, at int) string {
+	f := strings.Fields(strings.TrimLeft(cmd[at:], closeMarks))
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToLower(strings.Trim(f[0], wordMarks))
 }
 
 // clauseVerbs returns the action concepts, among verbs (the command's:

@@ -16,12 +16,12 @@ import (
 // afterCommit is the step once a committed form left little of the
 // command to do: done, after accepting a choice the last step made in a
 // picker (acceptChoice: "sort by Newest", then OK).
-func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64) daemon.Decision {
+func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64, w map[term]float64) daemon.Decision {
 	if c, ok := rs.acceptChoice(st); ok {
 		rs.confirmedDialog = true
 		return decision(c, 0.7)
 	}
-	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
+	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, w),
 		Reason: "the typed values are committed"}
 }
 
@@ -275,6 +275,6 @@ func (rs *runState) deletionDone(weights map[term]float64, pending int) (daemon.
 		return daemon.Decision{}, false
 	}
 	remaining := rs.remaining(weights)
-	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
+	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, weights),
 		Reason: "the deletion the command asks for is confirmed"}, true
 }

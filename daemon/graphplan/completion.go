@@ -309,20 +309,21 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 // left (a word the app carries, or one it never shows: unknownLeft), or
 // it asked for all of something and a step picked one row of a
 // list it does not name ("delete all notes" done by opening one note and
-// deleting it).
-func (rs *runState) unsure(remaining float64) bool {
-	return remaining-rs.appLeft() > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
+// deleting it). w are the terms' weights remaining was summed with; the
+// words naming the app among it do not count (appLeft).
+func (rs *runState) unsure(remaining float64, w map[term]float64) bool {
+	return remaining-rs.appLeft(w) > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
 }
 
-// appLeft is the weight (runState.weights) of the words naming the app
+// appLeft is the weight (w) of the words naming the app
 // (runState.appWords) that no step covered: the app is open, so they are
 // no reason to doubt a "done" ("… in Notebook"), though they may still
 // lead to a tab of the same name.
-func (rs *runState) appLeft() float64 {
+func (rs *runState) appLeft(w map[term]float64) float64 {
 	left := 0.0
 	for _, ct := range rs.terms {
 		if rs.appWords[ct.t] && !rs.covered[ct.t] && !ct.nav {
-			left += rs.weights[ct.t]
+			left += w[ct.t]
 		}
 	}
 	return left

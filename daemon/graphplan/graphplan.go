@@ -257,7 +257,6 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	rs.chosenShown(st)
 	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)
-	rs.weights = weights
 	pending := rs.pendingValues()
 	if d, ok := rs.deletionDone(weights, pending); ok {
 		return d, nil
@@ -295,7 +294,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {
-		return rs.afterCommit(st, remaining), nil
+		return rs.afterCommit(st, remaining, weights), nil
 	}
 	// once most of the command is done, only a clearly relevant operation
 	// may continue it (no overshoot); a value still to type or pick is
@@ -419,7 +418,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		if c, ok := notice(st); ok {
 			return decision(c, 0.7), nil
 		}
-		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, weights),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
 	if rs.far.settings && (best == nil || rs.far.score > 2*best.score) && !inSettings(st) {
@@ -503,7 +502,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				Reason: "the command turns something on or off, and no switch or checkbox for it was found"}, nil
 		}
 		if rs.coveredAny() && pending == 0 {
-			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining),
+			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, weights),
 				Reason: "no further element matches; the matched part of the command is done"}, nil
 		}
 		return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,

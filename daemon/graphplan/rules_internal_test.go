@@ -497,7 +497,7 @@ func TestPickedChoiceIsAccepted(t *testing.T) {
 		// after a committed form ("create a list named 'X'", OK), the
 		// choice is accepted before the command is done
 		rs.committed = true
-		if d := rs.afterCommit(st, 0); (d.Action == device.Tap) != tc.want {
+		if d := rs.afterCommit(st, 0, nil); (d.Action == device.Tap) != tc.want {
 			t.Errorf("%s: after a commit %s (%s), want OK: %v", tc.name, d.Action, d.Reason, tc.want)
 		}
 		if i, has := idx["Cancel"]; has {

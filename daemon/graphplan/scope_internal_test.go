@@ -31,7 +31,7 @@ func TestAllButOneRow(t *testing.T) {
 	} {
 		rs := newRunState(tt.cmd, "")
 		rs.foldStep(tt.step)
-		if got := rs.unsure(0); got != tt.want {
+		if got := rs.unsure(0, nil); got != tt.want {
 			t.Errorf("%s: unsure = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -45,11 +45,11 @@ func TestUnsureWhileAWordIsUnknown(t *testing.T) {
 	rs := newRunState("open the harp tab and record a clip", "")
 	harp, tab := termsOf("harp")[0], termsOf("tab")[0]
 	rs.unknownW = map[term]float64{harp: 1, tab: 1}
-	if !rs.unsure(0) {
+	if !rs.unsure(0, nil) {
 		t.Error(`"harp" is unknown to the app and uncovered: the done must be unsure`)
 	}
 	rs.covered[harp] = true
-	if rs.unsure(0) {
+	if rs.unsure(0, nil) {
 		t.Error(`"harp" covered by meaning and only the navigation word "tab" unknown: the done is sure`)
 	}
 }
@@ -59,18 +59,18 @@ func TestUnsureWhileAWordIsUnknown(t *testing.T) {
 func TestUnsureNotForTheAppsName(t *testing.T) {
 	rs := newRunState("open the drafts in quillpad", "Quillpad")
 	rs.unknownW = map[term]float64{termsOf("quillpad")[0]: 1}
-	if rs.unsure(0) {
+	if rs.unsure(0, nil) {
 		t.Error(`only the app's name "quillpad" is unknown: the done is sure`)
 	}
 	// a word naming the app that the app also shows (a title) weighs in
 	// what is left, but no step need cover it
 	rs.unknownW = nil
 	q := termsOf("quillpad")[0]
-	rs.weights = map[term]float64{q: 0.9}
-	if rs.unsure(0.9) {
+	w := map[term]float64{q: 0.9}
+	if rs.unsure(0.9, w) {
 		t.Error(`only the app's name "quillpad" is left: the done is sure`)
 	}
-	if !rs.unsure(1.5) {
+	if !rs.unsure(1.5, w) {
 		t.Error("more than the app's name is left: the done is unsure")
 	}
 }

@@ -80,9 +80,8 @@ type value struct {
 
 // runState is what the planner keeps during one command.
 type runState struct {
-	weights map[term]float64 // the terms' weights of the step being decided (graph.weights)
-	said    string           // the command as given (cmd is as read: acronyms spelled out)
-	keys    int              // keypad keys tapped for the command's numbers (keypad.go)
+	said string // the command as given (cmd is as read: acronyms spelled out)
+	keys int    // keypad keys tapped for the command's numbers (keypad.go)
 	// keypadAt: the screens (fingerprints) seen holding a keypad
 	keypadAt map[string]bool
 	// savedAs: a "save as" picker's save button was tapped (forms.go)

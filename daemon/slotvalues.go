@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -158,9 +159,17 @@ var nameWords = func() map[string]bool {
 // naming word ("create a note named {title}") while the command fills it
 // with words that no naming word, quote or colon sets apart ("make the
 // notes text 90 percent"): the value is then a guess at which words are a
-// name, and the replay is offered, not made.
+// name, and the replay is offered, not made. So is a typed value the
+// template introduces with one preposition and the command, unquoted, with
+// another (otherPreposition).
 func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
 	lower := strings.ToLower(command)
+	typed := map[string]bool{}
+	for _, st := range f.Steps {
+		if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == string(device.Input) {
+			typed[name] = true
+		}
+	}
 	for _, sl := range f.Slots {
 		v, ok := slots[sl.Name]
 		if !ok || v == "" {
@@ -172,20 +181,45 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 			continue
 		}
 		before := strings.Fields(strings.ToLower(f.Intent[:at]))
-		if len(before) == 0 || !nameWords[strings.Trim(before[len(before)-1], ",:")] {
-			continue
-		}
 		vat := strings.Index(lower, strings.ToLower(v))
-		if vat < 0 {
+		if len(before) == 0 || vat < 0 {
 			continue
 		}
 		prefix := strings.TrimSpace(command[:vat])
+		lead := strings.Trim(before[len(before)-1], ",:")
+		if !nameWords[lead] {
+			if typed[sl.Name] && otherPreposition(lead, prefix, command[vat:]) {
+				return sl.Name, true
+			}
+			continue
+		}
 		if namedAfter(prefix) || strings.HasSuffix(prefix, "'") || strings.HasSuffix(prefix, "\"") {
 			continue
 		}
 		return sl.Name, true
 	}
 	return "", false
+}
+
+// valuePreps are the prepositions that introduce a slot's value in a
+// flow's template ("rename the photo to {name}", "export as {file}").
+var valuePreps = map[string]bool{"to": true, "as": true, "for": true, "with": true, "in": true, "into": true, "on": true, "at": true, "from": true, "by": true}
+
+// otherPreposition reports whether the command introduces a value with
+// another preposition than the template's lead: "set the last photo as
+// wallpaper" fills "rename the last photo to {name}" with "wallpaper",
+// which is what the photo becomes, not its name. prefix is the command
+// before the value, rest the command from the value on. A file name
+// ("as backup.ics") is a name whatever introduces it. (Any other
+// preposition than the template's, file names included, lost a right
+// replay on the tuning sets: 2026-11-28, stop 41.)
+func otherPreposition(lead, prefix, rest string) bool {
+	pw := strings.Fields(strings.ToLower(prefix))
+	if !valuePreps[lead] || len(pw) == 0 || !valuePreps[pw[len(pw)-1]] || pw[len(pw)-1] == lead {
+		return false
+	}
+	first := strings.Fields(rest)
+	return len(first) > 0 && !intent.IsFileName(intent.Value{Text: strings.TrimRight(first[0], ",;!?"), Kind: intent.KindWord})
 }
 
 // misplacedValue returns a typed slot of f whose value holds a word that

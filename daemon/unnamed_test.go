@@ -9,10 +9,17 @@ import (
 // TestUnnamedValue: a value of a slot the flow introduces with a naming
 // word ("a list named {title}") must be set apart in the command too — by
 // a naming word, a colon or quotes — or which words are the name is a
-// guess, and the replay is offered instead.
+// guess, and the replay is offered instead. So must a typed value the
+// command introduces, unquoted, by another preposition than the flow's:
+// "set the list as groceries" is not what "rename the list to {title}" does.
 func TestUnnamedValue(t *testing.T) {
 	named := &knowledge.Flow{Intent: "create a list named {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}}}
-	plain := &knowledge.Flow{Intent: "rename the list to {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}}}
+	plain := &knowledge.Flow{Intent: "rename the list to {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}},
+		Steps: []knowledge.Step{{Action: "tap", Text: "Rename"}, {Action: "input", Text: "{title}"}}}
+	file := &knowledge.Flow{Intent: "export the list to {title}.csv", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}},
+		Steps: []knowledge.Step{{Action: "input", Text: "{title}"}}}
+	picked := &knowledge.Flow{Intent: "sort the list by {title}", Slots: []knowledge.Slot{{Name: "title", Example: "size"}},
+		Steps: []knowledge.Step{{Action: "tap", Text: "{title}", Choices: []string{"Size", "Name"}}}}
 	for _, tt := range []struct {
 		name, command string
 		f             *knowledge.Flow
@@ -25,6 +32,11 @@ func TestUnnamedValue(t *testing.T) {
 		{"quotes", "create a list 'groceries'", named, "groceries", false},
 		{"a slot the flow does not name", "rename the list groceries", plain, "groceries", false},
 		{"no value", "make a list", named, "", false},
+		{"another preposition than the flow's", "set the list as groceries", plain, "groceries", true},
+		{"the flow's preposition", "change the list to groceries", plain, "groceries", false},
+		{"another preposition, quoted", "set the list as 'groceries'", plain, "groceries", false},
+		{"another preposition before a file name", "export the list as groceries.csv", file, "groceries", false},
+		{"another preposition before a picked value", "sort the list on size", picked, "size", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, got := unnamedValue(tt.f, tt.command, map[string]string{"title": tt.value})

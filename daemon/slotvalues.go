@@ -206,16 +206,18 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 var valuePreps = map[string]bool{"to": true, "as": true, "for": true, "with": true, "in": true, "into": true, "on": true, "at": true, "from": true, "by": true}
 
 // otherPreposition reports whether the command introduces a value with
-// another preposition than the template's lead: "set the last photo as
-// wallpaper" fills "rename the last photo to {name}" with "wallpaper",
-// which is what the photo becomes, not its name. prefix is the command
-// before the value, rest the command from the value on. A file name
-// ("as backup.ics") is a name whatever introduces it. (Any other
-// preposition than the template's, file names included, lost a right
-// replay on the tuning sets: 2026-11-28, stop 41.)
+// "as" where the template's lead is another preposition, or the other
+// way round: "set the last photo as wallpaper" fills "rename the last
+// photo to {name}" with "wallpaper", which is what the photo becomes, not
+// its name — "as" gives a role. prefix is the command before the value,
+// rest the command from the value on. A file name ("as backup.ics") is a
+// name whatever introduces it. (Any other preposition than the
+// template's lost right replays on the tuning sets — "search the call
+// history for Bob" against "… with {name}"; so did file names:
+// 2026-11-28, stop 41.)
 func otherPreposition(lead, prefix, rest string) bool {
 	pw := strings.Fields(strings.ToLower(prefix))
-	if !valuePreps[lead] || len(pw) == 0 || !valuePreps[pw[len(pw)-1]] || pw[len(pw)-1] == lead {
+	if !valuePreps[lead] || len(pw) == 0 || !valuePreps[pw[len(pw)-1]] || (lead == "as") == (pw[len(pw)-1] == "as") {
 		return false
 	}
 	first := strings.Fields(rest)

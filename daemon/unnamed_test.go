@@ -10,8 +10,9 @@ import (
 // word ("a list named {title}") must be set apart in the command too — by
 // a naming word, a colon or quotes — or which words are the name is a
 // guess, and the replay is offered instead. So must a typed value the
-// command introduces, unquoted, by another preposition than the flow's:
-// "set the list as groceries" is not what "rename the list to {title}" does.
+// command introduces, unquoted, by "as" where the flow has another
+// preposition: "set the list as groceries" is not what "rename the list
+// to {title}" does.
 func TestUnnamedValue(t *testing.T) {
 	named := &knowledge.Flow{Intent: "create a list named {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}}}
 	plain := &knowledge.Flow{Intent: "rename the list to {title}", Slots: []knowledge.Slot{{Name: "title", Example: "chores"}},
@@ -34,6 +35,7 @@ func TestUnnamedValue(t *testing.T) {
 		{"no value", "make a list", named, "", false},
 		{"another preposition than the flow's", "set the list as groceries", plain, "groceries", true},
 		{"the flow's preposition", "change the list to groceries", plain, "groceries", false},
+		{"another preposition, neither of them as", "change the list into groceries", plain, "groceries", false},
 		{"another preposition, quoted", "set the list as 'groceries'", plain, "groceries", false},
 		{"another preposition before a file name", "export the list as groceries.csv", file, "groceries", false},
 		{"another preposition before a picked value", "sort the list on size", picked, "size", false},

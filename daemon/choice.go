@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,7 +160,10 @@ func wordRune(r rune) bool {
 }
 
 // distinguishing returns the words of labels[i] that fewer than half of
-// the other labels have ("3" of "3 columns"; "light" of "Light"), or nil.
+// the other labels have ("3" of "3 columns"; "light" of "Light"); when
+// none is, those that not every other label has ("Alarm time" beside
+// "Day and Alarm time" and "Creation order": both its words); nil when
+// there are fewer than three labels, or the label has no such word.
 func distinguishing(labels []string, i int) []string {
 	if len(labels) < 3 { // an option and at least two others
 		return nil
@@ -181,6 +185,15 @@ func distinguishing(labels []string, i int) []string {
 	for _, w := range choiceWords(labels[i]) {
 		if 2*count[w] < len(labels)-1 {
 			out = append(out, w)
+		}
+	}
+	if out == nil {
+		// every word is another option's too ("Alarm time" beside "Day and
+		// Alarm time"): the words that tell it from some other option
+		for _, w := range choiceWords(labels[i]) {
+			if count[w] < len(labels)-1 {
+				out = append(out, w)
+			}
 		}
 	}
 	return out
@@ -252,7 +265,9 @@ func named(labels []string, words []string) ([]int, bool) {
 	if len(full) > 0 {
 		var out []int
 		for _, i := range full {
-			if !slices.ContainsFunc(full, func(j int) bool { return j != i && len(dist[j]) > len(dist[i]) && allIn(dist[i], setOf(dist[j])) }) {
+			if !slices.ContainsFunc(full, func(j int) bool {
+				return j != i && (len(dist[j]) > len(dist[i]) && allIn(dist[i], setOf(dist[j])) || len(all[j]) > len(all[i]) && allIn(slices.Collect(maps.Keys(all[i])), all[j]))
+			}) {
 				out = append(out, i)
 			}
 		}

@@ -19,6 +19,7 @@ func TestChoiceSlots(t *testing.T) {
 	cols := []string{"3 tiles", "1 tile", "2 tiles", "4 tiles", "5 tiles"}
 	theme := []string{"Light", "Dark", "System default"}
 	views := []string{"Timeline layout", "Board layout", "Grid layout", "List layout"}
+	nested := []string{"Week and Start time", "Creation order", "Start time"}
 	for _, tt := range []struct {
 		name, command string
 		labels        []string
@@ -32,6 +33,11 @@ func TestChoiceSlots(t *testing.T) {
 		{"two options named: no slot", "change the layout from board to timeline", views, "", -1},
 		{"no option named", "set the theme to purple", theme, "", -1},
 		{"too few options", "pick light", []string{"Light", "Dark"}, "", -1},
+		// an option whose words are all another's: named by them when the
+		// other's own words are missing, not passed over for an option
+		// one word of the command's verb shares
+		{"an option inside another", "order the timers by start time", nested, "", 2},
+		{"the option around it", "order the timers by week and start time", nested, "week and", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := choiceValue(tt.command, tt.labels); got != tt.value && tt.name != "other count" && tt.name != "other theme" {

@@ -181,7 +181,7 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 			// reminder delay to 5 minutes")
 			why = append(why, fmt.Sprintf("flow %d: an option other flows offer, and words the flow does not have", id))
 			continue
-		case otherAction(command, extra, c.FlowUnmatched):
+		case otherAction(command, extra, c.FlowUnmatched, namedWords(options, picks)):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))
 			continue
 		case stray != "":

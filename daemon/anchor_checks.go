@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -18,14 +19,25 @@ import (
 // the flow: a word it adds is a strong action word ("delete", "share"),
 // or its verb (leadWord), weak ones too, is an action word it adds while
 // the flow has one the command leaves out ("start lists with the oldest"
-// against "sort lists by oldest"). extra and flowLone are
-// the words the command adds and the flow's words it leaves out.
-func otherAction(command string, extra, flowLone []string) bool {
+// against "sort lists by oldest") — or a verb the vocabulary does not
+// know at all, followed by an article or pronoun (semantic.LeadingWord),
+// that is none of the words naming an option (said): "eject the sd card"
+// against "change the storage type to sd card", not "center the text"
+// for the option "Center". extra and flowLone are the words the command
+// adds and the flow's words it leaves out.
+func otherAction(command string, extra, flowLone, said []string) bool {
 	if slices.ContainsFunc(extra, intent.StrongAction) {
 		return true
 	}
 	lead := leadWord(command)
-	return slices.Contains(extra, lead) && intent.ActionWord(lead) && slices.ContainsFunc(flowLone, intent.ActionWord)
+	if !slices.Contains(extra, lead) || !slices.ContainsFunc(flowLone, intent.ActionWord) {
+		return false
+	}
+	if intent.ActionWord(lead) {
+		return true
+	}
+	return len(intent.Concepts(lead)) == 0 && semantic.LeadingWord(command) == lead &&
+		!slices.ContainsFunc(said, func(s string) bool { return slices.Contains(choiceWords(s), lead) })
 }
 
 // strayValue returns a value of the command (a quoted text, a number, a

@@ -91,7 +91,7 @@ func tapAnchors(command, pkg string, appNamed map[string]bool, m *intent.Matcher
 		case slices.ContainsFunc(c.Vetoes, func(v string) bool { return slices.Contains(tapVetoes, v) }):
 			why = append(why, fmt.Sprintf("flow %d: %s", id, strings.Join(c.Vetoes, ", ")))
 			continue
-		case otherAction(command, c.Unmatched, c.FlowUnmatched):
+		case otherAction(command, c.Unmatched, c.FlowUnmatched, nil):
 			why = append(why, fmt.Sprintf("flow %d: another action", id))
 			continue
 		case stray != "":

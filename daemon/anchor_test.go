@@ -76,6 +76,8 @@ func TestAnchorFlows(t *testing.T) {
 		{"only a number, no word of the flow", "volume at 5 please", 0, "", "", 0},
 		{"a negation", "don't use 2 tiles", 0, "", "", 0},
 		{"another verb", "start lists with the oldest", 0, "", "", 0},
+		{"a verb the vocabulary does not know", "flag the deep blue palette", 0, "", "", 0},
+		{"the option's own word first", "sepia the palette", 2, "color", "sepia", 0},
 		{"a flow that types a value", "message ben that i am late", 0, "", "", 0},
 		{"no option named", "change the palette to purple", 0, "", "", 0},
 		{"a value no option holds", "move photo1.jpg to 2 tiles", 0, "", "", 0},
@@ -122,17 +124,21 @@ func descriptorOf(label string) screen.Descriptor {
 
 func TestOtherAction(t *testing.T) {
 	for _, tt := range []struct {
-		command         string
-		extra, flowLone []string
-		want            bool
+		command               string
+		extra, flowLone, said []string
+		want                  bool
 	}{
-		{"start lists with the oldest", []string{"start", "lists"}, []string{"sort"}, true},
-		{"reader text size 120%", []string{"reader", "text"}, []string{"adjust"}, false}, // "text" is a noun here
-		{"delete the 2 tiles", []string{"delete"}, nil, true},                            // a strong action word
-		{"reader palette deep blue", []string{"reader"}, []string{"change"}, false},
-		{"show 5 tiles", []string{"show"}, nil, false}, // the flow leaves out no verb
+		{"start lists with the oldest", []string{"start", "lists"}, []string{"sort"}, nil, true},
+		{"reader text size 120%", []string{"reader", "text"}, []string{"adjust"}, nil, false}, // "text" is a noun here
+		{"delete the 2 tiles", []string{"delete"}, nil, nil, true},                            // a strong action word
+		{"reader palette deep blue", []string{"reader"}, []string{"change"}, nil, false},
+		{"show 5 tiles", []string{"show"}, nil, nil, false}, // the flow leaves out no verb
+		// a verb the vocabulary does not know, before an article
+		{"eject the sepia palette", []string{"eject"}, []string{"change"}, []string{"sepia"}, true},
+		{"sepia the palette", []string{"sepia"}, []string{"change"}, []string{"sepia"}, false},   // the option's word
+		{"eject sepia palette", []string{"eject"}, []string{"change"}, []string{"sepia"}, false}, // no article: maybe a noun
 	} {
-		if got := otherAction(tt.command, tt.extra, tt.flowLone); got != tt.want {
+		if got := otherAction(tt.command, tt.extra, tt.flowLone, tt.said); got != tt.want {
 			t.Errorf("otherAction(%q) = %v, want %v", tt.command, got, tt.want)
 		}
 	}

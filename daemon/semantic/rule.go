@@ -342,7 +342,7 @@ func (r *Rescorer) verbGaps(ctx context.Context, command string, cands []intent.
 	if r.cfg.VerbMinCosine <= 0 {
 		return nil
 	}
-	verb := leadingWord(command)
+	verb := LeadingWord(command)
 	if verb == "" || intent.ActionWord(verb) {
 		return nil
 	}
@@ -378,11 +378,11 @@ func (r *Rescorer) verbGaps(ctx context.Context, command string, cands []intent.
 	return out
 }
 
-// leadingWord is command's first word that is no stopword, lower case
+// LeadingWord is command's first word that is no stopword, lower case
 // and without punctuation, when a stopword follows it as an article or
 // a pronoun follows a verb ("exclude the …", "film a …"); "" otherwise
 // ("message font size large" begins with a noun).
-func leadingWord(command string) string {
+func LeadingWord(command string) string {
 	ws := strings.Fields(strings.ToLower(command))
 	for i, w := range ws {
 		if w = strings.Trim(w, ",;:.!?'\"()"); w == "" || intent.IsStopword(w) {

@@ -334,6 +334,7 @@ func TestExtraRequirementAndQuotedValues(t *testing.T) {
 		{"delete all browsing history", 1, true},
 		{"please delete all the browsing history", 1, true},
 		{"um delete all the uh browsing history", 1, true}, // a dictated command's hesitations
+		{"delete every browsing history", 1, true},
 		{"delete the browsing history of Bob", 1, false},
 		{"add a reminder titled 'dentist' and save it", 2, true},
 	} {

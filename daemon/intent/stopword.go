@@ -10,10 +10,11 @@ import (
 // meaning and are not in Snowball's English stop-word list: politeness,
 // modal and light verbs whose sense comes from a particle ("turn on") or
 // from the UI ("tap", "button"), and words that introduce a value
-// ("called", "titled"), and the hesitations a dictated command keeps
-// ("um", "uh").
+// ("called", "titled"), the hesitations a dictated command keeps
+// ("um", "uh"), and "every", which Snowball's list lacks beside "all".
 var uiStopwords = setOf(
 	"ah", "er", "erm", "hm", "hmm", "uh", "uhh", "uhm", "um", "umm",
+	"every", // as "all" and "each" are (Snowball): a quantifier, read by quantifiers
 	"also", "app", "application", "bit", "button", "called", "click", "could", "don't", "dont", "don’t", "flip",
 	"get", "gets", "go", "got", "hey", "hit", "i'd", "i'll", "i'm", "icon", "it's", "kindly", "let", "let's",
 	"lets", "like", "little", "lot", "may", "might", "mine", "must", "named", "need", "never", "onto", "please",

@@ -11,6 +11,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/safety"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // Answers the owner can give to a sensitive-action question.
@@ -122,8 +123,15 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 	if p.Replay && r.flow != nil {
 		p.Allowed = r.flow.AllowSensitive
 	}
-	dec, v := safety.Decide(command, target(s, a, el), p)
-	if dec != safety.Act && r.opensDialogOnly(ctx, s, a, el) {
+	outs := r.outcomes(ctx, s, a, el)
+	t := target(s, a, el)
+	ahead := outs
+	if len(ahead) == 0 {
+		ahead = r.outcomesAnywhere(ctx, s, a, el)
+	}
+	t.Next = r.nextTexts(ctx, ahead)
+	dec, v := safety.Decide(command, t, p)
+	if dec != safety.Act && opensDialogOnly(s, outs) {
 		// known to open a confirmation, not to act: the dialog's accepting
 		// button is what the policy guards ("Delete" → "Delete 3 items?")
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("%s %q only opens a confirmation dialog (UI graph): its answer is guarded instead", a.Type, a.Label)})
@@ -189,15 +197,57 @@ func isRefused(err error) bool {
 	return errors.As(err, &re)
 }
 
-// opensDialogOnly reports whether every known outcome of a on el (the UI
-// transition graph of the store) is a dialog: the action asks before it
-// acts. Unknown actions are not assumed to.
-func (r *run) opensDialogOnly(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element) bool {
-	if el == nil || s == nil || r.e.store == nil || r.app.ID == 0 || screen.IsDialog(s) {
-		return false
+// outcomes returns where a on el of screen s has led in the UI transition
+// graph of the store (knowledge.Store.Outcomes); nil when the store, the
+// app or the edge is unknown, or it cannot be read — the policy then
+// judges the element by its own words.
+func (r *run) outcomes(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element) []knowledge.Outcome {
+	if el == nil || s == nil || r.e.store == nil || r.app.ID == 0 {
+		return nil
 	}
 	outs, err := r.e.store.Outcomes(ctx, r.app.ID, screen.Fingerprint(s), screen.Describe(s, el.NodeID).Key(), a.Type)
-	if err != nil || len(outs) == 0 {
+	if err != nil {
+		return nil
+	}
+	return outs
+}
+
+// outcomesAnywhere returns where the element el is (same descriptor key)
+// has led from any screen of the app (knowledge.Store.OutcomesAnywhere):
+// for the policy to look ahead where this screen's edge is unknown, never
+// to relax it (opensDialogOnly reads this screen's own outcomes only).
+func (r *run) outcomesAnywhere(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element) []knowledge.Outcome {
+	if el == nil || s == nil || r.e.store == nil || r.app.ID == 0 {
+		return nil
+	}
+	outs, err := r.e.store.OutcomesAnywhere(ctx, r.app.ID, screen.Describe(s, el.NodeID).Key(), a.Type)
+	if err != nil {
+		return nil
+	}
+	return outs
+}
+
+// nextTexts returns the labels and content-descs of the screens reached
+// by outs, for the policy to see where an action goes (safety.Target.Next).
+func (r *run) nextTexts(ctx context.Context, outs []knowledge.Outcome) []string {
+	var out []string
+	for _, o := range outs {
+		els, err := r.e.store.Elements(ctx, o.To)
+		if err != nil {
+			continue
+		}
+		for _, e := range els {
+			out = append(out, e.Label, e.Descriptor.Desc)
+		}
+	}
+	return out
+}
+
+// opensDialogOnly reports whether every known outcome of an action on
+// screen s (outs) is a dialog: the action asks before it acts. Unknown
+// actions are not assumed to, nor those of a dialog.
+func opensDialogOnly(s *screen.Snapshot, outs []knowledge.Outcome) bool {
+	if s == nil || screen.IsDialog(s) || len(outs) == 0 {
 		return false
 	}
 	for _, o := range outs {

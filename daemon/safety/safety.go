@@ -51,6 +51,11 @@ type Target struct {
 	// resource-id words) of the screen's buttons: a Send button beside
 	// the field makes Enter a send.
 	Beside []string
+	// Next: the texts (labels, content-descs) of the screens the UI
+	// transition graph says this action has led to before, when known. An
+	// ongoing call's controls among them ("End call") make it a call: a
+	// row of a call log calls back when tapped, and nothing on it says so.
+	Next []string
 	// Replaces: for typing ("input"), the length in characters of the
 	// text the field holds when it is a document's body (screen.IsBody):
 	// typing replaces it. 0 for any other field (a search box, a form
@@ -113,6 +118,10 @@ func Classify(t Target) Verdict {
 		cats[Call] = true
 		why = append(why, fmt.Sprintf("label %q is a phone number", clip(label)))
 	}
+	if n := inCall(t.Next); n != "" {
+		cats[Call] = true
+		why = append(why, fmt.Sprintf("leads to a call in progress (UI graph: %q)", clip(n)))
+	}
 	if len(t.Dialog) > 0 && label != "" && isOneOf(label, confirmWords) {
 		for _, d := range t.Dialog {
 			if c := actionCategories(d); len(c) > 0 {
@@ -164,6 +173,17 @@ func PhoneNumber(label string) bool {
 		}
 	}
 	return digits >= 3 && digits <= 15
+}
+
+// inCall returns the first of texts that labels an ongoing call's
+// control (inCallWords), "" for none.
+func inCall(texts []string) string {
+	for _, x := range texts {
+		if x != "" && isOneOf(x, inCallWords) {
+			return x
+		}
+	}
+	return ""
 }
 
 // searchWords mark a search or filter field: Enter there searches.

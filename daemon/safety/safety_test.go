@@ -48,6 +48,10 @@ func TestClassify(t *testing.T) {
 		{"an international number's row", Target{Action: "tap", Label: "+44 (20) 7946-0958 · Work"}, []Category{Call}},
 		{"a lone number", Target{Action: "tap", Label: "7946 0958"}, nil},
 		{"a long press on a number row", Target{Action: "long_press", Label: "555 0100 · Mobile"}, nil},
+		// where the UI graph says an action led: an ongoing call's controls
+		{"a call log's row that led to a call", Target{Action: "tap", Label: "Dora · Yesterday · 4 min", Next: []string{"Dora", "Mute", "End call"}}, []Category{Call}},
+		{"a row that led to a contact's card", Target{Action: "tap", Label: "Dora · Yesterday · 4 min", Next: []string{"Dora", "Call", "Edit"}}, nil},
+		{"a row that led to an in-call screen, in Spanish", Target{Action: "tap", Label: "Dora", Next: []string{"Colgar"}}, []Category{Call}},
 		{"a date row", Target{Action: "tap", Label: "30.06.2023 · 3 items"}, nil},
 		{"a time of day", Target{Action: "tap", Label: "12:30"}, nil},
 		{"a short number's row", Target{Action: "tap", Label: "20 · Tracks"}, nil},

@@ -130,3 +130,14 @@ var navigationNouns = []string{
 	"log", "logs", "history", "settings", "setting", "options", "method", "methods", "list", "folder", "items",
 	"waiting", "forwarding", "blocking", "info", "details", "duration", "numbers", "contacts",
 }
+
+// inCallWords label the controls of a call in progress — the in-call
+// screen of the platform's dialer and of calling apps (English, Spanish,
+// French, German, Portuguese, Chinese, Japanese). A screen carrying one
+// is a call placed; an action the UI transition graph knows to lead there
+// places a call (Target.Next).
+var inCallWords = []string{
+	"end call", "hang up", "hangup", "end the call",
+	"finalizar llamada", "colgar", "raccrocher", "terminer l'appel", "auflegen", "anruf beenden",
+	"encerrar chamada", "terminar chamada", "挂断", "结束通话", "通話を終了", "通話終了",
+}

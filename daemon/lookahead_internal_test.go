@@ -1,0 +1,81 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/event"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// TestGuardLooksAhead: a call log's row says nothing of calling, but the
+// UI transition graph has seen a tap on it lead to a call in progress —
+// from the unfiltered log, not from the search results the run is on. The
+// policy refuses the tap unless the command asks to call; a row whose tap
+// led to a contact's card is no call.
+func TestGuardLooksAhead(t *testing.T) {
+	ctx := context.Background()
+	const row = "Dora · Yesterday · 4 min"
+	log := searchResults(t, "", row, "Ezra · Monday · 1 min")
+	found := searchResults(t, "Dora", row)
+	inCall := searchResults(t, "", "Dora", "Mute", "End call")
+	card := searchResults(t, "", "Dora", "Call", "Edit")
+	for _, tt := range []struct {
+		name, command string
+		led           *screen.Snapshot // where the row's tap on the log led
+		refused       bool
+	}{
+		{"a row that led to a call", "find Dora in my recents", inCall, true},
+		{"the command asks to call", "call Dora back", inCall, false},
+		{"a row that led to a card", "find Dora in my recents", card, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			app, err := st.UpsertApp(ctx, "com.example.phone", "Phone")
+			if err != nil {
+				t.Fatal(err)
+			}
+			scr := func(s *screen.Snapshot) knowledge.Screen {
+				t.Helper()
+				sc, err := st.UpsertScreen(ctx, knowledge.Screen{AppID: app.ID, Fingerprint: screen.Fingerprint(s)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, el := range screen.Elements(s) {
+					d := screen.Describe(s, el.NodeID)
+					if _, err := st.UpsertElement(ctx, knowledge.Element{ScreenID: sc.ID, Key: d.Key(), Descriptor: d, Label: el.Label}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return sc
+			}
+			from, to := scr(log), scr(tt.led)
+			scr(found)
+			e, err := st.UpsertElement(ctx, knowledge.Element{ScreenID: from.ID, Key: screen.Describe(log, elementNamed(t, log, row).NodeID).Key(), Label: row})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.RecordTransition(ctx, knowledge.Transition{AppID: app.ID, From: from.ID, To: to.ID, Action: device.Tap, ElementID: e.ID}); err != nil {
+				t.Fatal(err)
+			}
+			r := &run{e: &Engine{store: st, bus: event.NewBus()}, app: app, res: &Result{Command: tt.command}, cfg: Config{Unattended: true}}
+			el := elementNamed(t, found, row)
+			v, err := r.guard(ctx, found, device.Action{Type: device.Tap, Node: el.NodeID, Label: el.Label}, &el, "graph")
+			var re *RefusedError
+			if got := errors.As(err, &re); got != tt.refused {
+				t.Fatalf("guard: verdict %+v, err %v; want refused %v", v, err, tt.refused)
+			}
+			if tt.refused && !v.Sensitive {
+				t.Errorf("verdict %+v: want sensitive", v)
+			}
+		})
+	}
+}

@@ -14,7 +14,8 @@ import (
 // ("um", "uh"), and "every", which Snowball's list lacks beside "all".
 var uiStopwords = setOf(
 	"ah", "er", "erm", "hm", "hmm", "uh", "uhh", "uhm", "um", "umm",
-	"every", // as "all" and "each" are (Snowball): a quantifier, read by quantifiers
+	"every",        // as "all" and "each" are (Snowball): a quantifier, read by quantifiers
+	"much", "many", // "how much storage …": a question, as "how" is
 	"also", "app", "application", "bit", "button", "called", "click", "could", "don't", "dont", "don’t", "flip",
 	"get", "gets", "go", "got", "hey", "hit", "i'd", "i'll", "i'm", "icon", "it's", "kindly", "let", "let's",
 	"lets", "like", "little", "lot", "may", "might", "mine", "must", "named", "need", "never", "onto", "please",

@@ -20,3 +20,14 @@ func TestShorthandSpellsStopwords(t *testing.T) {
 		}
 	}
 }
+
+// TestSpokenStopwords: a dictated command's hesitations, "every" beside
+// "all", and the "much" of "how much …" carry no task meaning; the words
+// around them do.
+func TestSpokenStopwords(t *testing.T) {
+	for w, want := range map[string]bool{"um": true, "uh": true, "every": true, "all": true, "much": true, "many": true, "storage": false, "umbrella": false} {
+		if got := IsStopword(w); got != want {
+			t.Errorf("IsStopword(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

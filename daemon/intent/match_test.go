@@ -335,6 +335,7 @@ func TestExtraRequirementAndQuotedValues(t *testing.T) {
 		{"please delete all the browsing history", 1, true},
 		{"um delete all the uh browsing history", 1, true}, // a dictated command's hesitations
 		{"delete every browsing history", 1, true},
+		{"okay so delete all browsing history", 1, true}, // a spoken opener
 		{"delete the browsing history of Bob", 1, false},
 		{"add a reminder titled 'dentist' and save it", 2, true},
 	} {

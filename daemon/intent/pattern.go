@@ -131,6 +131,7 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 	for i := len(cmds) - 1; i >= 0; i-- {
 		c := cmds[i]
 		toks := analyze(c)
+		openingMarker(toks)
 		for k := range toks {
 			if t := &toks[k]; t.kind == KindWord && !t.proper && !t.stop && names[t.stem] {
 				t.proper = true

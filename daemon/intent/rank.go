@@ -18,6 +18,7 @@ type query struct {
 
 func newQuery(cmd string) *query {
 	toks := analyze(cmd)
+	openingMarker(toks)
 	if len(toks) > maxToks {
 		toks = toks[:maxToks]
 	}

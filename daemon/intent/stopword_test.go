@@ -31,3 +31,24 @@ func TestSpokenStopwords(t *testing.T) {
 		}
 	}
 }
+
+// TestOpeningMarker: "okay so" opening a command is no word of it; an
+// "OK" alone keeps its meaning.
+func TestOpeningMarker(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		stop []bool
+	}{
+		{"okay so delete it", []bool{true, true, false, true}},
+		{"alright, delete it", []bool{true, false, true}},
+		{"ok", []bool{false}},
+	} {
+		toks := analyze(tt.text)
+		openingMarker(toks)
+		for i, want := range tt.stop {
+			if i < len(toks) && toks[i].stop != want {
+				t.Errorf("%q: token %q stop = %v, want %v", tt.text, toks[i].text, toks[i].stop, want)
+			}
+		}
+	}
+}

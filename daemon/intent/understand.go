@@ -215,6 +215,25 @@ func analyzeTemplate(tpl string) []ptok {
 	return analyzeTokens(tpl, toks, slots)
 }
 
+// openers are the words that open a spoken command without being part
+// of it ("okay so turn on …", "alright, delete …"): at its start, before
+// more words, they are stop words — not the "OK" a dialog's button says.
+var openers = setOf("ok", "okay", "alright", "so")
+
+// openingMarker makes the opening words of a command (toks, as analyze
+// gives them) that are openers, each followed by another word, stop words
+// ("okay so change …"); an "OK" alone, or before a symbol, stays what it
+// says. For commands only: an element's "OK" is its button's word.
+func openingMarker(toks []ptok) {
+	for i := range toks {
+		p := &toks[i]
+		if p.kind != KindWord || !openers[p.text] || i+1 >= len(toks) || toks[i+1].kind != KindWord {
+			return
+		}
+		p.stop, p.concepts, p.tris, p.stris = true, nil, nil, nil
+	}
+}
+
 // analyzeTokens does the analysis of Understand on tokens of src; slots,
 // when not nil, names the tokens that are slot placeholders.
 func analyzeTokens(src string, toks []Token, slots []string) []ptok {

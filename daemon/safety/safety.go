@@ -203,6 +203,7 @@ func isSearchField(t Target) bool {
 // Implied returns the categories the owner's command asks for: "delete the
 // note" asks to delete, "text Alice I'm late" to send, "call Mom" to call.
 func Implied(command string) []Category {
+	command = withoutDetermined(command)
 	cats := map[Category]bool{}
 	for _, c := range actionCategories(command) {
 		cats[c] = true
@@ -211,6 +212,25 @@ func Implied(command string) []Category {
 		cats[c] = true
 	}
 	return sorted(cats)
+}
+
+// determiners make the word after them a noun: "my phone" is the device,
+// "the text" a message, "your call" one being made — none of them asks
+// for a call or a message to be sent.
+var determiners = map[string]bool{"my": true, "the": true, "this": true, "that": true, "your": true, "our": true, "his": true, "her": true, "their": true, "a": true, "an": true}
+
+// withoutDetermined returns command's words (tokens) with each word that
+// follows a determiner blanked out, for Implied: "how much storage does my
+// phone have" asks for no call, "delete the text" for no sending. A
+// command asks by its verbs; blanking a noun only ever asks for less.
+func withoutDetermined(command string) string {
+	toks := tokens(command)
+	for i := len(toks) - 1; i > 0; i-- {
+		if determiners[toks[i-1]] {
+			toks[i] = "_"
+		}
+	}
+	return strings.Join(toks, " ")
 }
 
 // Requested reports whether command asks for every consequence v has. A

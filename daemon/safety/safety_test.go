@@ -100,6 +100,11 @@ func TestRequestedAndDecide(t *testing.T) {
 		{"unasked even unattended", "show the ledger note", del, Policy{Unattended: true}, Refuse},
 		{"delete note does not ask to delete the account", "delete the ledger note", delAccount, Policy{}, Refuse},
 		{"text asks to send", "text Alice I'm late", send, Policy{}, Confirm},
+		// a vocabulary word after a determiner is a noun: no ask
+		{"deleting a text asks to send nothing", "delete the text from Dora", send, Policy{}, Refuse},
+		{"my phone is the device", "how much storage does my phone have", Target{Action: "tap", ContentDesc: "Call"}, Policy{}, Refuse},
+		{"phone as a verb calls", "phone Dora", Target{Action: "tap", ContentDesc: "Call"}, Policy{}, Confirm},
+		{"send the message sends", "send the message to Dora", send, Policy{}, Confirm},
 		{"unattended acts", "text Alice I'm late", send, Policy{Unattended: true}, Act},
 		{"allowed flow acts", "delete the shopping note", del, Policy{Allowed: true}, Act},
 		{"replay confirms what its intent does not name", "tidy up", del, Policy{Replay: true}, Confirm},

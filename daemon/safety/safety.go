@@ -219,6 +219,10 @@ func Implied(command string) []Category {
 // for a call or a message to be sent.
 var determiners = map[string]bool{"my": true, "the": true, "this": true, "that": true, "your": true, "our": true, "his": true, "her": true, "their": true, "a": true, "an": true}
 
+// nounMark stands for a blanked word: letters, so that it keeps its place
+// between its neighbours, and in no vocabulary.
+const nounMark = "noun"
+
 // withoutDetermined returns command's words (tokens) with each word that
 // follows a determiner blanked out, for Implied: "how much storage does my
 // phone have" asks for no call, "delete the text" for no sending. A
@@ -227,7 +231,7 @@ func withoutDetermined(command string) string {
 	toks := tokens(command)
 	for i := len(toks) - 1; i > 0; i-- {
 		if determiners[toks[i-1]] {
-			toks[i] = "_"
+			toks[i] = nounMark // a word still: "erase the call history" keeps "erase" apart from "history"
 		}
 	}
 	return strings.Join(toks, " ")

@@ -123,11 +123,11 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 	if p.Replay && r.flow != nil {
 		p.Allowed = r.flow.AllowSensitive
 	}
-	outs := r.outcomes(ctx, s, a, el)
+	outs := r.outcomes(ctx, s, a, el, false)
 	t := target(s, a, el)
 	ahead := outs
 	if len(ahead) == 0 {
-		ahead = r.outcomesAnywhere(ctx, s, a, el)
+		ahead = r.outcomes(ctx, s, a, el, true)
 	}
 	t.Next = r.nextTexts(ctx, ahead)
 	dec, v := safety.Decide(command, t, p)
@@ -198,29 +198,25 @@ func isRefused(err error) bool {
 }
 
 // outcomes returns where a on el of screen s has led in the UI transition
-// graph of the store (knowledge.Store.Outcomes); nil when the store, the
-// app or the edge is unknown, or it cannot be read — the policy then
-// judges the element by its own words.
-func (r *run) outcomes(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element) []knowledge.Outcome {
+// graph of the store (knowledge.Store.Outcomes) — with anywhere, from any
+// screen of the app where the same element (descriptor key) was seen
+// (OutcomesAnywhere): for the policy to look ahead where this screen's
+// edge is unknown, never to relax it (opensDialogOnly reads this
+// screen's own outcomes only). Nil when the store, the app or the edge
+// is unknown, or it cannot be read: the policy then judges the element
+// by its own words.
+func (r *run) outcomes(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element, anywhere bool) []knowledge.Outcome {
 	if el == nil || s == nil || r.e.store == nil || r.app.ID == 0 {
 		return nil
 	}
-	outs, err := r.e.store.Outcomes(ctx, r.app.ID, screen.Fingerprint(s), screen.Describe(s, el.NodeID).Key(), a.Type)
-	if err != nil {
-		return nil
+	key := screen.Describe(s, el.NodeID).Key()
+	var outs []knowledge.Outcome
+	var err error
+	if anywhere {
+		outs, err = r.e.store.OutcomesAnywhere(ctx, r.app.ID, key, a.Type)
+	} else {
+		outs, err = r.e.store.Outcomes(ctx, r.app.ID, screen.Fingerprint(s), key, a.Type)
 	}
-	return outs
-}
-
-// outcomesAnywhere returns where the element el is (same descriptor key)
-// has led from any screen of the app (knowledge.Store.OutcomesAnywhere):
-// for the policy to look ahead where this screen's edge is unknown, never
-// to relax it (opensDialogOnly reads this screen's own outcomes only).
-func (r *run) outcomesAnywhere(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element) []knowledge.Outcome {
-	if el == nil || s == nil || r.e.store == nil || r.app.ID == 0 {
-		return nil
-	}
-	outs, err := r.e.store.OutcomesAnywhere(ctx, r.app.ID, screen.Describe(s, el.NodeID).Key(), a.Type)
 	if err != nil {
 		return nil
 	}

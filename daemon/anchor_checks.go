@@ -21,9 +21,9 @@ import (
 // the flow has one the command leaves out ("start lists with the oldest"
 // against "sort lists by oldest") — or a verb the vocabulary does not
 // know at all, followed by an article or pronoun (semantic.LeadingWord),
-// that is none of the words naming an option (said): "eject the sd card"
-// against "change the storage type to sd card", not "center the text"
-// for the option "Center". extra and flowLone are the words the command
+// that is none of the words naming an option (said): "eject the memory
+// card" against "change the storage location to memory card", not "sepia
+// the palette" for the option "Sepia". extra and flowLone are the words the command
 // adds and the flow's words it leaves out.
 func otherAction(command string, extra, flowLone, said []string) bool {
 	if slices.ContainsFunc(extra, intent.StrongAction) {

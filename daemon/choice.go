@@ -161,8 +161,8 @@ func wordRune(r rune) bool {
 
 // distinguishing returns the words of labels[i] that fewer than half of
 // the other labels have ("3" of "3 columns"; "light" of "Light"); when
-// none is, those that not every other label has ("Alarm time" beside
-// "Day and Alarm time" and "Creation order": both its words); nil when
+// none is, those that not every other label has ("Start time" beside
+// "Week and Start time" and "Manual order": both its words); nil when
 // there are fewer than three labels, or the label has no such word.
 func distinguishing(labels []string, i int) []string {
 	if len(labels) < 3 { // an option and at least two others
@@ -188,8 +188,8 @@ func distinguishing(labels []string, i int) []string {
 		}
 	}
 	if out == nil {
-		// every word is another option's too ("Alarm time" beside "Day and
-		// Alarm time"): the words that tell it from some other option
+		// every word is another option's too ("Start time" beside "Week and
+		// Start time"): the words that tell it from some other option
 		for _, w := range choiceWords(labels[i]) {
 			if count[w] < len(labels)-1 {
 				out = append(out, w)

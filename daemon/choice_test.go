@@ -19,7 +19,7 @@ func TestChoiceSlots(t *testing.T) {
 	cols := []string{"3 tiles", "1 tile", "2 tiles", "4 tiles", "5 tiles"}
 	theme := []string{"Light", "Dark", "System default"}
 	views := []string{"Timeline layout", "Board layout", "Grid layout", "List layout"}
-	nested := []string{"Week and Start time", "Creation order", "Start time"}
+	nested := []string{"Week and Start time", "Manual order", "Start time"}
 	for _, tt := range []struct {
 		name, command string
 		labels        []string

@@ -22,7 +22,7 @@ func TestGuardLooksAhead(t *testing.T) {
 	const row = "Dora · Yesterday · 4 min"
 	log := searchResults(t, "", row, "Ezra · Monday · 1 min")
 	found := searchResults(t, "Dora", row)
-	inCall := searchResults(t, "", "Dora", "Mute", "End call")
+	inCall := searchResults(t, "", "Dora", "Mute", "Hang up")
 	card := searchResults(t, "", "Dora", "Call", "Edit")
 	for _, tt := range []struct {
 		name, command string

@@ -53,7 +53,7 @@ type Target struct {
 	Beside []string
 	// Next: the texts (labels, content-descs) of the screens the UI
 	// transition graph says this action has led to before, when known. An
-	// ongoing call's controls among them ("End call") make it a call: a
+	// ongoing call's controls among them ("Hang up") make it a call: a
 	// row of a call log calls back when tapped, and nothing on it says so.
 	Next []string
 	// Replaces: for typing ("input"), the length in characters of the

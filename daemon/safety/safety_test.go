@@ -49,7 +49,7 @@ func TestClassify(t *testing.T) {
 		{"a lone number", Target{Action: "tap", Label: "7946 0958"}, nil},
 		{"a long press on a number row", Target{Action: "long_press", Label: "555 0100 · Mobile"}, nil},
 		// where the UI graph says an action led: an ongoing call's controls
-		{"a call log's row that led to a call", Target{Action: "tap", Label: "Dora · Yesterday · 4 min", Next: []string{"Dora", "Mute", "End call"}}, []Category{Call}},
+		{"a call log's row that led to a call", Target{Action: "tap", Label: "Dora · Yesterday · 4 min", Next: []string{"Dora", "Mute", "Hang up"}}, []Category{Call}},
 		{"a row that led to a contact's card", Target{Action: "tap", Label: "Dora · Yesterday · 4 min", Next: []string{"Dora", "Call", "Edit"}}, nil},
 		{"a row that led to an in-call screen, in Spanish", Target{Action: "tap", Label: "Dora", Next: []string{"Colgar"}}, []Category{Call}},
 		{"a date row", Target{Action: "tap", Label: "30.06.2023 · 3 items"}, nil},
@@ -105,7 +105,7 @@ func TestRequestedAndDecide(t *testing.T) {
 		{"my phone is the device", "how much storage does my phone have", Target{Action: "tap", ContentDesc: "Call"}, Policy{}, Refuse},
 		{"phone as a verb calls", "phone Dora", Target{Action: "tap", ContentDesc: "Call"}, Policy{}, Confirm},
 		{"send the message sends", "send the message to Dora", send, Policy{}, Confirm},
-		{"a blanked noun keeps the verb apart from a place", "erase the call history", Target{Action: "tap", Label: "Clear call history"}, Policy{}, Confirm},
+		{"a blanked noun keeps the verb apart from a place", "erase the call history", Target{Action: "tap", Label: "Clear call log"}, Policy{}, Confirm},
 		{"unattended acts", "text Alice I'm late", send, Policy{Unattended: true}, Act},
 		{"allowed flow acts", "delete the shopping note", del, Policy{Allowed: true}, Act},
 		{"replay confirms what its intent does not name", "tidy up", del, Policy{Replay: true}, Confirm},

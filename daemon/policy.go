@@ -1,9 +1,11 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -223,9 +225,20 @@ func (r *run) outcomes(ctx context.Context, s *screen.Snapshot, a device.Action,
 	return outs
 }
 
+// maxLookAhead bounds the screens the policy reads ahead per action: a
+// list's row, looked up by its key anywhere in the app, may have led to
+// as many screens as the list has rows, all alike.
+const maxLookAhead = 8
+
 // nextTexts returns the labels and content-descs of the screens reached
-// by outs, for the policy to see where an action goes (safety.Target.Next).
+// by outs (the maxLookAhead most often reached), for the policy to see
+// where an action goes (safety.Target.Next).
 func (r *run) nextTexts(ctx context.Context, outs []knowledge.Outcome) []string {
+	if len(outs) > maxLookAhead {
+		outs = slices.Clone(outs)
+		slices.SortStableFunc(outs, func(a, b knowledge.Outcome) int { return cmp.Compare(b.Count, a.Count) })
+		outs = outs[:maxLookAhead]
+	}
 	var out []string
 	for _, o := range outs {
 		els, err := r.e.store.Elements(ctx, o.To)

@@ -216,8 +216,10 @@ func Implied(command string) []Category {
 
 // determiners make the word after them a noun: "my phone" is the device,
 // "the text" a message, "your call" one being made — none of them asks
-// for a call or a message to be sent.
-var determiners = map[string]bool{"my": true, "the": true, "this": true, "that": true, "your": true, "our": true, "his": true, "her": true, "their": true, "a": true, "an": true}
+// for a call or a message to be sent. Not "a": "give Bob a call" asks
+// for one; nor "that", which also joins a message to its verb ("text Bob
+// that …").
+var determiners = map[string]bool{"my": true, "the": true, "this": true, "these": true, "your": true, "our": true, "his": true, "her": true, "their": true}
 
 // nounMark stands for a blanked word: letters, so that it keeps its place
 // between its neighbours, and in no vocabulary.

@@ -105,6 +105,7 @@ func TestRequestedAndDecide(t *testing.T) {
 		{"my phone is the device", "how much storage does my phone have", Target{Action: "tap", ContentDesc: "Call"}, Policy{}, Refuse},
 		{"phone as a verb calls", "phone Dora", Target{Action: "tap", ContentDesc: "Call"}, Policy{}, Confirm},
 		{"send the message sends", "send the message to Dora", send, Policy{}, Confirm},
+		{"a call asked for", "give Dora a call", Target{Action: "tap", ContentDesc: "Call"}, Policy{}, Confirm},
 		{"a blanked noun keeps the verb apart from a place", "erase the call history", Target{Action: "tap", Label: "Clear call log"}, Policy{}, Confirm},
 		{"unattended acts", "text Alice I'm late", send, Policy{Unattended: true}, Act},
 		{"allowed flow acts", "delete the shopping note", del, Policy{Allowed: true}, Act},

@@ -67,19 +67,26 @@ func (rs *runState) coveredAny() bool {
 
 // viewingCommand reports whether cmd is one clause that starts with a
 // verb of looking (open / view / check / show / go to: the generic
-// vocabulary's "open" concept), e.g. "view favorite contacts".
+// vocabulary's "open" concept), e.g. "view favorite contacts", or with a
+// question word ("how much storage is free").
 func viewingCommand(cmd string) bool {
 	lc := strings.ToLower(cmd)
 	if strings.Contains(lc, " and ") || strings.ContainsAny(lc, ",;") {
 		return false
 	}
 	words := strings.Fields(lc)
+	if len(words) > 1 && questionWords[words[0]] {
+		return true // "how much storage …", "where is the faq": asks to be shown
+	}
 	if len(words) > 2 {
 		words = words[:2]
 	}
 	u := intent.Understand(strings.Join(words, " "))
 	return len(u.Verbs) > 0 && u.Verbs[0] == "open"
 }
+
+// questionWords begin a question, which asks to be shown something.
+var questionWords = map[string]bool{"how": true, "what": true, "what's": true, "whats": true, "where": true, "where's": true, "which": true}
 
 // opensSomething reports whether cmd begins with a strong word of the
 // concept open ("open", "launch", "go to"), not a weak one ("show",

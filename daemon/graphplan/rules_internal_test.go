@@ -23,6 +23,10 @@ func TestViewingCommand(t *testing.T) {
 		{"delete the note", false},
 		{"turn on dark mode", false},
 		{"", false},
+		{"how much space is left", true}, // a question asks to be shown
+		{"where is the help page", true},
+		{"how", false},
+		{"what is free and delete the rest", false}, // two clauses
 	} {
 		if got := viewingCommand(tc.cmd); got != tc.want {
 			t.Errorf("viewingCommand(%q) = %v, want %v", tc.cmd, got, tc.want)

@@ -202,13 +202,28 @@ func isSearchField(t Target) bool {
 
 // Implied returns the categories the owner's command asks for: "delete the
 // note" asks to delete, "text Alice I'm late" to send, "call Mom" to call.
+// A category counts when the command names it as written and still with
+// the words after its determiners blanked (withoutDetermined): the second
+// reading only ever takes one away.
 func Implied(command string) []Category {
-	command = withoutDetermined(command)
+	asked := asks(withoutDetermined(command))
+	var out []Category
+	for _, c := range asks(command) {
+		if contains(asked, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// asks returns the categories text names: its action words and its
+// command words, in any of the languages, sorted.
+func asks(text string) []Category {
 	cats := map[Category]bool{}
-	for _, c := range actionCategories(command) {
+	for _, c := range actionCategories(text) {
 		cats[c] = true
 	}
-	for _, c := range append(categoriesOf(command, commandWords, true), categoriesOf(command, commandWordsIntl, false)...) {
+	for _, c := range append(categoriesOf(text, commandWords, true), categoriesOf(text, commandWordsIntl, false)...) {
 		cats[c] = true
 	}
 	return sorted(cats)

@@ -135,10 +135,16 @@ func FuzzClassify(f *testing.F) {
 		f.Add(s, s)
 	}
 	f.Fuzz(func(t *testing.T, label, dialog string) {
-		v := Classify(Target{Action: "tap", Label: label, ResourceID: label, Dialog: []string{dialog}})
+		v := Classify(Target{Action: "tap", Label: label, ResourceID: label, Dialog: []string{dialog}, Next: []string{dialog}})
 		if v.Sensitive != (len(v.Categories) > 0) {
 			t.Fatalf("inconsistent verdict %+v", v)
 		}
-		Implied(label)
+		// a command's nouns only ever take an ask away
+		raw := asks(label)
+		for _, c := range Implied(label) {
+			if !contains(raw, c) {
+				t.Fatalf("Implied(%q) = %v asks %s, which the words as written (%v) do not", label, Implied(label), c, raw)
+			}
+		}
 	})
 }

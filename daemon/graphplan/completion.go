@@ -75,7 +75,7 @@ func viewingCommand(cmd string) bool {
 		return false
 	}
 	words := strings.Fields(lc)
-	if len(words) > 1 && questionWords[words[0]] {
+	if len(words) > 1 && questionWords[words[0]] && !(words[0] == "how" && howTo[words[1]]) {
 		return true // "how much storage …", "where is the faq": asks to be shown
 	}
 	if len(words) > 2 {
@@ -85,8 +85,12 @@ func viewingCommand(cmd string) bool {
 	return len(u.Verbs) > 0 && u.Verbs[0] == "open"
 }
 
-// questionWords begin a question, which asks to be shown something.
-var questionWords = map[string]bool{"how": true, "what": true, "what's": true, "whats": true, "where": true, "where's": true, "which": true}
+// questionWords begin a question, which asks to be shown something —
+// but for "how do I …" (howTo), which asks how to do a thing.
+var (
+	questionWords = map[string]bool{"how": true, "what": true, "what's": true, "whats": true, "where": true, "where's": true, "which": true}
+	howTo         = map[string]bool{"do": true, "can": true, "to": true, "should": true, "would": true, "could": true, "does": true, "i": true}
+)
 
 // opensSomething reports whether cmd begins with a strong word of the
 // concept open ("open", "launch", "go to"), not a weak one ("show",

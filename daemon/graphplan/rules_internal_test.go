@@ -26,6 +26,7 @@ func TestViewingCommand(t *testing.T) {
 		{"how much space is left", true}, // a question asks to be shown
 		{"where is the help page", true},
 		{"how", false},
+		{"how do i turn on dark mode", false},       // how to do it, not what is shown
 		{"what is free and delete the rest", false}, // two clauses
 	} {
 		if got := viewingCommand(tc.cmd); got != tc.want {

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -250,14 +249,13 @@ func named(labels []string, words []string) ([]int, bool) {
 		have[w] = true
 	}
 	dist := make([][]string, len(labels))
+	own := make([][]string, len(labels)) // each label's words, as stems
 	all := make([]map[string]bool, len(labels))
 	var full []int
 	for i, l := range labels {
 		dist[i] = stems(distinguishing(labels, i))
-		all[i] = map[string]bool{}
-		for _, w := range stems(choiceWords(l)) {
-			all[i][w] = true
-		}
+		own[i] = stems(choiceWords(l))
+		all[i] = setOf(own[i])
 		if len(dist[i]) > 0 && allIn(dist[i], have) {
 			full = append(full, i)
 		}
@@ -266,7 +264,7 @@ func named(labels []string, words []string) ([]int, bool) {
 		var out []int
 		for _, i := range full {
 			if !slices.ContainsFunc(full, func(j int) bool {
-				return j != i && (len(dist[j]) > len(dist[i]) && allIn(dist[i], setOf(dist[j])) || len(all[j]) > len(all[i]) && allIn(slices.Collect(maps.Keys(all[i])), all[j]))
+				return j != i && (len(dist[j]) > len(dist[i]) && allIn(dist[i], setOf(dist[j])) || len(all[j]) > len(all[i]) && allIn(own[i], all[j]))
 			}) {
 				out = append(out, i)
 			}

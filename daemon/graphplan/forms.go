@@ -413,16 +413,17 @@ func (rs *runState) pickFirst(st *daemon.PlanState, cands []candidate) {
 // "open 'X', sort …", not "check 'X' in the folders", where the words
 // after the value say where it is.
 func clauseBetween(text string) bool {
-	if strings.ContainsAny(text, ",;") {
+	if strings.ContainsAny(text, clauseMarks) {
 		return true
 	}
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		if w == "and" || w == "then" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(strings.Fields(strings.ToLower(text)), func(w string) bool { return clauseJoiners[w] })
 }
+
+// clauseMarks and clauseJoiners end one clause of a command and begin the
+// next (clauseBetween, clauseVerbs).
+const clauseMarks = ",;"
+
+var clauseJoiners = map[string]bool{"and": true, "then": true}
 
 // firstAt returns the byte offset in the command of the first word that
 // carries term t, or -1.

@@ -224,10 +224,10 @@ func clauseVerbs(cmd string, verbs []string) []term {
 	var out []term
 	start := true
 	for _, w := range strings.Fields(strings.ToLower(cmd)) {
-		ends := strings.HasSuffix(w, ",") || strings.HasSuffix(w, ";")
+		ends := strings.TrimRight(w, clauseMarks) != w
 		w = strings.Trim(w, ",;.!?:'\"")
 		switch {
-		case w == "and" || w == "then":
+		case clauseJoiners[w]:
 			start = true
 		case start && w != "" && !intent.IsStopword(w):
 			start = false

@@ -125,14 +125,21 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 	if p.Replay && r.flow != nil {
 		p.Allowed = r.flow.AllowSensitive
 	}
-	outs := r.outcomes(ctx, s, a, el, false)
 	t := target(s, a, el)
-	ahead := outs
-	if len(ahead) == 0 {
-		ahead = r.outcomes(ctx, s, a, el, true)
+	var outs []knowledge.Outcome // this screen's edge, read once, when needed
+	if t.Activates() {
+		// where it leads counts only for an action that activates
+		outs = r.outcomes(ctx, s, a, el, false)
+		ahead := outs
+		if len(ahead) == 0 {
+			ahead = r.outcomes(ctx, s, a, el, true)
+		}
+		t.Next = r.nextTexts(ctx, ahead)
 	}
-	t.Next = r.nextTexts(ctx, ahead)
 	dec, v := safety.Decide(command, t, p)
+	if dec != safety.Act && !t.Activates() {
+		outs = r.outcomes(ctx, s, a, el, false) // typing over a note: maybe a dialog asks first
+	}
 	if dec != safety.Act && opensDialogOnly(s, outs) {
 		// known to open a confirmation, not to act: the dialog's accepting
 		// button is what the policy guards ("Delete" → "Delete 3 items?")

@@ -77,6 +77,12 @@ type Verdict struct {
 // scrolling do not by themselves delete, send or pay.
 var actsOn = map[string]bool{"tap": true, "long_press": true, "ime_enter": true, "ensure_on": true, "ensure_off": true}
 
+// Activates reports whether the action activates t's element (a tap, a
+// long press, Enter) on something that is no switch or checkbox: only such
+// an action can delete, send, pay or call by the element's words or by
+// where it leads (Target.Next).
+func (t Target) Activates() bool { return actsOn[t.Action] && !t.Toggle }
+
 // Classify tells whether acting on t is sensitive. It looks at the label,
 // the content-desc and the words of the resource-id, and, for an accepting
 // button of a dialog ("OK", "Yes", "Confirm" and their translations), at
@@ -89,7 +95,7 @@ func Classify(t Target) Verdict {
 		return Verdict{Sensitive: true, Categories: []Category{Overwrite},
 			Why: fmt.Sprintf("typing replaces the %d characters of text the field holds", t.Replaces)}
 	}
-	if !actsOn[t.Action] || t.Toggle {
+	if !t.Activates() {
 		return Verdict{}
 	}
 	label := strings.TrimSpace(firstNonEmpty(t.Label, t.ContentDesc))

@@ -214,6 +214,21 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			consulted = true
 			sm = &event.SemanticMatch{Model: r.sem.Model(), Requests: d.Requests, CacheHits: d.CacheHits, Reason: d.Reason, Offline: d.Err != nil}
 			promoted = d.Promoted >= 0
+			if promoted {
+				// the doubts the lexical match and the route check have of
+				// their values hold for a promotion too ("set the alice
+				// chat as unread" is no new name for the chat): the flow
+				// is offered, never replayed on its own
+				c := d.Cands[d.Promoted]
+				if why := r.valueDoubt(flows[c.FlowID], c.Slots); why != "" {
+					promoted = false
+					sm.Reason += "; not replayed on its own: " + why
+					if !slices.Contains(d.Suggest, d.Promoted) {
+						d.Suggest = append([]int{d.Promoted}, d.Suggest...)
+					}
+					r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %d not replayed on its own: %s", c.FlowID, r.private(why))})
+				}
+			}
 		}
 	}
 	if top.Score < r.cfg.ReplayThreshold && !promoted {

@@ -511,3 +511,53 @@ func TestAskedMatchOffersFlowsBeside(t *testing.T) {
 		t.Errorf("replay %+v, want flow %d typing \"eggs\"", got, g.ID)
 	}
 }
+
+// TestPromotedValueIsDoubted: a flow the model promotes is held to the
+// doubts the lexical match has of its values (slotvalues.go): a name the
+// command gives without setting it apart ("jot a memo eggs" against
+// "create a note called {title}") is offered to the owner, never typed on
+// its own; set apart by a colon, it replays.
+func TestPromotedValueIsDoubted(t *testing.T) {
+	for _, tt := range []struct {
+		name, cmd string
+		asker     *answer
+		replay    bool
+	}{
+		{"a value set apart is promoted", "jot a memo: eggs", nil, true},
+		{"an unnamed value, nobody to ask", "jot a memo eggs", nil, false},
+		{"an unnamed value, the owner declines", "jot a memo eggs", &answer{text: daemon.AnswerNone}, false},
+		{"an unnamed value, the owner chooses it", "jot a memo eggs", &answer{text: "1"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewServer(t, llmtest.WithKey(embedKey), llmtest.WithSynonyms(map[string]string{"jot": "create", "memo": "note"}))
+			r := embedRig(t, s)
+			r.learnGraph(t, `create a note called "Milk"`)
+			r.eng = daemon.New(r.phone, r.store, nil, nil, daemon.Config{Embedder: embedderOn(s),
+				Semantic: semantic.Config{Timeout: 500 * time.Millisecond, MinCosine: 0.7}})
+			if c, err := r.eng.MatchFlow(context.Background(), tt.cmd, "", 1); err != nil || len(c) == 0 || c[0].Score >= intent.DefaultThreshold || len(c[0].Vetoes) > 0 {
+				t.Fatalf("the command must be a grey-zone candidate with no veto for this test: %+v %v", c, err)
+			}
+			if tt.asker != nil {
+				r.eng.SetAsker(tt.asker)
+			}
+			res, evs := r.runEvents(t, tt.cmd, daemon.Options{NoPlanner: true})
+			if res.Matched != tt.replay {
+				t.Fatalf("matched %v, want %v: %+v", res.Matched, tt.replay, res)
+			}
+			if tt.replay && (res.Outcome != knowledge.OutcomeSuccess || strings.Join(res.Typed, "|") != "eggs") {
+				t.Errorf("replay %+v, want it to type \"eggs\"", res)
+			}
+			if doubted := strings.HasSuffix(tt.cmd, " eggs") && !strings.Contains(tt.cmd, ":"); doubted {
+				if res.Promoted && !res.Chosen {
+					t.Errorf("promoted on its own: %+v", res)
+				}
+				if tt.asker != nil && tt.asker.asked() != 1 {
+					t.Errorf("asked %d times, want once", tt.asker.asked())
+				}
+				if fm := flowMatch(t, evs); fm.Semantic == nil || !strings.Contains(fm.Semantic.Reason, "not replayed on its own") {
+					t.Errorf("flow_matched semantic %+v, want the doubt in its reason", fm.Semantic)
+				}
+			}
+		})
+	}
+}

@@ -309,6 +309,11 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// percent" against "create a jotter page named {title}")
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the command gives {%s} without naming it as the flow did", g.Name, name)})
 			askTop()
+		} else if name, ok := fileInValue(g, r.res.Command, top.Slots); ok {
+			// a file named among the words typed: something to attach or
+			// open, not text
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value for {%s} names a file among other words", g.Name, name)})
+			askTop()
 		} else if name, ok := misplacedValue(g, said, top.Slots); ok {
 			// an option's word in a typed value, or a picked option with
 			// words it lacks: the slots were drawn in the wrong places

@@ -115,6 +115,9 @@ func (r *run) valueDoubt(f *knowledge.Flow, slots map[string]string) string {
 	if name, ok := misplacedValue(f, r.res.Command, slots); ok {
 		return fmt.Sprintf("the value for {%s} crosses an option of a choice step", name)
 	}
+	if name, ok := fileInValue(f, r.res.Command, slots); ok {
+		return fmt.Sprintf("the value for {%s} names a file among other words", name)
+	}
 	return ""
 }
 

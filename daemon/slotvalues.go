@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -197,6 +198,32 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 			continue
 		}
 		return sl.Name, true
+	}
+	return "", false
+}
+
+// fileInValue returns a typed slot of f whose value holds a file name
+// among other words ("photo pic1.jpg") where the slot's example has none,
+// and the command does not set the value apart (setApart): "send Alice
+// the photo pic1.jpg" names a file to attach, not text for the message
+// "{text}" of "send Alice {text}", and the replay is offered, not made. A
+// value that is the file name alone ("beach.jpg" for a file's new name) is
+// a name.
+func fileInValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
+	for _, st := range f.Steps {
+		name, ok := knowledge.SlotRef(st.Text)
+		if !ok || st.Action != string(device.Input) {
+			continue
+		}
+		v := strings.TrimSpace(slots[name])
+		files := intent.FileNames(v)
+		if len(files) == 0 || len(files) == 1 && files[0].Start == 0 && files[0].End == len(v) || setApart(command, v) {
+			continue
+		}
+		if i := slices.IndexFunc(f.Slots, func(sl knowledge.Slot) bool { return sl.Name == name }); i >= 0 && len(intent.FileNames(f.Slots[i].Example)) > 0 {
+			continue
+		}
+		return name, true
 	}
 	return "", false
 }

@@ -48,3 +48,37 @@ func TestUnnamedValue(t *testing.T) {
 		})
 	}
 }
+
+// TestFileInValue: a typed value holding a file name among other words,
+// which the slot's example never had and the command does not set apart,
+// names a file to attach or open, not text to type; a file name that is
+// the whole value, or one the command quotes or names, is typed.
+func TestFileInValue(t *testing.T) {
+	message := &knowledge.Flow{Intent: "send Dora {text}", Slots: []knowledge.Slot{{Name: "text", Example: "see you"}},
+		Steps: []knowledge.Step{{Action: "tap", Text: "Dora"}, {Action: "input", Text: "{text}"}}}
+	export := &knowledge.Flow{Intent: "export the list as {file}", Slots: []knowledge.Slot{{Name: "file", Example: "chores.csv"}},
+		Steps: []knowledge.Step{{Action: "input", Text: "{file}"}}}
+	picked := &knowledge.Flow{Intent: "open {file}", Slots: []knowledge.Slot{{Name: "file", Example: "notes"}},
+		Steps: []knowledge.Step{{Action: "tap", Text: "{file}", Choices: []string{"notes", "pics"}}}}
+	for _, tt := range []struct {
+		name, command string
+		f             *knowledge.Flow
+		value         string
+		want          bool
+	}{
+		{"a file among the words of a message", "send Dora the photo beach.jpg", message, "the photo beach.jpg", true},
+		{"a message without a file", "send Dora the photo of the beach", message, "the photo of the beach", false},
+		{"the file quoted", "send Dora 'the photo beach.jpg'", message, "the photo beach.jpg", false},
+		{"the message named", "send Dora a text saying look at beach.jpg", message, "look at beach.jpg", false},
+		{"the file name alone", "send Dora beach.jpg", message, "beach.jpg", false},
+		{"an example with a file name", "export the list as my chores.csv", export, "my chores.csv", false},
+		{"a picked value", "open the file beach.jpg", picked, "the file beach.jpg", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			slot := tt.f.Slots[0].Name
+			if _, got := fileInValue(tt.f, tt.command, map[string]string{slot: tt.value}); got != tt.want {
+				t.Errorf("fileInValue(%q, {%s: %q}) = %v, want %v", tt.command, slot, tt.value, got, tt.want)
+			}
+		})
+	}
+}

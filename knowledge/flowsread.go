@@ -232,4 +232,3 @@ func (s *Store) FlowByToken(ctx context.Context, tok string) (*Flow, error) {
 	}
 	return &fs[0], nil
 }
-

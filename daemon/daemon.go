@@ -310,19 +310,22 @@ type run struct {
 	// routeWhy: why the route checker confirmed none of the flows it
 	// walked (routecheck.go), for the matching report
 	routeWhy []string
-	secrets  []string        // values never to log, stream, store or prompt (daemon/privacy)
-	flow     *knowledge.Flow // the flow being replayed, if any
-	refused  int             // actions the sensitive-action policy refused
-	steered  bool            // a model chose one of them: the run is not learned
-	unsure   bool            // the planner was not sure it was done, and nobody confirmed it: not learned
-	steps    []StepRecord
-	penalty  map[string]float64
-	guides   []string
-	lessons  []string
-	llmCalls int
-	tokens   int
-	start    time.Time
-	owner    *Private // the owner's private values of this run; nil: none
+	// routeRows: per flow the route checker confirmed, the list rows its
+	// walk tapped in place of the flow's (routecheck.go, otherRow)
+	routeRows map[int64]map[int]string
+	secrets   []string        // values never to log, stream, store or prompt (daemon/privacy)
+	flow      *knowledge.Flow // the flow being replayed, if any
+	refused   int             // actions the sensitive-action policy refused
+	steered   bool            // a model chose one of them: the run is not learned
+	unsure    bool            // the planner was not sure it was done, and nobody confirmed it: not learned
+	steps     []StepRecord
+	penalty   map[string]float64
+	guides    []string
+	lessons   []string
+	llmCalls  int
+	tokens    int
+	start     time.Time
+	owner     *Private // the owner's private values of this run; nil: none
 	// goal is the recorded end screen of the saved flow the run finishes
 	// (replay handed over to the planner); nil when none
 	goal *knowledge.Goal

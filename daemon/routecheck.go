@@ -73,13 +73,22 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 		if c.Substituted {
 			sub = substitution{c.Unmatched, c.FlowUnmatched}
 		}
-		slots, why := r.checkFlow(ctx, p, f, sub)
+		slots, rows, why := r.checkFlow(ctx, p, f, sub)
+		if why == "" && len(rows) == 0 && slices.ContainsFunc(c.Vetoes, otherValue) {
+			why = "the command names another value, and the walk tapped no row carrying it"
+		}
 		if why != "" {
 			whyNot = append(whyNot, fmt.Sprintf("flow %d: %s", f.ID, why))
 			continue
 		}
 		c.Slots = slots
 		fits = append(fits, c)
+		if len(rows) > 0 {
+			if r.routeRows == nil {
+				r.routeRows = map[int64]map[int]string{}
+			}
+			r.routeRows[f.ID] = rows
+		}
 	}
 	return fits, whyNot
 }
@@ -90,16 +99,17 @@ type substitution struct{ words, replaced []string }
 
 // checkFlow walks checker p over flow f (walkRoute), leaves p clean for
 // the next walk, and doubts the values the walk gave (valueDoubt): the
-// slot values, or why the route does not fit the run's command.
-func (r *run) checkFlow(ctx context.Context, p Planner, f *knowledge.Flow, sub substitution) (map[string]string, string) {
-	slots, why := r.walkRoute(ctx, p, f, sub)
+// slot values and the other rows the walk tapped (walkRoute), or why the
+// route does not fit the run's command.
+func (r *run) checkFlow(ctx context.Context, p Planner, f *knowledge.Flow, sub substitution) (map[string]string, map[int]string, string) {
+	slots, rows, why := r.walkRoute(ctx, p, f, sub)
 	if rs, ok := p.(Resetter); ok {
 		rs.Reset()
 	}
 	if why == "" {
 		why = r.valueDoubt(f, slots)
 	}
-	return slots, why
+	return slots, rows, why
 }
 
 // valueDoubt says why the values a walk gave are not to be typed on
@@ -123,18 +133,21 @@ func (r *run) valueDoubt(f *knowledge.Flow, slots map[string]string) string {
 
 // walkRoute walks planner p over the screens flow f kept (the run that
 // learned or last replayed it saw them: knowledge.FlowScreen). It
-// returns the slot values the walk gave, or why the route was not
-// confirmed; sub: the command's words standing in for the flow's.
-func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub substitution) (map[string]string, string) {
+// returns the slot values the walk gave and the list rows it tapped in
+// place of the flow's (otherRow: step index → the row's name, nil when
+// none), or why the route was not confirmed; sub: the command's words
+// standing in for the flow's.
+func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub substitution) (map[string]string, map[int]string, string) {
 	kept, err := r.e.store.FlowScreens(ctx, f.ID)
 	if err != nil {
-		return nil, "its screens could not be read: " + err.Error()
+		return nil, nil, "its screens could not be read: " + err.Error()
 	}
 	if len(kept) != len(f.Steps)+1 {
-		return nil, "its screens were not kept" // learned before they were, or repaired with a step unaccounted for
+		return nil, nil, "its screens were not kept" // learned before they were, or repaired with a step unaccounted for
 	}
 	typed := map[string]string{} // descriptor key of a field → text the walk typed there
 	slots := map[string]string{}
+	var rows map[int]string
 	var hist []StepRecord
 	for i, sc := range kept {
 		fp := f.Goal.Screen
@@ -142,11 +155,11 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 			fp = f.Steps[i].Screen
 		}
 		if sc.Index != i || sc.Fingerprint != fp {
-			return nil, fmt.Sprintf("its screen %d is not the one its step %d acts on", sc.Index, i+1)
+			return nil, nil, fmt.Sprintf("its screen %d is not the one its step %d acts on", sc.Index, i+1)
 		}
 		s, err := walkScreen(sc.Snapshot, typed)
 		if err != nil {
-			return nil, fmt.Sprintf("screen %d: %v", i, err)
+			return nil, nil, fmt.Sprintf("screen %d: %v", i, err)
 		}
 		if i > 0 {
 			hist[i-1].After = fp
@@ -169,20 +182,26 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 			Penalties: map[string]float64{}, Emit: func(string, any) {}, Secrets: r.secrets, Private: r.owner, Embedder: r.cfg.Embedder, Strict: sub.words, Replaced: sub.replaced}
 		d, err := p.Next(ctx, st)
 		if err != nil {
-			return nil, "the checker failed: " + err.Error()
+			return nil, nil, "the checker failed: " + err.Error()
 		}
 		if i == len(f.Steps) {
 			switch {
 			case d.Action != ActDone:
-				return nil, fmt.Sprintf("on the flow's end screen the checker would %s, not stop", d.Action)
+				return nil, nil, fmt.Sprintf("on the flow's end screen the checker would %s, not stop", d.Action)
 			case d.Unsure:
-				return nil, "on the flow's end screen the checker is not sure the command is done"
+				return nil, nil, "on the flow's end screen the checker is not sure the command is done"
 			}
-			return slots, ""
+			return slots, rows, ""
 		}
 		rec, why := agrees(s, st, d, f.Steps[i], learnedAs(f), slots)
 		if why != "" {
-			return nil, fmt.Sprintf("step %d: %s", i+1, why)
+			return nil, nil, fmt.Sprintf("step %d: %s", i+1, why)
+		}
+		if _, slot := knowledge.SlotRef(f.Steps[i].Text); !slot && rec.Target.Key() != f.Steps[i].Target.Key() {
+			if rows == nil {
+				rows = map[int]string{}
+			}
+			rows[f.Steps[i].Index] = rowHead(rec.Label)
 		}
 		if rec.Action == device.Input && rec.Target.Class != "" {
 			typed[rec.Target.Key()] = rec.Text
@@ -190,7 +209,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 		rec.Step, rec.Screen, rec.OK, rec.Mode, rec.Reason, rec.Where = i, fp, true, d.Mode, d.Reason, goalOf(s, fp)
 		hist = append(hist, rec)
 	}
-	return nil, "no end screen" // not reached: kept holds one
+	return nil, nil, "no end screen" // not reached: kept holds one
 }
 
 // valueTapAt is IsValueTap of f's step i, false past its last step.
@@ -247,6 +266,10 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		}
 	case isSlot && step.Action == device.Tap && d.Action == device.Tap && hasLabel(step.Choices, el.Label):
 		// another option of the group the flow picks a slot's value from
+		rec.Target, rec.Label = target, el.Label
+	case !isSlot && step.Action == device.Tap && d.Action == device.Tap && otherRow(s, st, step, el, learned):
+		// the row the command names in place of the one the flow's
+		// command named ("Alice" for "Bob"): the replay taps it (run.rows)
 		rec.Target, rec.Label = target, el.Label
 	default:
 		return rec, fmt.Sprintf("the checker would %s %q, the flow %ss %q", d.Action, el.Label, step.Action, step.Target.Label())
@@ -338,9 +361,12 @@ func hasLabel(labels []string, label string) bool {
 	return false
 }
 
-// hardVeto: the matcher's rules a route check never overrules — an
-// opposite, a negation on one side, swapped roles, another value or name
-// (issue 11: those rules stay whatever a model says).
+// hardVeto: the matcher's rules no model overrules — an opposite, a
+// negation on one side, swapped roles, another value or name (issue 11:
+// those rules stay whatever a model says). A route check overrules none
+// but another value (otherValue), and that only by tapping, on the flow's
+// kept screens, the row the command names in place of the flow's
+// (routerows.go).
 func hardVeto(v string) bool {
 	switch v {
 	case intent.VetoOpposite, intent.VetoNegation, intent.VetoRoles, intent.VetoValue, intent.VetoLiteral:
@@ -382,7 +408,7 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 	var order []scored
 	seen := map[int64]bool{}
 	add := func(c intent.Candidate, cos float64) {
-		if slices.ContainsFunc(c.Vetoes, hardVeto) {
+		if slices.ContainsFunc(c.Vetoes, func(v string) bool { return hardVeto(v) && !otherValue(v) }) {
 			return
 		}
 		if s := max(c.Score, cos); !seen[c.FlowID] && s >= routeCheckFloor {
@@ -425,6 +451,12 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 		return intent.Candidate{}, false
 	case 1:
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: the route of flow %d, planned again over its recorded screens, does what the command asks", fits[0].FlowID)})
+		if rows := r.routeRows[fits[0].FlowID]; len(rows) > 0 {
+			// the replay taps the rows the walk took (rebound): another
+			// route than the flow's, neither learned nor repaired
+			r.rows = rows
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: flow %d replays with the row %s in place of the one it learned", fits[0].FlowID, r.private(quoteAll(rows)))})
+		}
 		return fits[0], true
 	}
 	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: the routes of %d flows fit the command; none replayed", len(fits))})
@@ -454,6 +486,6 @@ func (e *Engine) CheckRoute(ctx context.Context, command string, flowID int64) (
 	defer e.runMu.Unlock()
 	r := &run{e: e, cfg: e.cfg, app: app, appLabel: cmp.Or(app.Label, e.matcher.label(f.Package)), secrets: privacy.SecretsIn(command),
 		res: &Result{Command: command, Package: f.Package}}
-	slots, why := r.checkFlow(ctx, e.cfg.RouteCheck, f, substitution{})
+	slots, _, why := r.checkFlow(ctx, e.cfg.RouteCheck, f, substitution{})
 	return slots, why, nil
 }

@@ -2,11 +2,14 @@ package daemon
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -72,7 +75,7 @@ func TestWalkTakesTheValueRow(t *testing.T) {
 	}
 	r := &run{e: &Engine{store: st}, res: &Result{Command: "search contacts for Dana and open her", Package: f.Package}}
 	p := &askedPlanner{text: "Dana"}
-	slots, why := r.walkRoute(ctx, p, &f, substitution{})
+	slots, _, why := r.walkRoute(ctx, p, &f, substitution{})
 	if why != "" || slots["contact"] != "Dana" {
 		t.Fatalf("walk: slots %v, why %q; want {contact: Dana} confirmed", slots, why)
 	}
@@ -81,7 +84,7 @@ func TestWalkTakesTheValueRow(t *testing.T) {
 	}
 	// nothing typed before the row step: the checker decides, and differs
 	p = &askedPlanner{}
-	if _, why := r.walkRoute(ctx, p, &f, substitution{}); why == "" {
+	if _, _, why := r.walkRoute(ctx, p, &f, substitution{}); why == "" {
 		t.Error("a walk that typed nothing took the row step")
 	}
 }
@@ -191,5 +194,86 @@ func TestAgreesOnAnOptionChosen(t *testing.T) {
 		if tc.ok && rec.Label != tc.label {
 			t.Errorf("%s: the walk's step reads %q, want %q", tc.name, rec.Label, tc.label)
 		}
+	}
+}
+
+// rowPlanner taps, at step 0, the row whose label begins with name, and
+// says done after.
+type rowPlanner struct{ name string }
+
+func (p rowPlanner) Name() string { return "graph" }
+
+func (p rowPlanner) Next(_ context.Context, st *PlanState) (Decision, error) {
+	if st.Step == 0 {
+		for _, e := range st.Elements {
+			if strings.HasPrefix(e.Label, p.name) {
+				return Decision{Action: device.Tap, Element: e.Index}, nil
+			}
+		}
+	}
+	return Decision{Action: ActDone, Element: -1}, nil
+}
+
+// TestWalkTakesTheRowTheCommandNames: a flow that tapped the row its
+// command named ("… with Bob …") is confirmed for a command naming
+// another row of the same list ("… with Alice …") when the checker taps
+// that row, and the replay is to tap it (the row's name, without its
+// preview); a row that is no value of the flow's command (a tab, a page)
+// is another command, and a command naming another value whose walk taps
+// the flow's own row is not confirmed.
+func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
+	ctx := context.Background()
+	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	save := func(learned string, list *screen.Snapshot, tapped string) *knowledge.Flow {
+		f := &knowledge.Flow{Package: "com.example.chat", Name: learned, Intent: learned, Commands: []string{learned}, Goal: &knowledge.Goal{Screen: "fb"},
+			Steps: []knowledge.Step{{Screen: "fa", Action: device.Tap, Target: screen.Describe(list, elementNamed(t, list, tapped).NodeID), Expect: "fb"}}}
+		if err := st.SaveFlow(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		var kept []knowledge.FlowScreen
+		for i, s := range []*screen.Snapshot{list, searchResults(t, "", "Marked as unread")} {
+			raw, err := s.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, knowledge.FlowScreen{Index: i, Fingerprint: []string{"fa", "fb"}[i], Snapshot: raw})
+		}
+		if err := st.SetFlowScreens(ctx, f.ID, kept); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	chats := searchResults(t, "", "Alice · Hello · 30.06", "Bob · Hey · 30.06")
+	bob := save("mark the chat with Bob as unread", chats, "Bob · Hey · 30.06")
+	pages := searchResults(t, "", "Chats", "Calls")
+	page := save("open the chats page", pages, "Chats")
+	for _, tc := range []struct {
+		name, command, taps string
+		f                   *knowledge.Flow
+		rows                map[int]string // nil: not confirmed
+	}{
+		{"another contact's row", "mark the chat with Alice as unread", "Alice", bob, map[int]string{0: "Alice"}},
+		{"the flow's own row", "mark the chat with Bob as unread", "Bob", bob, map[int]string{}},
+		{"a row the command does not name", "mark the chat with Carol as unread", "Alice", bob, nil},
+		{"the command names both rows", "mark the chats with Alice and Bob as unread", "Alice", bob, nil},
+		{"a row that is no value", "open the calls page", "Calls", page, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &run{e: &Engine{store: st}, res: &Result{Command: tc.command, Package: tc.f.Package}}
+			_, rows, why := r.walkRoute(ctx, rowPlanner{tc.taps}, tc.f, substitution{})
+			if (why == "") != (tc.rows != nil) || tc.rows != nil && !maps.Equal(rows, tc.rows) {
+				t.Errorf("walk: rows %v, why %q; want rows %v", rows, why, tc.rows)
+			}
+		})
+	}
+	// another value, and the walk taps the flow's own row: not confirmed
+	r := &run{e: &Engine{store: st}, cfg: Config{RouteCheck: rowPlanner{"Bob"}}, res: &Result{Command: "mark the chat with Alice as unread", Package: bob.Package}}
+	fits, whyNot := r.routeFits(ctx, []intent.Candidate{{FlowID: bob.ID, Vetoes: []string{intent.VetoValue}}}, map[int64]*knowledge.Flow{bob.ID: bob})
+	if len(fits) != 0 || len(whyNot) != 1 || !strings.Contains(whyNot[0], "no row carrying it") {
+		t.Errorf("another value, the flow's own row: fits %v, why %q", fits, whyNot)
 	}
 }

@@ -1,0 +1,95 @@
+package daemon
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// Another row named in place of the flow's (issue 11, "values picked,
+// not typed", for lists whose rows no choice slot holds): a flow learned
+// for "mark the chat with Bob as unread" tapped Bob's row of the
+// conversation list, a list too short, or a row too plain, to have been
+// kept as an option group. A command naming Alice instead differs from it
+// by a value (intent.VetoValue, VetoLiteral), which no lexical or
+// embedding rule may bridge. The route check (routecheck.go) may: where
+// its walk over the flow's kept screens finds the checker tapping, in the
+// same list as the flow's row, the row the command names — and the flow's
+// row is the one its own command named, which this command does not —
+// while every other step agrees and the command is done on the flow's end
+// screen, the replay taps that row (run.rows, rebound: the row carrying
+// its name, never a guess). Such a replay is another route than the
+// flow's: it is neither taught to the flow nor used to repair it. A
+// command that names another value but whose walk taps no other row is
+// not confirmed (routeFits).
+
+// otherRow reports whether el, the element the checker chose on the kept
+// screen s where the flow's step taps another, is the list row the
+// command names in place of the flow's: both rows of one list (peers),
+// of one kind, the name of el's row (rowHead) said in the command and not
+// in learned (the command the flow was learned for), the name of the
+// flow's row a value of learned (valueIn) the command does not say.
+func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen.Element, learned string) bool {
+	if !step.Target.InList || !screen.Describe(s, el.NodeID).InList {
+		return false
+	}
+	own := -1
+	for i := range st.Elements {
+		if screen.Describe(s, st.Elements[i].NodeID).Key() == step.Target.Key() {
+			own = i
+			break
+		}
+	}
+	if own < 0 || st.Elements[own].Kind != el.Kind || !slices.Contains(peers(s, &st.Elements[own]), el.Label) {
+		return false
+	}
+	theirs, ours := rowHead(el.Label), rowHead(st.Elements[own].Label)
+	return theirs != "" && ours != "" && said(st.Command, theirs) && !said(st.Command, ours) && valueIn(learned, ours) && !said(learned, theirs)
+}
+
+// valueIn reports whether name is a value of text (intent.Understand: a
+// name, a quoted text, a number, a file name), word for word: "Bob" of
+// "mark the chat with Bob as unread", not "clock" of "open the clock page"
+// — a tab or a setting is no value, and another of them is another
+// command, not the same one with another value.
+func valueIn(text, name string) bool {
+	want := strings.Join(choiceWords(name), " ")
+	for _, v := range intent.Understand(text).Values {
+		w := strings.TrimSuffix(strings.TrimSuffix(v.Text, "'s"), "’s") // "Alice's" names Alice
+		if strings.Join(choiceWords(w), " ") == want {
+			return true
+		}
+	}
+	return false
+}
+
+// said reports whether text carries name as a run of words, case folded
+// (carries: "Alice's chat" says "Alice").
+func said(text, name string) bool { return carries(text, name) }
+
+// rowHead is the first text of a row's label (before " · "): its name,
+// without the preview, date or size that change ("Alice · Hello · 30.06"
+// is "Alice").
+func rowHead(label string) string {
+	h, _, _ := strings.Cut(label, " · ")
+	return strings.TrimSpace(h)
+}
+
+// otherValue: v is a veto of another value (the command's) or a value
+// the flow has and the command does not say.
+func otherValue(v string) bool { return v == intent.VetoValue || v == intent.VetoLiteral }
+
+// quoteAll lists the values of m (step index → name) quoted, in step
+// order: `"Alice", "Reports"`.
+func quoteAll(m map[int]string) string {
+	var out []string
+	for _, i := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, fmt.Sprintf("%q", m[i]))
+	}
+	return strings.Join(out, ", ")
+}

@@ -125,6 +125,9 @@ func TestSynonymsAndConcepts(t *testing.T) {
 		{"Sign in", []string{"login"}},
 		{"Save", []string{"save"}},
 		{"Night mode", []string{"darkmode"}},
+		{"Z to A", []string{"descending"}},
+		{"newest first", []string{"descending"}},
+		{"A-Z", []string{"ascending"}},
 		{"Giraffe", nil},
 	}
 	for _, tt := range tests {

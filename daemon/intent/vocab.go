@@ -88,8 +88,8 @@ var conceptDefs = []conceptDef{
 	{"contact", false, []string{"contact"}, []string{"person"}},
 	{"page", false, []string{"page", "tab", "screen", "pane", "section"}, nil},
 	// modifiers
-	{"ascending", false, []string{"ascending", "asc"}, nil},
-	{"descending", false, []string{"descending", "desc"}, nil},
+	{"ascending", false, []string{"ascending", "asc", "a to z", "a-z", "smallest first", "oldest first", "lowest first"}, nil},
+	{"descending", false, []string{"descending", "desc", "z to a", "z-a", "largest first", "biggest first", "newest first", "latest first", "highest first"}, nil},
 	{"maximum", false, []string{"maximum", "highest"}, nil},
 	{"minimum", false, []string{"minimum", "lowest"}, nil},
 	{"newest", false, []string{"newest", "latest", "most recent"}, nil},

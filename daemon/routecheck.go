@@ -361,15 +361,14 @@ func hasLabel(labels []string, label string) bool {
 	return false
 }
 
-// hardVeto: the matcher's rules no model overrules — an opposite, a
-// negation on one side, swapped roles, another value or name (issue 11:
-// those rules stay whatever a model says). A route check overrules none
-// but another value (otherValue), and that only by tapping, on the flow's
-// kept screens, the row the command names in place of the flow's
-// (routerows.go).
+// hardVeto: the matcher's rules a route check never overrules — an
+// opposite, a negation on one side, swapped roles (issue 11: those rules
+// stay whatever a model says). Another value or name (otherValue) it
+// overrules only by tapping, on the flow's kept screens, the row the
+// command names in place of the flow's (routerows.go, routeFits).
 func hardVeto(v string) bool {
 	switch v {
-	case intent.VetoOpposite, intent.VetoNegation, intent.VetoRoles, intent.VetoValue, intent.VetoLiteral:
+	case intent.VetoOpposite, intent.VetoNegation, intent.VetoRoles:
 		return true
 	}
 	return false
@@ -408,7 +407,7 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 	var order []scored
 	seen := map[int64]bool{}
 	add := func(c intent.Candidate, cos float64) {
-		if slices.ContainsFunc(c.Vetoes, func(v string) bool { return hardVeto(v) && !otherValue(v) }) {
+		if slices.ContainsFunc(c.Vetoes, hardVeto) {
 			return
 		}
 		if s := max(c.Score, cos); !seen[c.FlowID] && s >= routeCheckFloor {

@@ -49,7 +49,7 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 		return false
 	}
 	theirs, ours := rowHead(el.Label), rowHead(st.Elements[own].Label)
-	return theirs != "" && ours != "" && said(st.Command, theirs) && !said(st.Command, ours) && valueIn(learned, ours) && !said(learned, theirs)
+	return theirs != "" && ours != "" && carries(st.Command, theirs) && !carries(st.Command, ours) && valueIn(learned, ours) && !carries(learned, theirs)
 }
 
 // valueIn reports whether name is a value of text (intent.Understand: a
@@ -67,10 +67,6 @@ func valueIn(text, name string) bool {
 	}
 	return false
 }
-
-// said reports whether text carries name as a run of words, case folded
-// (carries: "Alice's chat" says "Alice").
-func said(text, name string) bool { return carries(text, name) }
 
 // rowHead is the first text of a row's label (before " · "): its name,
 // without the preview, date or size that change ("Alice · Hello · 30.06"

@@ -45,11 +45,7 @@ func (p *askedPlanner) Next(_ context.Context, st *PlanState) (Decision, error) 
 // rows that show the old one.
 func TestWalkTakesTheValueRow(t *testing.T) {
 	ctx := context.Background()
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := walkStore(t)
 	query, results, end := searchResults(t, ""), searchResults(t, "", "Dora", "Dora Cooper"), searchResults(t, "", "Dora · Mobile 555")
 	field := screen.Describe(query, 1)
 	row := screen.Describe(results, elementNamed(t, results, "Dora").NodeID)
@@ -59,20 +55,7 @@ func TestWalkTakesTheValueRow(t *testing.T) {
 			{Screen: "fa", Action: device.Input, Target: field, Text: "{contact}", Expect: "fb"},
 			{Screen: "fb", Action: device.Tap, Target: row, Text: "{contact}", Expect: "fc"},
 		}}
-	if err := st.SaveFlow(ctx, &f); err != nil {
-		t.Fatal(err)
-	}
-	var kept []knowledge.FlowScreen
-	for i, s := range []*screen.Snapshot{query, results, end} {
-		raw, err := s.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		kept = append(kept, knowledge.FlowScreen{Index: i, Fingerprint: []string{"fa", "fb", "fc"}[i], Snapshot: raw})
-	}
-	if err := st.SetFlowScreens(ctx, f.ID, kept); err != nil {
-		t.Fatal(err)
-	}
+	saveWalked(t, st, &f, query, results, end)
 	r := &run{e: &Engine{store: st}, res: &Result{Command: "search contacts for Dana and open her", Package: f.Package}}
 	p := &askedPlanner{text: "Dana"}
 	slots, _, why := r.walkRoute(ctx, p, &f, substitution{})
@@ -223,28 +206,11 @@ func (p rowPlanner) Next(_ context.Context, st *PlanState) (Decision, error) {
 // the flow's own row is not confirmed.
 func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
 	ctx := context.Background()
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := walkStore(t)
 	save := func(learned string, list *screen.Snapshot, tapped string) *knowledge.Flow {
 		f := &knowledge.Flow{Package: "com.example.chat", Name: learned, Intent: learned, Commands: []string{learned}, Goal: &knowledge.Goal{Screen: "fb"},
 			Steps: []knowledge.Step{{Screen: "fa", Action: device.Tap, Target: screen.Describe(list, elementNamed(t, list, tapped).NodeID), Expect: "fb"}}}
-		if err := st.SaveFlow(ctx, f); err != nil {
-			t.Fatal(err)
-		}
-		var kept []knowledge.FlowScreen
-		for i, s := range []*screen.Snapshot{list, searchResults(t, "", "Marked as unread")} {
-			raw, err := s.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			kept = append(kept, knowledge.FlowScreen{Index: i, Fingerprint: []string{"fa", "fb"}[i], Snapshot: raw})
-		}
-		if err := st.SetFlowScreens(ctx, f.ID, kept); err != nil {
-			t.Fatal(err)
-		}
+		saveWalked(t, st, f, list, searchResults(t, "", "Marked as unread"))
 		return f
 	}
 	chats := searchResults(t, "", "Alice · Hello · 30.06", "Bob · Hey · 30.06")
@@ -275,5 +241,37 @@ func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
 	fits, whyNot := r.routeFits(ctx, []intent.Candidate{{FlowID: bob.ID, Vetoes: []string{intent.VetoValue}}}, map[int64]*knowledge.Flow{bob.ID: bob})
 	if len(fits) != 0 || len(whyNot) != 1 || !strings.Contains(whyNot[0], "no row carrying it") {
 		t.Errorf("another value, the flow's own row: fits %v, why %q", fits, whyNot)
+	}
+}
+
+// walkStore opens a store in t's temporary directory, closed when t ends.
+func walkStore(t *testing.T) *knowledge.Store {
+	t.Helper()
+	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// saveWalked saves f and keeps screens as the screens its steps act on
+// and its end screen, fingerprinted "fa", "fb", … in order.
+func saveWalked(t *testing.T, st *knowledge.Store, f *knowledge.Flow, screens ...*screen.Snapshot) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.SaveFlow(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	var kept []knowledge.FlowScreen
+	for i, s := range screens {
+		raw, err := s.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, knowledge.FlowScreen{Index: i, Fingerprint: "f" + string(rune('a'+i)), Snapshot: raw})
+	}
+	if err := st.SetFlowScreens(ctx, f.ID, kept); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -78,4 +79,52 @@ func TestGuardLooksAhead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStandingAllowIsForTheFlowAsLearned: the owner's "always for this
+// flow" lets a replay's sensitive step through unasked — but not in a
+// replay that taps another row than the flow learned (run.rows: "delete
+// the chat with Alice" replaying a flow learned for Bob's chat), which is
+// asked about, with no "always" offered.
+func TestStandingAllowIsForTheFlowAsLearned(t *testing.T) {
+	ctx := context.Background()
+	s := searchResults(t, "", "Delete", "Archive")
+	el := elementNamed(t, s, "Delete")
+	for _, tt := range []struct {
+		name  string
+		rows  map[int]string
+		asked bool
+	}{
+		{"the flow as learned", nil, false},
+		{"another row than it learned", map[int]string{0: "Alice"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			asker := &optionsAsker{}
+			e := &Engine{bus: event.NewBus()}
+			e.SetAsker(asker)
+			r := &run{e: e, res: &Result{Command: "delete the chat with Alice"}, flow: &knowledge.Flow{ID: 1, AllowSensitive: true}, rows: tt.rows}
+			_, err := r.guard(ctx, s, device.Action{Type: device.Tap, Node: el.NodeID, Label: el.Label}, &el, "replay")
+			if err != nil {
+				t.Fatalf("guard: %v", err)
+			}
+			if (asker.n > 0) != tt.asked {
+				t.Fatalf("asked %d times, want asked %v", asker.n, tt.asked)
+			}
+			if tt.asked && slices.Contains(asker.options, AnswerAlways) {
+				t.Errorf("offered %q: a standing answer for the flow as learned", asker.options)
+			}
+		})
+	}
+}
+
+// optionsAsker answers yes and notes the options it was offered.
+type optionsAsker struct {
+	n       int
+	options []string
+}
+
+func (a *optionsAsker) Ask(_ context.Context, _ string, options []string) (string, error) {
+	a.n++
+	a.options = options
+	return AnswerYes, nil
 }

@@ -122,7 +122,12 @@ func target(s *screen.Snapshot, a device.Action, el *screen.Element) safety.Targ
 func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el *screen.Element, mode string) (safety.Verdict, error) {
 	command := r.res.Command
 	p := safety.Policy{Unattended: r.cfg.Unattended, Replay: mode == "replay"}
-	if p.Replay && r.flow != nil {
+	// the owner's "always for this flow" stands for the flow as learned:
+	// a replay tapping other rows than it learned ("… with Alice" for a
+	// flow learned "… with Bob": run.rows) acts on other data, and is
+	// asked about every time
+	standing := p.Replay && r.flow != nil && len(r.rows) == 0
+	if standing {
 		p.Allowed = r.flow.AllowSensitive
 	}
 	t := target(s, a, el)
@@ -161,7 +166,7 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 		return v, err
 	}
 	options := []string{AnswerYes, AnswerNo}
-	if p.Replay && r.flow != nil {
+	if standing {
 		options = append(options, AnswerAlways)
 	}
 	q := fmt.Sprintf("Wayfinder is about to %s %q%s (%s). Go ahead?", strings.ReplaceAll(a.Type, "_", " "), a.Label, onScreen(s, a), v.Why)
@@ -173,7 +178,7 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 		return v, &DeclinedError{Action: a, Why: "nobody to confirm it"}
 	}
 	switch ans = strings.ToLower(strings.TrimSpace(ans)); {
-	case ans == AnswerAlways && r.flow != nil:
+	case ans == AnswerAlways && standing:
 		if err := r.e.store.SetFlowAllowSensitive(ctx, r.flow.ID, true); err != nil {
 			return v, machineErr{err}
 		}

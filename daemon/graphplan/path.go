@@ -333,6 +333,13 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		if c.action == device.Input {
 			continue // paths through typing are taken by the value logic
 		}
+		if c.action == device.Tap {
+			if j := rs.namedSibling(st, idx); j >= 0 {
+				c.element = j
+				c.reason += fmt.Sprintf(" (through %q, the row the command names, in place of %q)", st.Elements[j].Label, st.Elements[idx].Label)
+				idx = j
+			}
+		}
 		c.score /= 1 + penalty(st, c.action, screen.Describe(st.Screen, st.Elements[idx].NodeID))
 		out = append(out, c)
 	}
@@ -558,3 +565,72 @@ func (q pqueue) Less(i, j int) bool { return q[i].cost < q[j].cost }
 func (q pqueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
 func (q *pqueue) Push(x any)        { *q = append(*q, x.(pqItem)) }
 func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)-1]; return it }
+
+// namedSibling returns the index in st.Elements of the row of the same
+// list as row i (a list row: same kind and class, both in a list) whose
+// name — its first text, before " · " — the command gives as a value (a
+// name, a quoted text, a number, a file name), when row i's name is
+// neither a value the command gives nor words it says: a path the UI
+// graph knows through one contact's row ("Alice" → More options → "Mark
+// as Unread") goes through the named one's ("… with Bob …") instead, the
+// rows of a list leading to screens alike. -1 when row i is no list row,
+// or not exactly one other row is named.
+func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
+	e := &st.Elements[i]
+	d := screen.Describe(st.Screen, e.NodeID)
+	if !d.InList || rs.givesValue(rowName(e.Label)) || rs.says(rowName(e.Label)) {
+		return -1
+	}
+	found := -1
+	for j := range st.Elements {
+		o := &st.Elements[j]
+		if j == i || o.Kind != e.Kind || !rs.givesValue(rowName(o.Label)) {
+			continue
+		}
+		od := screen.Describe(st.Screen, o.NodeID)
+		if !od.InList || od.Class != d.Class {
+			continue
+		}
+		if found >= 0 {
+			return -1
+		}
+		found = j
+	}
+	return found
+}
+
+// rowName is a row label's first text (before " · "): "Bob" of "Bob ·
+// Hey · 30.06".
+func rowName(label string) string {
+	h, _, _ := strings.Cut(label, " · ")
+	return strings.TrimSpace(h)
+}
+
+// says reports whether the command's words hold name's as a run, case
+// folded ("open the archive" says "Archive").
+func (rs *runState) says(name string) bool {
+	want := strings.Fields(strings.ToLower(name))
+	got := strings.Fields(strings.ToLower(rs.cmd))
+	for i := 0; len(want) > 0 && i+len(want) <= len(got); i++ {
+		if slices.Equal(got[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// givesValue reports whether name is, word for word and case folded, a
+// value of the command (intent.Understand), a possessive "'s" dropped.
+func (rs *runState) givesValue(name string) bool {
+	want := strings.ToLower(strings.Join(strings.Fields(name), " "))
+	if want == "" {
+		return false
+	}
+	for _, v := range intent.Understand(rs.cmd).Values {
+		t := strings.TrimSuffix(strings.TrimSuffix(v.Text, "'s"), "’s")
+		if strings.ToLower(strings.Join(strings.Fields(t), " ")) == want {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,52 @@
+package graphplan
+
+import (
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+)
+
+// TestNamedSibling: a path the UI graph knows through one row of a list
+// goes through the row the command names instead — by a value of the
+// command (a name), not by a plain word — and only when the path's own row
+// is not named, and one other row is.
+func TestNamedSibling(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"androidx.recyclerview.widget.RecyclerView","bounds":[0,200,1080,2000],"scrollable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,200,1080,400],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"Alice · Hello · 30.06","bounds":[40,220,1000,380],"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,400,1080,600],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":4,"class":"android.widget.TextView","text":"Bob · Hey · 30.06","bounds":[40,420,1000,580],"enabled":true,"visible_to_user":true},
+	 {"id":6,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,600,1080,800],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":7,"parent":6,"class":"android.widget.TextView","text":"Archive","bounds":[40,620,1000,780],"enabled":true,"visible_to_user":true}`)
+	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}
+	index := func(label string) int {
+		for i, e := range st.Elements {
+			if e.Label == label {
+				return i
+			}
+		}
+		t.Fatalf("no element %q", label)
+		return -1
+	}
+	alice, bob := index("Alice · Hello · 30.06"), index("Bob · Hey · 30.06")
+	for _, tt := range []struct {
+		command string
+		from    int
+		want    int
+	}{
+		{"mark the chat with Bob as unread", alice, bob},
+		{"mark Bob's chat as unread", alice, bob},
+		{"mark the chat with Alice as unread", alice, -1}, // the path's own row
+		{"mark the chat as unread", alice, -1},            // no row named
+		{"mark the chats with Alice and Bob as unread", alice, -1},
+		{"mark the chat with Carol as unread", alice, -1},
+		{"open the archive with Bob", index("Archive"), -1}, // the path's own row, said as a plain word
+	} {
+		rs := newRunState(tt.command, "")
+		if got := rs.namedSibling(st, tt.from); got != tt.want {
+			t.Errorf("%q from %q: %d, want %d", tt.command, st.Elements[tt.from].Label, got, tt.want)
+		}
+	}
+}

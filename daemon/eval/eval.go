@@ -151,6 +151,12 @@ type Report struct {
 	// left in video mode without filming). To check by hand; the final
 	// screen alone cannot tell them apart.
 	SucceededElsewhere int `json:"succeeded_elsewhere"`
+	// SucceededOtherRow counts the learn runs judged successful that
+	// tapped, on a recorded screen where the recording tapped a list row
+	// the command names, another row of a list whose name the command does
+	// not say (TaskRow.OtherRows): "delete contact Jack" done on Alice's
+	// contact ends on the same screen as on Jack's.
+	SucceededOtherRow int `json:"succeeded_other_row"`
 }
 
 // ReplayReport is the replay phase.
@@ -210,25 +216,8 @@ type TaskRow struct {
 	// EndedElsewhere: the learn run never acted on the screen the
 	// recording's last action was taken on (Report.SucceededElsewhere).
 	EndedElsewhere bool `json:"ended_elsewhere,omitempty"`
-}
-
-// strayValues returns the texts typed by run steps that no input step of
-// task typed (TaskRow.StrayValues).
-func strayValues(task *droidtask.Task, run []daemon.StepRecord) []string {
-	typed := map[string]bool{}
-	for _, s := range task.Actions() {
-		if s.Action.Type == "input" {
-			typed[strings.ToLower(strings.TrimSpace(s.Input))] = true
-			typed[strings.ToLower(strings.TrimSpace(s.Action.Text))] = true
-		}
-	}
-	var out []string
-	for _, s := range run {
-		if s.Action == device.Input && s.OK && !s.Backtracked && !typed[strings.ToLower(strings.TrimSpace(s.Text))] {
-			out = append(out, s.Text)
-		}
-	}
-	return out
+	// OtherRows: the labels of those other rows (Report.SucceededOtherRow).
+	OtherRows []string `json:"other_rows,omitempty"`
 }
 
 // recorder wraps the simulated phone and logs every action with the
@@ -387,6 +376,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			row.MatchedSteps = dev.matchedSteps(task)
 			row.StrayValues = strayValues(task, res.Steps)
+			row.OtherRows = dev.otherRows(cfg.Data, app, task)
 			if acts := task.Actions(); len(acts) > 0 {
 				row.EndedElsewhere = !dev.actedOn(acts[len(acts)-1].State)
 			}
@@ -428,6 +418,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				if row.EndedElsewhere {
 					rep.SucceededElsewhere++
+				}
+				if len(row.OtherRows) > 0 {
+					rep.SucceededOtherRow++
 				}
 			} else if len(row.Sensitive) > 0 {
 				rep.FailedSensitive++
@@ -580,6 +573,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "failed runs that performed a sensitive action on the way: %d\n", r.FailedSensitive)
 		fmt.Fprintf(w, "successful runs that typed a value the recording never typed (to check: another route may type what the recording tapped): %d\n", r.SucceededStray)
 		fmt.Fprintf(w, "successful runs that never acted on the screen of the recording's last action (to check: another route, or the last action not done): %d\n", r.SucceededElsewhere)
+		fmt.Fprintf(w, "successful runs that tapped another list row than the one the command names (the same final screen, another item): %d\n", r.SucceededOtherRow)
 	}
 	if r.ConfirmedYes+r.ConfirmedNo > 0 {
 		fmt.Fprintf(w, "unsure \"done\": the owner said done %d times, not done %d times (only confirmed runs are learned)\n", r.ConfirmedYes, r.ConfirmedNo)

@@ -620,17 +620,8 @@ func (rs *runState) says(name string) bool {
 }
 
 // givesValue reports whether name is, word for word and case folded, a
-// value of the command (intent.Understand), a possessive "'s" dropped.
+// value of the command (runState.valueNames).
 func (rs *runState) givesValue(name string) bool {
 	want := strings.ToLower(strings.Join(strings.Fields(name), " "))
-	if want == "" {
-		return false
-	}
-	for _, v := range intent.Understand(rs.cmd).Values {
-		t := strings.TrimSuffix(strings.TrimSuffix(v.Text, "'s"), "’s")
-		if strings.ToLower(strings.Join(strings.Fields(t), " ")) == want {
-			return true
-		}
-	}
-	return false
+	return want != "" && rs.valueNames[want]
 }

@@ -577,24 +577,24 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // or not exactly one other row is named.
 func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 	e := &st.Elements[i]
-	d := screen.Describe(st.Screen, e.NodeID)
-	if !d.InList || rs.givesValue(rowName(e.Label)) || rs.says(rowName(e.Label)) {
+	if len(rs.valueNames) == 0 || rs.givesValue(rowName(e.Label)) || rs.says(rowName(e.Label)) {
 		return -1
 	}
 	found := -1
 	for j := range st.Elements {
-		o := &st.Elements[j]
-		if j == i || o.Kind != e.Kind || !rs.givesValue(rowName(o.Label)) {
-			continue
+		if o := &st.Elements[j]; j != i && o.Kind == e.Kind && rs.givesValue(rowName(o.Label)) {
+			if found >= 0 {
+				return -1
+			}
+			found = j
 		}
-		od := screen.Describe(st.Screen, o.NodeID)
-		if !od.InList || od.Class != d.Class {
-			continue
-		}
-		if found >= 0 {
-			return -1
-		}
-		found = j
+	}
+	if found < 0 {
+		return -1
+	}
+	d, od := screen.Describe(st.Screen, e.NodeID), screen.Describe(st.Screen, st.Elements[found].NodeID)
+	if !d.InList || !od.InList || od.Class != d.Class {
+		return -1
 	}
 	return found
 }

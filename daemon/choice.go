@@ -71,8 +71,7 @@ func isNamedRow(s *screen.Snapshot, el *screen.Element, command string) bool {
 func rowHeads(labels []string) []string {
 	var out []string
 	for _, l := range labels {
-		h, _, _ := strings.Cut(l, " · ")
-		if h = strings.TrimSpace(h); h != "" && !slices.Contains(out, h) {
+		if h := screen.RowName(l); h != "" && !slices.Contains(out, h) {
 			out = append(out, h)
 		}
 	}

@@ -201,7 +201,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 			if rows == nil {
 				rows = map[int]string{}
 			}
-			rows[f.Steps[i].Index] = rowHead(rec.Label)
+			rows[f.Steps[i].Index] = screen.RowName(rec.Label)
 		}
 		if rec.Action == device.Input && rec.Target.Class != "" {
 			typed[rec.Target.Key()] = rec.Text

@@ -31,7 +31,7 @@ import (
 // otherRow reports whether el, the element the checker chose on the kept
 // screen s where the flow's step taps another, is the list row the
 // command names in place of the flow's: both rows of one list (peers),
-// of one kind, the name of el's row (rowHead) said in the command and not
+// of one kind, the name of el's row (screen.RowName) said in the command and not
 // in learned (the command the flow was learned for), the name of the
 // flow's row a value of learned (valueIn) the command does not say.
 func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen.Element, learned string) bool {
@@ -48,7 +48,7 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 	if own < 0 || st.Elements[own].Kind != el.Kind || !slices.Contains(peers(s, &st.Elements[own]), el.Label) {
 		return false
 	}
-	theirs, ours := rowHead(el.Label), rowHead(st.Elements[own].Label)
+	theirs, ours := screen.RowName(el.Label), screen.RowName(st.Elements[own].Label)
 	return theirs != "" && ours != "" && carries(st.Command, theirs) && !carries(st.Command, ours) && valueIn(learned, ours) && !carries(learned, theirs)
 }
 
@@ -66,14 +66,6 @@ func valueIn(text, name string) bool {
 		}
 	}
 	return false
-}
-
-// rowHead is the first text of a row's label (before " · "): its name,
-// without the preview, date or size that change ("Alice · Hello · 30.06"
-// is "Alice").
-func rowHead(label string) string {
-	h, _, _ := strings.Cut(label, " · ")
-	return strings.TrimSpace(h)
 }
 
 // otherValue: v is a veto of another value (the command's) or a value

@@ -577,12 +577,12 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // or not exactly one other row is named.
 func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 	e := &st.Elements[i]
-	if len(rs.valueNames) == 0 || rs.givesValue(rowName(e.Label)) || rs.says(rowName(e.Label)) {
+	if len(rs.valueNames) == 0 || rs.givesValue(screen.RowName(e.Label)) || rs.says(screen.RowName(e.Label)) {
 		return -1
 	}
 	found := -1
 	for j := range st.Elements {
-		if o := &st.Elements[j]; j != i && o.Kind == e.Kind && rs.givesValue(rowName(o.Label)) {
+		if o := &st.Elements[j]; j != i && o.Kind == e.Kind && rs.givesValue(screen.RowName(o.Label)) {
 			if found >= 0 {
 				return -1
 			}
@@ -597,13 +597,6 @@ func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 		return -1
 	}
 	return found
-}
-
-// rowName is a row label's first text (before " · "): "Bob" of "Bob ·
-// Hey · 30.06".
-func rowName(label string) string {
-	h, _, _ := strings.Cut(label, " · ")
-	return strings.TrimSpace(h)
 }
 
 // says reports whether the command's words hold name's as a run, case

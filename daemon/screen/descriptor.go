@@ -120,7 +120,7 @@ func mergedTexts(s *Snapshot) []string {
 				}
 			}
 		}
-		out[i] = truncate(strings.Join(parts, " · "), 80)
+		out[i] = truncate(strings.Join(parts, RowTextSep), RowTextLen)
 		if n.Clickable || n.Editable || n.Checkable {
 			continue
 		}

@@ -197,7 +197,23 @@ func mergedText(s *Snapshot, id int, keep []bool) string {
 		}
 		return true
 	})
-	return truncate(strings.Join(parts, " · "), 80)
+	return truncate(strings.Join(parts, RowTextSep), RowTextLen)
+}
+
+// RowTextSep joins the texts of a row merged into one label (mergedText,
+// Descriptor.Label): "Alice · Hello · 30.06".
+const RowTextSep = " · "
+
+// RowTextLen is the most runes a merged row label keeps.
+const RowTextLen = 80
+
+// RowName is the first text of a label that merged a row's texts (before
+// RowTextSep), trimmed: a row's name without its preview, date or size,
+// which change ("Alice · Hello · 30.06" is "Alice"); a label of one text is
+// itself.
+func RowName(label string) string {
+	h, _, _ := strings.Cut(label, RowTextSep)
+	return strings.TrimSpace(h)
 }
 
 // nearbyLabel finds a text label for an input field among its siblings:

@@ -7,11 +7,11 @@ package eval
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
@@ -46,7 +46,7 @@ func (r *recorder) otherRows(data *droidtask.Dataset, app string, task *droidtas
 	var out []string
 	for _, st := range task.Actions() {
 		t := st.Action.Target
-		if st.Action.Type != "click" || t == nil || t.TempID == nil || !says(task.Instruction, t.Label()) {
+		if st.Action.Type != "click" || t == nil || t.TempID == nil || !intent.Says(task.Instruction, t.Label()) {
 			continue
 		}
 		s, err := data.State(app, st.State)
@@ -64,26 +64,11 @@ func (r *recorder) otherRows(data *droidtask.Dataset, app string, task *droidtas
 				continue
 			}
 			d := screen.Describe(s, m.node)
-			name, _, _ := strings.Cut(d.Label(), " · ")
-			if d.InList && d.Class == named.Class && d.ResourceID == named.ResourceID && name != "" && !says(task.Instruction, name) && !slices.Contains(out, d.Label()) {
+			name := screen.RowName(d.Label())
+			if d.InList && d.Class == named.Class && d.ResourceID == named.ResourceID && name != "" && !intent.Says(task.Instruction, name) && !slices.Contains(out, d.Label()) {
 				out = append(out, d.Label())
 			}
 		}
 	}
 	return out
-}
-
-// says reports whether the words of name stand together in text, case
-// folded; false for a name of no words.
-func says(text, name string) bool {
-	split := func(s string) []string {
-		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	}
-	want, got := split(name), split(text)
-	for i := 0; len(want) > 0 && i+len(want) <= len(got); i++ {
-		if slices.Equal(got[i:i+len(want)], want) {
-			return true
-		}
-	}
-	return false
 }

@@ -577,7 +577,7 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // or not exactly one other row is named.
 func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 	e := &st.Elements[i]
-	if len(rs.valueNames) == 0 || rs.givesValue(screen.RowName(e.Label)) || rs.says(screen.RowName(e.Label)) {
+	if len(rs.valueNames) == 0 || rs.givesValue(screen.RowName(e.Label)) || intent.Says(rs.cmd, screen.RowName(e.Label)) {
 		return -1
 	}
 	found := -1
@@ -597,19 +597,6 @@ func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 		return -1
 	}
 	return found
-}
-
-// says reports whether the command's words hold name's as a run, case
-// folded ("open the archive" says "Archive").
-func (rs *runState) says(name string) bool {
-	want := strings.Fields(strings.ToLower(name))
-	got := strings.Fields(strings.ToLower(rs.cmd))
-	for i := 0; len(want) > 0 && i+len(want) <= len(got); i++ {
-		if slices.Equal(got[i:i+len(want)], want) {
-			return true
-		}
-	}
-	return false
 }
 
 // givesValue reports whether name is, word for word and case folded, a

@@ -58,14 +58,7 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 // — a tab or a setting is no value, and another of them is another
 // command, not the same one with another value.
 func valueIn(text, name string) bool {
-	want := strings.Join(choiceWords(name), " ")
-	for _, v := range intent.Understand(text).Values {
-		w := strings.TrimSuffix(strings.TrimSuffix(v.Text, "'s"), "’s") // "Alice's" names Alice
-		if strings.Join(choiceWords(w), " ") == want {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(intent.Names(text), intent.NameKey(name))
 }
 
 // otherValue: v is a veto of another value (the command's) or a value

@@ -599,9 +599,9 @@ func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 	return found
 }
 
-// givesValue reports whether name is, word for word and case folded, a
-// value of the command (runState.valueNames).
+// givesValue reports whether name is a name the command gives
+// (runState.valueNames, intent.NameKey).
 func (rs *runState) givesValue(name string) bool {
-	want := strings.ToLower(strings.Join(strings.Fields(name), " "))
-	return want != "" && rs.valueNames[want]
+	k := intent.NameKey(name)
+	return k != "" && rs.valueNames[k]
 }

@@ -120,9 +120,8 @@ type runState struct {
 	// searchTyped: rs.typed when the result was opened (the values typed
 	// to search, which no form commits)
 	searchTyped int
-	// valueNames: the values of the command (intent.Understand) as a row
-	// shows a name — lower case, spaces single, a possessive "'s" dropped
-	// (namedSibling)
+	// valueNames: the names the command gives (intent.Names), for
+	// namedSibling
 	valueNames map[string]bool
 	// viewing: the command only asks to see something (no action verb but
 	// open / view / check)
@@ -280,10 +279,8 @@ func newRunState(cmd, appLabel string) *runState {
 	rs := &runState{cmd: cmd, covered: map[term]bool{}, keypadAt: map[string]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: intent.Universal(cmd)}
 	u := intent.Understand(cmd)
 	rs.valueNames = map[string]bool{}
-	for _, v := range u.Values {
-		// a value as a row would show its name: "Alice's" names Alice
-		t := strings.TrimSuffix(strings.TrimSuffix(v.Text, "'s"), "’s")
-		rs.valueNames[strings.ToLower(strings.Join(strings.Fields(t), " "))] = true
+	for _, n := range intent.Names(cmd) {
+		rs.valueNames[n] = true
 	}
 	rs.verbs = clauseVerbs(cmd, u.Verbs)
 	for _, c := range u.Verbs {

@@ -11,14 +11,36 @@ import (
 // please" says "Archive"; "delete contact Jack" says "jack" but not "Jack
 // Lee"); false for a name of no words.
 func Says(text, name string) bool {
-	split := func(s string) []string {
-		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	}
-	want, got := split(name), split(text)
+	want, got := nameWords(name), nameWords(text)
 	for i := 0; len(want) > 0 && i+len(want) <= len(got); i++ {
 		if slices.Equal(got[i:i+len(want)], want) {
 			return true
 		}
 	}
 	return false
+}
+
+// Names returns the values of text (Understand: a name, a quoted text, a
+// number, a file name) as NameKey writes them, a possessive "'s" dropped
+// ("Alice's" names Alice): the names a command gives, for comparing with
+// a list row's name.
+func Names(text string) []string {
+	var out []string
+	for _, v := range Understand(text).Values {
+		if k := NameKey(strings.TrimSuffix(strings.TrimSuffix(v.Text, "'s"), "’s")); k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// NameKey is name's words (runs of letters and digits, as Says reads
+// them) in lower case, joined by one space: "Test1.m4a" is "test1 m4a".
+func NameKey(name string) string {
+	return strings.Join(nameWords(name), " ")
+}
+
+// nameWords splits s into lower-case runs of letters and digits.
+func nameWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }

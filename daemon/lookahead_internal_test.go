@@ -84,7 +84,7 @@ func TestGuardLooksAhead(t *testing.T) {
 // TestStandingAllowIsForTheFlowAsLearned: the owner's "always for this
 // flow" lets a replay's sensitive step through unasked — but not in a
 // replay that taps another row than the flow learned (run.rows: "delete
-// the chat with Alice" replaying a flow learned for Bob's chat), which is
+// the chat with Dora" replaying a flow learned for Ezra's chat), which is
 // asked about, with no "always" offered.
 func TestStandingAllowIsForTheFlowAsLearned(t *testing.T) {
 	ctx := context.Background()
@@ -96,13 +96,13 @@ func TestStandingAllowIsForTheFlowAsLearned(t *testing.T) {
 		asked bool
 	}{
 		{"the flow as learned", nil, false},
-		{"another row than it learned", map[int]string{0: "Alice"}, true},
+		{"another row than it learned", map[int]string{0: "Dora"}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			asker := &optionsAsker{}
 			e := &Engine{bus: event.NewBus()}
 			e.SetAsker(asker)
-			r := &run{e: e, res: &Result{Command: "delete the chat with Alice"}, flow: &knowledge.Flow{ID: 1, AllowSensitive: true}, rows: tt.rows}
+			r := &run{e: e, res: &Result{Command: "delete the chat with Dora"}, flow: &knowledge.Flow{ID: 1, AllowSensitive: true}, rows: tt.rows}
 			_, err := r.guard(ctx, s, device.Action{Type: device.Tap, Node: el.NodeID, Label: el.Label}, &el, "replay")
 			if err != nil {
 				t.Fatalf("guard: %v", err)

@@ -123,8 +123,8 @@ func (r *run) guard(ctx context.Context, s *screen.Snapshot, a device.Action, el
 	command := r.res.Command
 	p := safety.Policy{Unattended: r.cfg.Unattended, Replay: mode == "replay"}
 	// the owner's "always for this flow" stands for the flow as learned:
-	// a replay tapping other rows than it learned ("… with Alice" for a
-	// flow learned "… with Bob": run.rows) acts on other data, and is
+	// a replay tapping other rows than it learned ("… with Dora" for a
+	// flow learned "… with Ezra": run.rows) acts on other data, and is
 	// asked about every time
 	standing := p.Replay && r.flow != nil && len(r.rows) == 0
 	if standing {

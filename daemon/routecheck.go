@@ -269,7 +269,7 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		rec.Target, rec.Label = target, el.Label
 	case !isSlot && step.Action == device.Tap && d.Action == device.Tap && otherRow(s, st, step, el, learned):
 		// the row the command names in place of the one the flow's
-		// command named ("Alice" for "Bob"): the replay taps it (run.rows)
+		// command named ("Dora" for "Ezra"): the replay taps it (run.rows)
 		rec.Target, rec.Label = target, el.Label
 	default:
 		return rec, fmt.Sprintf("the checker would %s %q, the flow %ss %q", d.Action, el.Label, step.Action, step.Target.Label())

@@ -13,9 +13,9 @@ import (
 
 // Another row named in place of the flow's (issue 11, "values picked,
 // not typed", for lists whose rows no choice slot holds): a flow learned
-// for "mark the chat with Bob as unread" tapped Bob's row of the
+// for "mark the thread with Ezra as unread" tapped Ezra's row of the
 // conversation list, a list too short, or a row too plain, to have been
-// kept as an option group. A command naming Alice instead differs from it
+// kept as an option group. A command naming Dora instead differs from it
 // by a value (intent.VetoValue, VetoLiteral), which no lexical or
 // embedding rule may bridge. The route check (routecheck.go) may: where
 // its walk over the flow's kept screens finds the checker tapping, in the
@@ -53,8 +53,8 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 }
 
 // valueIn reports whether name is a value of text (intent.Understand: a
-// name, a quoted text, a number, a file name), word for word: "Bob" of
-// "mark the chat with Bob as unread", not "clock" of "open the clock page"
+// name, a quoted text, a number, a file name), word for word: "Ezra" of
+// "mark the thread with Ezra as unread", not "inbox" of "open the inbox page"
 // — a tab or a setting is no value, and another of them is another
 // command, not the same one with another value.
 func valueIn(text, name string) bool {
@@ -66,7 +66,7 @@ func valueIn(text, name string) bool {
 func otherValue(v string) bool { return v == intent.VetoValue || v == intent.VetoLiteral }
 
 // quoteAll lists the values of m (step index → name) quoted, in step
-// order: `"Alice", "Reports"`.
+// order: `"Dora", "Reports"`.
 func quoteAll(m map[int]string) string {
 	var out []string
 	for _, i := range slices.Sorted(maps.Keys(m)) {

@@ -198,8 +198,8 @@ func (p rowPlanner) Next(_ context.Context, st *PlanState) (Decision, error) {
 }
 
 // TestWalkTakesTheRowTheCommandNames: a flow that tapped the row its
-// command named ("… with Bob …") is confirmed for a command naming
-// another row of the same list ("… with Alice …") when the checker taps
+// command named ("… with Ezra …") is confirmed for a command naming
+// another row of the same list ("… with Dora …") when the checker taps
 // that row, and the replay is to tap it (the row's name, without its
 // preview); a row that is no value of the flow's command (a tab, a page)
 // is another command, and a command naming another value whose walk taps
@@ -213,20 +213,20 @@ func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
 		saveWalked(t, st, f, list, searchResults(t, "", "Marked as unread"))
 		return f
 	}
-	chats := searchResults(t, "", "Alice · Hello · 30.06", "Bob · Hey · 30.06")
-	bob := save("mark the chat with Bob as unread", chats, "Bob · Hey · 30.06")
-	pages := searchResults(t, "", "Chats", "Calls")
-	page := save("open the chats page", pages, "Chats")
+	chats := searchResults(t, "", "Dora · See you · 12.04", "Ezra · On my way · 11.04")
+	bob := save("mark the thread with Ezra as unread", chats, "Ezra · On my way · 11.04")
+	pages := searchResults(t, "", "Threads", "Outbox")
+	page := save("open the chats page", pages, "Threads")
 	for _, tc := range []struct {
 		name, command, taps string
 		f                   *knowledge.Flow
 		rows                map[int]string // nil: not confirmed
 	}{
-		{"another contact's row", "mark the chat with Alice as unread", "Alice", bob, map[int]string{0: "Alice"}},
-		{"the flow's own row", "mark the chat with Bob as unread", "Bob", bob, map[int]string{}},
-		{"a row the command does not name", "mark the chat with Carol as unread", "Alice", bob, nil},
-		{"the command names both rows", "mark the chats with Alice and Bob as unread", "Alice", bob, nil},
-		{"a row that is no value", "open the calls page", "Calls", page, nil},
+		{"another contact's row", "mark the thread with Dora as unread", "Dora", bob, map[int]string{0: "Dora"}},
+		{"the flow's own row", "mark the thread with Ezra as unread", "Ezra", bob, map[int]string{}},
+		{"a row the command does not name", "mark the thread with Nina as unread", "Dora", bob, nil},
+		{"the command names both rows", "mark the threads with Dora and Ezra as unread", "Dora", bob, nil},
+		{"a row that is no value", "open the outbox page", "Outbox", page, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &run{e: &Engine{store: st}, res: &Result{Command: tc.command, Package: tc.f.Package}}
@@ -237,7 +237,7 @@ func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
 		})
 	}
 	// another value, and the walk taps the flow's own row: not confirmed
-	r := &run{e: &Engine{store: st}, cfg: Config{RouteCheck: rowPlanner{"Bob"}}, res: &Result{Command: "mark the chat with Alice as unread", Package: bob.Package}}
+	r := &run{e: &Engine{store: st}, cfg: Config{RouteCheck: rowPlanner{"Ezra"}}, res: &Result{Command: "mark the thread with Dora as unread", Package: bob.Package}}
 	fits, whyNot := r.routeFits(ctx, []intent.Candidate{{FlowID: bob.ID, Vetoes: []string{intent.VetoValue}}}, map[int64]*knowledge.Flow{bob.ID: bob})
 	if len(fits) != 0 || len(whyNot) != 1 || !strings.Contains(whyNot[0], "no row carrying it") {
 		t.Errorf("another value, the flow's own row: fits %v, why %q", fits, whyNot)

@@ -203,10 +203,10 @@ func unnamedValue(f *knowledge.Flow, command string, slots map[string]string) (s
 }
 
 // fileInValue returns a typed slot of f whose value holds a file name
-// among other words ("photo pic1.jpg") where the slot's example has none,
-// and the command does not set the value apart (setApart): "send Alice
-// the photo pic1.jpg" names a file to attach, not text for the message
-// "{text}" of "send Alice {text}", and the replay is offered, not made. A
+// among other words ("photo beach.jpg") where the slot's example has none,
+// and the command does not set the value apart (setApart): "send Dora
+// the photo beach.jpg" names a file to attach, not text for the message
+// "{text}" of "send Dora {text}", and the replay is offered, not made. A
 // value that is the file name alone ("beach.jpg" for a file's new name) is
 // a name.
 func fileInValue(f *knowledge.Flow, command string, slots map[string]string) (string, bool) {
@@ -240,7 +240,7 @@ var valuePreps = map[string]bool{"to": true, "as": true, "for": true, "with": tr
 // rest the command from the value on. A file name ("as backup.ics") is a
 // name whatever introduces it. (Any other preposition than the
 // template's lost right replays on the tuning sets — "search the call
-// history for Bob" against "… with {name}"; so did file names:
+// history for Ezra" against "… with {name}"; so did file names:
 // 2026-11-28, stop 41.)
 func otherPreposition(lead, prefix, rest string) bool {
 	pw := strings.Fields(strings.ToLower(prefix))

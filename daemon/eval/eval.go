@@ -154,8 +154,8 @@ type Report struct {
 	// SucceededOtherRow counts the learn runs judged successful that
 	// tapped, on a recorded screen where the recording tapped a list row
 	// the command names, another row of a list whose name the command does
-	// not say (TaskRow.OtherRows): "delete contact Jack" done on Alice's
-	// contact ends on the same screen as on Jack's.
+	// not say (TaskRow.OtherRows): "remove contact Omar" done on Dora's
+	// contact ends on the same screen as on Omar's.
 	SucceededOtherRow int `json:"succeeded_other_row"`
 }
 

@@ -67,7 +67,7 @@ func (rs *runState) coveredAny() bool {
 
 // viewingCommand reports whether cmd is one clause that starts with a
 // verb of looking (open / view / check / show / go to: the generic
-// vocabulary's "open" concept), e.g. "view favorite contacts", or with a
+// vocabulary's "open" concept), e.g. "view starred people", or with a
 // question word ("how much storage is free").
 func viewingCommand(cmd string) bool {
 	lc := strings.ToLower(cmd)

@@ -15,9 +15,9 @@ func TestNamedSibling(t *testing.T) {
 	s := screenOf(t, `
 	 {"id":1,"parent":0,"class":"androidx.recyclerview.widget.RecyclerView","bounds":[0,200,1080,2000],"scrollable":true,"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,200,1080,400],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"Alice · Hello · 30.06","bounds":[40,220,1000,380],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"Dora · See you · 12.04","bounds":[40,220,1000,380],"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,400,1080,600],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":5,"parent":4,"class":"android.widget.TextView","text":"Bob · Hey · 30.06","bounds":[40,420,1000,580],"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":4,"class":"android.widget.TextView","text":"Ezra · On my way · 11.04","bounds":[40,420,1000,580],"enabled":true,"visible_to_user":true},
 	 {"id":6,"parent":1,"class":"android.widget.LinearLayout","bounds":[0,600,1080,800],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":7,"parent":6,"class":"android.widget.TextView","text":"Archive","bounds":[40,620,1000,780],"enabled":true,"visible_to_user":true}`)
 	st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s)}
@@ -30,19 +30,19 @@ func TestNamedSibling(t *testing.T) {
 		t.Fatalf("no element %q", label)
 		return -1
 	}
-	alice, bob := index("Alice · Hello · 30.06"), index("Bob · Hey · 30.06")
+	dora, bob := index("Dora · See you · 12.04"), index("Ezra · On my way · 11.04")
 	for _, tt := range []struct {
 		command string
 		from    int
 		want    int
 	}{
-		{"mark the chat with Bob as unread", alice, bob},
-		{"mark Bob's chat as unread", alice, bob},
-		{"mark the chat with Alice as unread", alice, -1}, // the path's own row
-		{"mark the chat as unread", alice, -1},            // no row named
-		{"mark the chats with Alice and Bob as unread", alice, -1},
-		{"mark the chat with Carol as unread", alice, -1},
-		{"open the archive with Bob", index("Archive"), -1}, // the path's own row, said as a plain word
+		{"mark the thread with Ezra as unread", dora, bob},
+		{"mark Ezra's thread as unread", dora, bob},
+		{"mark the thread with Dora as unread", dora, -1}, // the path's own row
+		{"mark the thread as unread", dora, -1},           // no row named
+		{"mark the threads with Dora and Ezra as unread", dora, -1},
+		{"mark the thread with Nina as unread", dora, -1},
+		{"open the archive with Ezra", index("Archive"), -1}, // the path's own row, said as a plain word
 	} {
 		rs := newRunState(tt.command, "")
 		if got := rs.namedSibling(st, tt.from); got != tt.want {

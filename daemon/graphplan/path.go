@@ -571,8 +571,8 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // name — its first text, before " · " — the command gives as a value (a
 // name, a quoted text, a number, a file name), when row i's name is
 // neither a value the command gives nor words it says: a path the UI
-// graph knows through one contact's row ("Alice" → More options → "Mark
-// as Unread") goes through the named one's ("… with Bob …") instead, the
+// graph knows through one contact's row ("Dora" → More options → "Archive
+// thread") goes through the named one's ("… with Ezra …") instead, the
 // rows of a list leading to screens alike. -1 when row i is no list row,
 // or not exactly one other row is named.
 func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {

@@ -15,7 +15,7 @@ func TestViewingCommand(t *testing.T) {
 		cmd  string
 		want bool
 	}{
-		{"view favorite contacts", true},
+		{"view starred people", true},
 		{"open the settings page", true},
 		{"check the size of the newest clip", true},
 		{"go to history and play clip9.mp4", false}, // two clauses

@@ -8,7 +8,7 @@ import (
 
 // Says reports whether the words of name stand together in text, case
 // folded, words being runs of letters and digits ("open the archive,
-// please" says "Archive"; "delete contact Jack" says "jack" but not "Jack
+// please" says "Archive"; "remove contact Omar" says "omar" but not "Omar
 // Lee"); false for a name of no words.
 func Says(text, name string) bool {
 	want, got := nameWords(name), nameWords(text)
@@ -22,7 +22,7 @@ func Says(text, name string) bool {
 
 // Names returns the values of text (Understand: a name, a quoted text, a
 // number, a file name) as NameKey writes them, a possessive "'s" dropped
-// ("Alice's" names Alice): the names a command gives, for comparing with
+// ("Dora's" names Dora): the names a command gives, for comparing with
 // a list row's name.
 func Names(text string) []string {
 	var out []string
@@ -35,7 +35,7 @@ func Names(text string) []string {
 }
 
 // NameKey is name's words (runs of letters and digits, as Says reads
-// them) in lower case, joined by one space: "Test1.m4a" is "test1 m4a".
+// them) in lower case, joined by one space: "Memo7.m4a" is "memo7 m4a".
 func NameKey(name string) string {
 	return strings.Join(nameWords(name), " ")
 }

@@ -207,7 +207,7 @@ func isSearchField(t Target) bool {
 }
 
 // Implied returns the categories the owner's command asks for: "delete the
-// note" asks to delete, "text Alice I'm late" to send, "call Mom" to call.
+// note" asks to delete, "text Dora I'm late" to send, "call Mom" to call.
 // A category counts when the command names it as written and still with
 // the words after its determiners blanked (withoutDetermined): the second
 // reading only ever takes one away.
@@ -237,8 +237,8 @@ func asks(text string) []Category {
 
 // determiners make the word after them a noun: "my phone" is the device,
 // "the text" a message, "your call" one being made — none of them asks
-// for a call or a message to be sent. Not "a": "give Bob a call" asks
-// for one; nor "that", which also joins a message to its verb ("text Bob
+// for a call or a message to be sent. Not "a": "give Ezra a call" asks
+// for one; nor "that", which also joins a message to its verb ("text Ezra
 // that …").
 var determiners = map[string]bool{"my": true, "the": true, "this": true, "these": true, "your": true, "our": true, "his": true, "her": true, "their": true}
 

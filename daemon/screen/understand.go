@@ -201,7 +201,7 @@ func mergedText(s *Snapshot, id int, keep []bool) string {
 }
 
 // RowTextSep joins the texts of a row merged into one label (mergedText,
-// Descriptor.Label): "Alice · Hello · 30.06".
+// Descriptor.Label): "Dora · See you · 12.04".
 const RowTextSep = " · "
 
 // RowTextLen is the most runes a merged row label keeps.
@@ -209,7 +209,7 @@ const RowTextLen = 80
 
 // RowName is the first text of a label that merged a row's texts (before
 // RowTextSep), trimmed: a row's name without its preview, date or size,
-// which change ("Alice · Hello · 30.06" is "Alice"); a label of one text is
+// which change ("Dora · See you · 12.04" is "Dora"); a label of one text is
 // itself.
 func RowName(label string) string {
 	h, _, _ := strings.Cut(label, RowTextSep)

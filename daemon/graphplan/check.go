@@ -48,6 +48,7 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 		}
 	}
 	strict, written := strictTerms(st)
+	given := rs.givenTerms()
 	for _, w := range strings.Fields(rs.cmd) {
 		if intent.Negated(w) {
 			continue // a negation: the matcher's veto and the switch's state read it
@@ -68,7 +69,7 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 				// a word standing in for one of the flow's: on a step's
 				// target as written
 				left = left && !(strict[t] && written[t])
-			case rs.worded[t] || shown[t]:
+			case rs.worded[t] || shown[t] || given[t]:
 				left = false
 			}
 		}

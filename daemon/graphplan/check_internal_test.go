@@ -519,3 +519,44 @@ func TestNamesValue(t *testing.T) {
 		}
 	}
 }
+
+// TestGivenValueIsAccounted: a value of the command a step typed is a
+// word accounted for, though no element of the app carries it; the same
+// value not typed is left. A possessive's "s" is no word of a name.
+func TestGivenValueIsAccounted(t *testing.T) {
+	field := func(label, text string) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Input, OK: true, Label: label, Text: text,
+			Target: screen.Descriptor{Class: "android.widget.EditText", Text: label, Editable: true}}
+	}
+	cases := []struct {
+		name    string
+		command string
+		steps   []daemon.StepRecord
+		left    bool
+	}{
+		{"the number typed", "add contact Omar, number 5550123",
+			[]daemon.StepRecord{tapOn("Add contact"), field("Name", "Omar"), field("Number", "5550123")}, false},
+		{"the number not typed", "add contact Omar, number 5550123",
+			[]daemon.StepRecord{tapOn("Add contact"), field("Name", "Omar")}, true},
+		{"a possessive name", "archive Omar's notes",
+			[]daemon.StepRecord{tapOn("Omar"), tapOn("Notes"), tapOn("Archive")}, false},
+	}
+	for _, tc := range cases {
+		p := &Planner{}
+		p.run = newRunState(tc.command, "")
+		rs := p.run
+		rs.unknownW = map[term]float64{}
+		for _, ct := range rs.terms {
+			rs.unknownW[ct.t] = 1 // no element of the app carries any word
+		}
+		for _, h := range tc.steps {
+			rs.foldStep(h)
+		}
+		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
+			t.Errorf("%s: wordLeft %v, want %v (terms %v, covered %v)", tc.name, got, tc.left, rs.terms, rs.covered)
+		}
+		if got := rs.unknownLeft(); got != tc.left {
+			t.Errorf("%s: unknownLeft %v, want %v", tc.name, got, tc.left)
+		}
+	}
+}

@@ -6,6 +6,7 @@ package graphplan
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -323,6 +324,14 @@ func (rs *runState) unknownAction(w map[term]float64) string {
 // deleting it). w are the terms' weights remaining was summed with; the
 // words naming the app among it do not count (appLeft).
 func (rs *runState) unsure(remaining float64, w map[term]float64) bool {
+	if debugGraph {
+		fmt.Fprintf(os.Stderr, "graphplan: unsure: remaining %.3f app %.3f universal %v picked %v unknownLeft %v\n", remaining, rs.appLeft(w), rs.universal, rs.pickedRow, rs.unknownLeft())
+		for _, ct := range rs.terms {
+			if !rs.covered[ct.t] {
+				fmt.Fprintf(os.Stderr, "graphplan:   uncovered %q w %.3f unknownW %.3f nav %v\n", ct.t, w[ct.t], rs.unknownW[ct.t], ct.nav)
+			}
+		}
+	}
 	return remaining-rs.appLeft(w) > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
 }
 
@@ -346,12 +355,34 @@ func (rs *runState) appLeft(w map[term]float64) float64 {
 // tell that the command is done ("record a time-lapse" where only "Record"
 // matched). The app's own name is no such word: the app is open.
 func (rs *runState) unknownLeft() bool {
+	var given map[term]bool
 	for _, ct := range rs.terms {
 		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] && !rs.appWords[ct.t] {
+			if given == nil {
+				given = rs.givenTerms()
+			}
+			if given[ct.t] {
+				continue
+			}
 			return true
 		}
 	}
 	return false
+}
+
+// givenTerms are the terms of the command's values a step typed or
+// picked (value.done): a value given is a word accounted for ("… number
+// 5550123" typed into a field), though no element of the app carries it.
+func (rs *runState) givenTerms() map[term]bool {
+	out := map[term]bool{}
+	for _, v := range rs.values {
+		if v.done {
+			for _, t := range termsOf(v.text) {
+				out[t] = true
+			}
+		}
+	}
+	return out
 }
 
 // names reports whether a literal word of the command is a word of label.

@@ -54,7 +54,8 @@ func termsOf(s string) []term {
 		}
 	}
 	for _, v := range u.Values {
-		for _, f := range strings.FieldsFunc(strings.ToLower(v.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		// "Dora's" names Dora: its "s" is no word of the value
+		for _, f := range strings.FieldsFunc(strings.ToLower(intent.Unpossessive(v.Text)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			out = append(out, partTerm(v.Kind, f))
 		}
 	}

@@ -27,11 +27,17 @@ func Says(text, name string) bool {
 func Names(text string) []string {
 	var out []string
 	for _, v := range Understand(text).Values {
-		if k := NameKey(strings.TrimSuffix(strings.TrimSuffix(v.Text, "'s"), "’s")); k != "" && !slices.Contains(out, k) {
+		if k := NameKey(Unpossessive(v.Text)); k != "" && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
 	return out
+}
+
+// Unpossessive is s without a possessive "'s" or "’s" at its end
+// ("Dora's" → "Dora").
+func Unpossessive(s string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(s, "'s"), "’s")
 }
 
 // NameKey is name's words (runs of letters and digits, as Says reads

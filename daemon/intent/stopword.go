@@ -16,7 +16,7 @@ var uiStopwords = setOf(
 	"ah", "er", "erm", "hm", "hmm", "uh", "uhh", "uhm", "um", "umm",
 	"every",        // as "all" and "each" are (Snowball): a quantifier, read by quantifiers
 	"much", "many", // "how much storage …": a question, as "how" is
-	"also", "app", "application", "bit", "button", "called", "click", "could", "don't", "dont", "don’t", "flip",
+	"also", "app", "apps", "application", "applications", "bit", "button", "called", "click", "could", "don't", "dont", "don’t", "flip",
 	"get", "gets", "go", "got", "hey", "hit", "i'd", "i'll", "i'm", "icon", "it's", "kindly", "let", "let's",
 	"lets", "like", "little", "lot", "may", "might", "mine", "must", "named", "need", "never", "onto", "please",
 	"pls", "plz", "press", "quickly", "really", "say", "saying", "says", "shall", "slightly", "switch", "tap",
@@ -38,7 +38,7 @@ func isStopword(w string) bool {
 // words only (TestShorthandSpellsStopwords), so a command typed in
 // shorthand reads as the same command.
 var shorthand = map[string]string{
-	"n": "and", "u": "you", "ur": "your", "r": "are", "thru": "through",
+	"n": "and", "u": "you", "w": "with", "thats": "that is", "ur": "your", "r": "are", "thru": "through",
 	"lemme": "let me", "whats": "what is", "wats": "what is", "im": "i am",
 	"gotta": "got to", "ya": "you", "cuz": "because", "bc": "because",
 }

@@ -117,7 +117,8 @@ type PlanState struct {
 	Embedder semantic.Embedder
 	// Check: the state is one of a saved flow's recorded screens, shown
 	// to the route checker (routecheck.go), not the phone's. A done
-	// there must account for every word of the command, or be Unsure.
+	// there must account for every word of the command (Learned's by
+	// the flow's recording), or be Unsure.
 	Check bool
 	// Strict: for the route check, words of the command that the flow
 	// does not carry in their place (intent.Candidate.Substituted: "the
@@ -127,6 +128,11 @@ type PlanState struct {
 	// one that carries a word of Replaced too, the flow's own words they
 	// stand in for (a "photo_video_preview" tells neither apart).
 	Strict, Replaced []string
+	// Learned: for the route check, the command the walked flow was
+	// learned for. Its recording did every word of it, so the words this
+	// command shares with it (as written or by concept) need no step of
+	// the walk to account for them; the others do.
+	Learned string
 }
 
 // OperationKey identifies an operation (action, element, screen) for

@@ -179,7 +179,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 		}
 		st := &PlanState{Check: true, Command: r.res.Command, Package: r.res.Package, AppLabel: r.appLabel, AppID: r.app.ID, Screen: s,
 			Elements: screen.Elements(s), Print: fp, History: hist, Step: i, StepLimit: r.cfg.StepLimit,
-			Penalties: map[string]float64{}, Emit: func(string, any) {}, Secrets: r.secrets, Private: r.owner, Embedder: r.cfg.Embedder, Strict: sub.words, Replaced: sub.replaced}
+			Penalties: map[string]float64{}, Emit: func(string, any) {}, Secrets: r.secrets, Private: r.owner, Embedder: r.cfg.Embedder, Strict: sub.words, Replaced: sub.replaced, Learned: learnedAs(f)}
 		d, err := p.Next(ctx, st)
 		if err != nil {
 			return nil, nil, "the checker failed: " + err.Error()

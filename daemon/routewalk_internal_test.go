@@ -15,16 +15,19 @@ import (
 )
 
 // askedPlanner types into the first input field, then says done, and
-// notes which steps it was asked about.
+// notes which steps it was asked about and the flow's command each
+// state gave it (PlanState.Learned).
 type askedPlanner struct {
-	text  string
-	asked []int
+	text    string
+	asked   []int
+	learned []string
 }
 
 func (p *askedPlanner) Name() string { return "graph" }
 
 func (p *askedPlanner) Next(_ context.Context, st *PlanState) (Decision, error) {
 	p.asked = append(p.asked, st.Step)
+	p.learned = append(p.learned, st.Learned)
 	for _, e := range st.Elements {
 		if e.Kind == screen.KindInput && p.text != "" {
 			t := p.text
@@ -64,6 +67,9 @@ func TestWalkTakesTheValueRow(t *testing.T) {
 	}
 	if !slices.Equal(p.asked, []int{0, 2}) {
 		t.Errorf("the checker was asked about steps %v, want 0 and 2 (not the row step)", p.asked)
+	}
+	if slices.ContainsFunc(p.learned, func(l string) bool { return l != learnedAs(&f) }) {
+		t.Errorf("the checker was told the flow was learned as %q, want %q each time", p.learned, learnedAs(&f))
 	}
 	// nothing typed before the row step: the checker decides, and differs
 	p = &askedPlanner{}

@@ -1,6 +1,8 @@
 // What the route check asks of a "done" (daemon.PlanState.Check) beyond
-// what a live run asks: every word of the command accounted for, and an
-// off command having turned something off. A walk over a flow's few kept
+// what a live run asks: every word of the command accounted for — by a
+// step, or by the walked flow's own recording when its command carries
+// the word too (daemon.PlanState.Learned) — and an off command having
+// turned something off. A walk over a flow's few kept
 // screens (daemon/routecheck.go) sees little of the app, so a word no
 // screen it sees carries would not keep it from being done.
 
@@ -21,11 +23,13 @@ import (
 // wordLeft reports whether a word of the command that is a term of it
 // (not a navigation word) has none of its terms covered by a step's own
 // words, as written, by its concept or by its own meaning
-// (runState.worded), or — a command that asks to see something — shown
-// on st's screen, not on a switch or a setting (as inView reads it); the
-// app's name is no requirement. For the route
-// check (daemon.PlanState.Check), where a word no recorded screen
-// carries weighs nothing and would not keep the run from being done.
+// (runState.worded), by a value typed or picked (givenTerms), by the
+// walked flow's own command (runState.recorded), or — a command that
+// asks to see something — shown on st's screen, not on a switch or a
+// setting (as inView reads it); the app's name is no requirement. For
+// the route check (daemon.PlanState.Check), where a word no recorded
+// screen carries weighs nothing and would not keep the run from being
+// done.
 func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -69,7 +73,7 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 				// a word standing in for one of the flow's: on a step's
 				// target as written
 				left = left && !(strict[t] && written[t])
-			case rs.worded[t] || shown[t] || given[t]:
+			case rs.worded[t] || shown[t] || given[t] || rs.recorded[t]:
 				left = false
 			}
 		}

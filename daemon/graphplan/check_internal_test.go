@@ -560,3 +560,47 @@ func TestGivenValueIsAccounted(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedWords: in a route check the words the walked flow's own
+// command carries are done by its recording; a word it lacks must still
+// be on a step, and a command asking for all of something is sure only
+// if that command asked for all of it too.
+func TestRecordedWords(t *testing.T) {
+	cases := []struct {
+		name, command, learned string
+		steps                  []daemon.StepRecord
+		left                   bool
+	}{
+		{"a word of the flow's command", "mark the chat with Dora as unread", "mark the chat with Ezra as unread",
+			[]daemon.StepRecord{tapOn("Dora"), tapOn("Mark as unread")}, false},
+		{"no flow's command", "mark the chat with Dora as unread", "",
+			[]daemon.StepRecord{tapOn("Dora"), tapOn("Mark as unread")}, true},
+		{"a word the flow's command lacks", "mark the chat with Dora as unread and pin it", "mark the chat with Ezra as unread",
+			[]daemon.StepRecord{tapOn("Dora"), tapOn("Mark as unread")}, true},
+	}
+	for _, tc := range cases {
+		p := &Planner{}
+		p.run = newRunState(tc.command, "")
+		if tc.learned != "" {
+			p.run.recordAs(tc.learned)
+		}
+		for _, h := range tc.steps {
+			p.run.foldStep(h)
+		}
+		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
+			t.Errorf("%s: wordLeft %v, want %v (covered %v, recorded %v)", tc.name, got, tc.left, p.run.covered, p.run.recorded)
+		}
+	}
+	for _, tc := range []struct {
+		learned string
+		sure    bool
+	}{{"delete every reminder", true}, {"delete the reminder about rent", false}} {
+		rs := newRunState("remove all the reminders", "")
+		rs.recordAs(tc.learned)
+		rs.foldStep(daemon.StepRecord{Action: device.Tap, OK: true, Label: "Rent", Target: screen.Descriptor{Class: "android.widget.TextView", Text: "Rent", InList: true}})
+		rs.foldStep(tapOn("Delete"))
+		if got := rs.unsure(0, map[term]float64{}); got == tc.sure {
+			t.Errorf("learned as %q: unsure %v, want %v (picked a row %v)", tc.learned, got, !tc.sure, rs.pickedRow)
+		}
+	}
+}

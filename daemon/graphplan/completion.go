@@ -332,17 +332,19 @@ func (rs *runState) unsure(remaining float64, w map[term]float64) bool {
 			}
 		}
 	}
-	return remaining-rs.appLeft(w) > 1e-9 || rs.universal && rs.pickedRow || rs.unknownLeft()
+	return remaining-rs.appLeft(w) > 1e-9 || rs.universal && rs.pickedRow && !rs.recordedAll || rs.unknownLeft()
 }
 
 // appLeft is the weight (w) of the words naming the app
 // (runState.appWords) that no step covered: the app is open, so they are
 // no reason to doubt a "done" ("… in Notebook"), though they may still
-// lead to a tab of the same name.
+// lead to a tab of the same name. In a route check, the words the walked
+// flow's own command carries (runState.recorded) count with them: its
+// recording did them.
 func (rs *runState) appLeft(w map[term]float64) float64 {
 	left := 0.0
 	for _, ct := range rs.terms {
-		if rs.appWords[ct.t] && !rs.covered[ct.t] && !ct.nav {
+		if (rs.appWords[ct.t] || rs.recorded[ct.t]) && !rs.covered[ct.t] && !ct.nav {
 			left += w[ct.t]
 		}
 	}
@@ -357,7 +359,7 @@ func (rs *runState) appLeft(w map[term]float64) float64 {
 func (rs *runState) unknownLeft() bool {
 	var given map[term]bool
 	for _, ct := range rs.terms {
-		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] && !rs.appWords[ct.t] {
+		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] && !rs.appWords[ct.t] && !rs.recorded[ct.t] {
 			if given == nil {
 				given = rs.givenTerms()
 			}
@@ -383,6 +385,20 @@ func (rs *runState) givenTerms() map[term]bool {
 		}
 	}
 	return out
+}
+
+// recordAs notes, for a route check, the terms of the command that
+// learned, the flow walked (daemon.PlanState.Learned), carries: the
+// flow's recording did them (runState.recorded).
+func (rs *runState) recordAs(learned string) {
+	theirs := termsOf(learned)
+	rs.recorded = map[term]bool{}
+	for _, ct := range rs.terms {
+		if slices.Contains(theirs, ct.t) {
+			rs.recorded[ct.t] = true
+		}
+	}
+	rs.recordedAll = intent.Universal(learned)
 }
 
 // names reports whether a literal word of the command is a word of label.

@@ -184,6 +184,11 @@ type runState struct {
 	nearest string
 	// appWords: the terms of the app's label
 	appWords map[term]bool
+	// recorded: in a route check, the command's terms that the walked
+	// flow's own command carries (recordAs); recordedAll: that command
+	// asked for all of something too
+	recorded    map[term]bool
+	recordedAll bool
 	// created: a step tapped an element that creates something (the
 	// concept add): a document the run opened since is its own
 	created bool
@@ -255,6 +260,9 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 		}
 		p.run = newRunState(cmd, st.AppLabel)
 		p.run.said = st.Command
+		if st.Check && st.Learned != "" {
+			p.run.recordAs(st.Learned)
+		}
 		if debugGraph {
 			fmt.Fprintf(os.Stderr, "graphplan: command %q read as %q\n", st.Command, cmd)
 		}

@@ -604,3 +604,21 @@ func TestRecordedWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPhraseCoveredByItsConcept: a step covering an object phrase's
+// concept ("Descending" for "newest first") covers the phrase's words;
+// a step covering another concept leaves them.
+func TestPhraseCoveredByItsConcept(t *testing.T) {
+	for _, tc := range []struct {
+		tapped string
+		left   bool
+	}{{"Descending", false}, {"Ascending", true}} {
+		p := &Planner{}
+		p.run = newRunState("sort by date, newest first", "")
+		p.run.foldStep(tapOn("Sort by date"))
+		p.run.foldStep(tapOn(tc.tapped))
+		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
+			t.Errorf("after %q: wordLeft %v, want %v (covered %v)", tc.tapped, got, tc.left, p.run.covered)
+		}
+	}
+}

@@ -17,6 +17,9 @@ import (
 // command to do: done, after accepting a choice the last step made in a
 // picker (acceptChoice: "sort by Newest", then OK).
 func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64, w map[term]float64) daemon.Decision {
+	if c, ok := rs.optionAsked(st); ok {
+		return decision(c, 0.7)
+	}
 	if c, ok := rs.acceptChoice(st); ok {
 		rs.confirmedDialog = true
 		return decision(c, 0.7)
@@ -166,24 +169,71 @@ func saveButton(st *daemon.PlanState) (candidate, bool) {
 // screen also offers to cancel (a button of the concept close): a picker,
 // full-screen or not, whose choice is kept only once accepted.
 func (rs *runState) acceptChoice(st *daemon.PlanState) (candidate, bool) {
+	if _, ok := rs.pickedHere(st); !ok {
+		return candidate{}, false
+	}
+	return positiveButton(st)
+}
+
+// pickedHere returns the run's last step when it picked an option on
+// st's screen, which also offers to cancel (acceptChoice's picker).
+func (rs *runState) pickedHere(st *daemon.PlanState) (daemon.StepRecord, bool) {
 	n := len(st.History)
 	if n == 0 {
-		return candidate{}, false
+		return daemon.StepRecord{}, false
 	}
 	h := st.History[n-1]
 	if h.Action != device.Tap || !h.OK || h.Backtracked || h.Undo || h.After != st.Print {
-		return candidate{}, false
+		return daemon.StepRecord{}, false
 	}
 	if !h.Target.Checkable && !rs.picked(h.Target.Label(), false) && !rs.rowOfCommand(h.Target.Label()) {
-		return candidate{}, false
+		return daemon.StepRecord{}, false
 	}
 	cancel := slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
 		return e.Kind == screen.KindButton && !e.Disabled && slices.Contains(termsOf(e.Label), "@close")
 	})
-	if !cancel {
+	return h, cancel
+}
+
+// optionAsked returns, on a picker whose last step picked an option
+// (pickedHere), a tap on a radio button of another group of the screen
+// that is not chosen yet and carries a word of the command no step
+// covered by its own words (runState.worded: the meaning of the whole
+// command on the option picked is no choice of the other): a dialog of two groups keeps both choices only once accepted
+// ("sort by last modified, newest first": "Last modified", then
+// "Descending", then OK). A radio button of the picked one's own group
+// would undo the pick; a check box is a setting of its own ("Use for
+// this folder only"), never picked on a word it shares.
+func (rs *runState) optionAsked(st *daemon.PlanState) (candidate, bool) {
+	h, ok := rs.pickedHere(st)
+	if !ok || !isRadio(h.Target) {
 		return candidate{}, false
 	}
-	return positiveButton(st)
+	group := -2 // the parent of the picked radio button
+	for i := range st.Elements {
+		if e := &st.Elements[i]; screen.Describe(st.Screen, e.NodeID).Key() == h.Target.Key() {
+			if n := st.Screen.Node(e.NodeID); n != nil {
+				group = n.Parent
+			}
+		}
+	}
+	if group == -2 {
+		return candidate{}, false
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		n := st.Screen.Node(e.NodeID)
+		if e.Checked || e.Disabled || n == nil || n.Parent == group || !isRadio(screen.Describe(st.Screen, e.NodeID)) {
+			continue
+		}
+		ts := termsOf(e.Label)
+		for _, ct := range rs.terms {
+			if !ct.nav && !rs.worded[ct.t] && !rs.appWords[ct.t] && slices.Contains(ts, ct.t) {
+				return candidate{action: device.Tap, element: i, covers: []term{ct.t}, reason: fmt.Sprintf("pick %q too, as the command asks, before accepting", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
 }
 
 // rowOfCommand reports whether label is a row whose first text (before

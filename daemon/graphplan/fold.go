@@ -49,6 +49,7 @@ func (rs *runState) progress() int {
 
 // foldStep updates coverage from one step taken.
 func (rs *runState) foldStep(h daemon.StepRecord) {
+	defer rs.coverPhrases()
 	switch h.Action {
 	case device.Input:
 		// the field typed into is part of what the command asked
@@ -206,6 +207,18 @@ func (rs *runState) coverOpening(v value) {
 		opens := slices.ContainsFunc(verbs, func(c term) bool { return slices.Contains(openingVerbs, c) })
 		if opens || !intent.ActionWord(strings.TrimPrefix(string(t), "@")) {
 			rs.covered[t] = true
+		}
+	}
+}
+
+// coverPhrases covers the words of an object phrase of the command whose
+// concept a step covered ("Descending" covers "newest first"): the
+// phrase's words mean the concept together, not each its own thing.
+func (rs *runState) coverPhrases() {
+	for t, c := range rs.phraseOf {
+		if rs.covered[c] {
+			rs.covered[t] = true
+			rs.worded[t] = rs.worded[t] || rs.worded[c]
 		}
 	}
 }

@@ -344,6 +344,13 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		}
 		fmt.Fprintf(os.Stderr, "graphplan: terms=%v weights=%v covered=%v values=%+v\n", rs.terms, weights, rs.covered, rs.values)
 	}
+	// a picker of two groups whose other group holds an option the command
+	// asks for: that one too, before accepting (optionAsked)
+	if best == nil || best.via > 0 {
+		if c, ok := rs.optionAsked(st); ok {
+			return decision(c, 0.7), nil
+		}
+	}
 	// the command's last operation opened a dialog asking to confirm it:
 	// answer with its positive button (OK / Yes / Allow / Save), then stop.
 	// When the step that opened it did part of the command, accept it even

@@ -922,3 +922,45 @@ func TestHintShownAsText(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionAsked: on a picker of two groups of radio buttons, once the
+// run picked an option of one, a not-chosen option of the other group
+// that carries a word of the command is picked too before accepting;
+// an option of the picked one's own group, a check box, or an option the
+// command does not ask for is not.
+func TestOptionAsked(t *testing.T) {
+	s := dialogOf(t, `{"id":1,"parent":0,"class":"android.widget.RadioGroup","bounds":[100,600,980,1000],"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":1,"class":"android.widget.RadioButton","text":"Title","bounds":[100,600,980,700],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":3,"parent":1,"class":"android.widget.RadioButton","text":"Duration","bounds":[100,700,980,800],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":4,"parent":1,"class":"android.widget.RadioButton","text":"Date added","bounds":[100,800,980,900],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":5,"parent":0,"class":"android.widget.RadioGroup","bounds":[100,1000,980,1200],"enabled":true,"visible_to_user":true},
+		 {"id":6,"parent":5,"class":"android.widget.RadioButton","text":"Ascending","bounds":[100,1000,980,1100],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":7,"parent":5,"class":"android.widget.RadioButton","text":"Descending","bounds":[100,1100,980,1200],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":8,"parent":0,"class":"android.widget.CheckBox","text":"Only this playlist","bounds":[100,1200,980,1300],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":9,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[100,1400,500,1500],"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":10,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,1400,980,1500],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	els := screen.Elements(s)
+	idx := byLabel(els)
+	for _, tc := range []struct {
+		command, picked, want string
+	}{
+		{"sort the podcasts by date added, newest first", "Date added", "Descending"},
+		{"sort the podcasts by title z to a", "Title", "Descending"},
+		{"sort the podcasts by duration", "Duration", ""},
+		{"sort by duration, then by date added", "Duration", ""}, // the picked one's own group
+		{"sort only this playlist by duration", "Duration", ""},  // a check box
+	} {
+		rs := newRunState(tc.command, "")
+		h := daemon.StepRecord{Action: device.Tap, OK: true, Screen: "p", After: "p", Label: tc.picked, Target: screen.Describe(s, els[idx[tc.picked]].NodeID)}
+		rs.foldStep(h)
+		st := &daemon.PlanState{Command: tc.command, Screen: s, Elements: els, Print: "p", History: []daemon.StepRecord{h}}
+		c, ok := rs.optionAsked(st)
+		got := ""
+		if ok {
+			got = els[c.element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%q after %q: optionAsked %q, want %q", tc.command, tc.picked, got, tc.want)
+		}
+	}
+}

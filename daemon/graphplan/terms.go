@@ -184,6 +184,10 @@ type runState struct {
 	nearest string
 	// appWords: the terms of the app's label
 	appWords map[term]bool
+	// phraseOf: the literal terms of the words of an object phrase of the
+	// vocabulary ("newest first") → the phrase's concept (@descending):
+	// a step that covers the concept covers its words (coverPhrases)
+	phraseOf map[term]term
 	// recorded: in a route check, the command's terms that the walked
 	// flow's own command carries (recordAs); recordedAll: that command
 	// asked for all of something too
@@ -299,6 +303,14 @@ func newRunState(cmd, appLabel string) *runState {
 		}
 	}
 	cmdTerms := termsOf(cmd)
+	for i, c := range u.Phrase {
+		if c != "" && u.Stems[i] != "" {
+			if rs.phraseOf == nil {
+				rs.phraseOf = map[term]term{}
+			}
+			rs.phraseOf[term(u.Stems[i])] = term("@" + c)
+		}
+	}
 	rs.adds = slices.Contains(cmdTerms, "@add")
 	rs.changesOnly = !rs.adds && (slices.Contains(cmdTerms, "@edit") || slices.Contains(cmdTerms, "@delete"))
 	rs.sends = slices.Contains(cmdTerms, "@send")

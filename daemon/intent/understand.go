@@ -42,6 +42,11 @@ type Command struct {
 	// the vocabulary ("rid" and "of" of "get rid of", "to" of "go to"):
 	// the phrase's concept, on its first word, is its meaning.
 	Filler []bool `json:"-"`
+	// Phrase[i]: the concept of the multi-word object phrase of the
+	// vocabulary Tokens[i] is a word of ("newest" and "first" of "newest
+	// first": descending), "" for a word of none; the phrase's words mean
+	// it together.
+	Phrase []string `json:"-"`
 }
 
 // Understand analyses cmd without a model. The heuristics, in order:
@@ -76,14 +81,20 @@ func Understand(cmd string) Command {
 	toks := Tokenize(cmd)
 	pts := analyzeTokens(cmd, toks, nil)
 	c := Command{Text: cmd, Tokens: toks, Stems: make([]string, len(toks)), Filler: make([]bool, len(toks))}
-	filler := map[int]bool{} // start offsets of action-phrase tails
+	filler := map[int]bool{}   // start offsets of action-phrase tails
+	phrase := map[int]string{} // … of the words of object phrases
 	for _, p := range pts {
 		if p.tail {
 			filler[p.start] = true
 		}
+		if p.phrase != "" {
+			phrase[p.start] = p.phrase
+		}
 	}
+	c.Phrase = make([]string, len(toks))
 	for i, t := range toks {
 		c.Filler[i] = filler[t.Start]
+		c.Phrase[i] = phrase[t.Start]
 		if t.Kind == KindWord && !isAddress(t.Text) {
 			c.Stems[i] = stemWord(t.Text)
 		} else {
@@ -121,6 +132,7 @@ type ptok struct {
 	slot             string   // a slot placeholder of a pattern
 	neg, role        bool     // a negation ("not"); a role preposition ("from", "to")
 	tail             bool     // completes an action phrase ("rid" of "get rid of")
+	phrase           string   // the concept of the object phrase the word is part of ("first" of "newest first")
 	tris             []uint64 // character trigrams of a word token's text (unsorted), for the index
 	stris            []uint64 // trigrams for scoring: of "@concept" for vocabulary words, else of the text
 	// words: the stems of the words of a quoted text of two words or more,
@@ -290,6 +302,9 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 				tail := int8(1)
 				if !ph.mem.action {
 					tail = 2
+					for k := range ph.stems {
+						pts[i+k].phrase = ph.mem.id
+					}
 				}
 				for k := 1; k < len(ph.stems); k++ {
 					inPhrase[i+k] = tail

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -238,6 +239,32 @@ func TestUnderstandFiller(t *testing.T) {
 		}
 		if !slices.Equal(got, tc.filler) {
 			t.Errorf("Understand(%q).Filler words = %q, want %q", tc.cmd, got, tc.filler)
+		}
+	}
+}
+
+// TestUnderstandPhrase: every word of an object phrase of the vocabulary
+// carries the phrase's concept; an action phrase's words and words of no
+// phrase carry none.
+func TestUnderstandPhrase(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		phrase map[string]string // word → concept
+	}{
+		{"sort the clips by date, newest first", map[string]string{"newest": "descending", "first": "descending"}},
+		{"turn on dark mode", map[string]string{"dark": "darkmode", "mode": "darkmode"}},
+		{"go to settings", map[string]string{}},
+		{"delete the note", map[string]string{}},
+	} {
+		u := Understand(tc.cmd)
+		got := map[string]string{}
+		for i, c := range u.Phrase {
+			if c != "" {
+				got[u.Tokens[i].Text] = c
+			}
+		}
+		if !maps.Equal(got, tc.phrase) {
+			t.Errorf("Understand(%q).Phrase = %v, want %v", tc.cmd, got, tc.phrase)
 		}
 	}
 }

@@ -24,8 +24,27 @@ func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64, w map[t
 		rs.confirmedDialog = true
 		return decision(c, 0.7)
 	}
+	if c, ok := rs.commitAsked(st); ok {
+		rs.confirmedDialog = true
+		return decision(c, 0.7)
+	}
 	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, w),
 		Reason: "the typed values are committed"}
+}
+
+// commitAsked returns the positive button of a dialog the run's last
+// step opened once the form was committed, unless a dialog was accepted
+// already: the commit asks to be confirmed ("Overwrite the file?" after
+// OK), and its work is not done until it is.
+func (rs *runState) commitAsked(st *daemon.PlanState) (candidate, bool) {
+	n := len(st.History)
+	if n == 0 || rs.confirmedDialog || !daemon.IsDialog(st.Screen) {
+		return candidate{}, false
+	}
+	if h := st.History[n-1]; !h.OK || h.Backtracked || h.Undo || h.After != st.Print || h.Screen == st.Print {
+		return candidate{}, false
+	}
+	return positiveButton(st)
 }
 
 // formChoice returns, before a form is committed, a tap on a radio button

@@ -964,3 +964,40 @@ func TestOptionAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitAsked: once a form is committed, a dialog its commit opened
+// ("Overwrite the file?") is accepted before the command is done; a full
+// screen, a dialog the run did not just open, or a second dialog is not.
+func TestCommitAsked(t *testing.T) {
+	ask := dialogOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Overwrite the file?","bounds":[100,700,980,800],"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":0,"class":"android.widget.Button","text":"No","bounds":[100,1400,500,1500],"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":3,"parent":0,"class":"android.widget.Button","text":"Yes","bounds":[600,1400,980,1500],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	full := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Overwrite the file?","bounds":[100,700,980,800],"enabled":true,"visible_to_user":true},
+		 {"id":3,"parent":0,"class":"android.widget.Button","text":"Yes","bounds":[600,1400,980,1500],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	commit := daemon.StepRecord{Action: device.Tap, OK: true, Label: "OK", Screen: "form", After: "ask", Target: screen.Descriptor{Class: "android.widget.Button", Text: "OK"}}
+	for _, tc := range []struct {
+		name      string
+		s         *screen.Snapshot
+		last      daemon.StepRecord
+		confirmed bool
+		want      string
+	}{
+		{"a dialog the commit opened", ask, commit, false, "Yes"},
+		{"a full screen", full, commit, false, ""},
+		{"a dialog accepted already", ask, commit, true, ""},
+		{"a dialog the last step did not open", ask, daemon.StepRecord{Action: device.Tap, OK: true, Label: "OK", Screen: "ask", After: "ask"}, false, ""},
+	} {
+		rs := newRunState("resize the photo to width 800", "")
+		rs.committed, rs.confirmedDialog = true, tc.confirmed
+		els := screen.Elements(tc.s)
+		st := &daemon.PlanState{Command: rs.cmd, Screen: tc.s, Elements: els, Print: "ask", History: []daemon.StepRecord{tc.last}}
+		d := rs.afterCommit(st, 0, nil)
+		got := ""
+		if d.Action == device.Tap {
+			got = els[d.Element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%s: afterCommit %s %q, want a tap on %q", tc.name, d.Action, got, tc.want)
+		}
+	}
+}

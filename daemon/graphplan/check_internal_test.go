@@ -538,6 +538,8 @@ func TestGivenValueIsAccounted(t *testing.T) {
 			[]daemon.StepRecord{tapOn("Add contact"), field("Name", "Omar"), field("Number", "5550123")}, false},
 		{"the number not typed", "add contact Omar, number 5550123",
 			[]daemon.StepRecord{tapOn("Add contact"), field("Name", "Omar")}, true},
+		{"a length of time typed, its unit with it", "countdown of 5 minutes",
+			[]daemon.StepRecord{tapOn("Countdown"), field("Length", "5")}, false},
 		{"a possessive name", "archive Omar's notes",
 			[]daemon.StepRecord{tapOn("Omar"), tapOn("Notes"), tapOn("Archive")}, false},
 	}

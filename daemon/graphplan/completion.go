@@ -373,13 +373,14 @@ func (rs *runState) unknownLeft() bool {
 }
 
 // givenTerms are the terms of the command's values a step typed or
-// picked (value.done): a value given is a word accounted for ("… number
+// picked (value.done), with the unit of a length of time ("5 minutes":
+// value.durTerms): a value given is a word accounted for ("… number
 // 5550123" typed into a field), though no element of the app carries it.
 func (rs *runState) givenTerms() map[term]bool {
 	out := map[term]bool{}
 	for _, v := range rs.values {
 		if v.done {
-			for _, t := range termsOf(v.text) {
+			for _, t := range slices.Concat(termsOf(v.text), v.durTerms) {
 				out[t] = true
 			}
 		}

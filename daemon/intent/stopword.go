@@ -15,6 +15,7 @@ import (
 var uiStopwords = setOf(
 	"ah", "er", "erm", "hm", "hmm", "uh", "uhh", "uhm", "um", "umm",
 	"every",        // as "all" and "each" are (Snowball): a quantifier, read by quantifiers
+	"another",      // as "other" is (Snowball)
 	"much", "many", // "how much storage …": a question, as "how" is
 	"also", "app", "apps", "application", "applications", "bit", "button", "called", "click", "could", "don't", "dont", "don’t", "flip",
 	"get", "gets", "go", "got", "hey", "hit", "i'd", "i'll", "i'm", "icon", "it's", "kindly", "let", "let's",

@@ -33,10 +33,10 @@ func TestSpokenStopwords(t *testing.T) {
 }
 
 // TestPluralAndUnapostrophedStopwords: "apps" is as empty of task
-// meaning as "app", "thats" as "that's", and "w" is the chat spelling of
-// "with"; words that look like them are not.
+// meaning as "app", "thats" as "that's", "another" as "other", and "w" is
+// the chat spelling of "with"; words that look like them are not.
 func TestPluralAndUnapostrophedStopwords(t *testing.T) {
-	for w, want := range map[string]bool{"apps": true, "applications": true, "thats": true, "w": true, "apply": false, "wifi": false} {
+	for w, want := range map[string]bool{"apps": true, "applications": true, "thats": true, "w": true, "another": true, "apply": false, "wifi": false} {
 		if got := IsStopword(w); got != want {
 			t.Errorf("IsStopword(%q) = %v, want %v", w, got, want)
 		}

@@ -74,8 +74,16 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 			sub = substitution{c.Unmatched, c.FlowUnmatched}
 		}
 		slots, rows, why := r.checkFlow(ctx, p, f, sub)
-		if why == "" && len(rows) == 0 && slices.ContainsFunc(c.Vetoes, otherValue) {
+		switch {
+		case why != "" || len(rows) > 0:
+		case slices.Contains(c.Vetoes, intent.VetoValue):
 			why = "the command names another value, and the walk tapped no row carrying it"
+		case slices.Contains(c.Vetoes, intent.VetoLiteral):
+			if intent.Universal(r.res.Command) && !intent.Universal(learnedAs(f)) {
+				why = "the command asks for all of something, and the flow was learned for one"
+			} else if row, ok := unnamedRow(f, r.res.Command); ok {
+				why = fmt.Sprintf("the flow taps the row %q its own command named, which this one does not", r.private(row))
+			}
 		}
 		if why != "" {
 			whyNot = append(whyNot, fmt.Sprintf("flow %d: %s", f.ID, why))

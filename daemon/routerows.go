@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
@@ -26,7 +27,10 @@ import (
 // its name, never a guess). Such a replay is another route than the
 // flow's: it is neither taught to the flow nor used to repair it. A
 // command that names another value but whose walk taps no other row is
-// not confirmed (routeFits).
+// not confirmed (routeFits); one that leaves out a value of the flow's
+// (intent.VetoLiteral) is not where that value is a row the flow tapped
+// (unnamedRow), or where it asks for all of something the flow did
+// once.
 
 // otherRow reports whether el, the element the checker chose on the kept
 // screen s where the flow's step taps another, is the list row the
@@ -59,6 +63,26 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 // command, not the same one with another value.
 func valueIn(text, name string) bool {
 	return slices.Contains(intent.Names(text), intent.NameKey(name))
+}
+
+// unnamedRow returns the name of a list row flow f taps that is a value
+// of the command it was learned for (valueIn) and that command does not
+// say (carries), and true; false when it taps none. A command that leaves
+// out a value the flow names (intent.VetoLiteral: "mark the thread as
+// unread" against the flow for Ezra's) is confirmed by a walk only where
+// the value is no row the flow picked ("… in the 'Scans' folder, path
+// 'Internal/Scans/'", the path a text the flow only showed).
+func unnamedRow(f *knowledge.Flow, command string) (string, bool) {
+	learned := learnedAs(f)
+	for _, st := range f.Steps {
+		if st.Action != device.Tap || !st.Target.InList {
+			continue
+		}
+		if name := screen.RowName(st.Target.Label()); name != "" && valueIn(learned, name) && !carries(command, name) {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // otherValue: v is a veto of another value (the command's) or a value

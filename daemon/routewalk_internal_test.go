@@ -248,6 +248,26 @@ func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
 	if len(fits) != 0 || len(whyNot) != 1 || !strings.Contains(whyNot[0], "no row carrying it") {
 		t.Errorf("another value, the flow's own row: fits %v, why %q", fits, whyNot)
 	}
+	// a value of the flow's the command leaves out (intent.VetoLiteral):
+	// confirmed only where it is no row the flow tapped, and never for a
+	// command asking for all of something
+	folders := searchResults(t, "", "Scans · 3 items", "Pets · 1 item")
+	scans := save("open the 'Scans' folder, path 'Internal/Scans/'", folders, "Scans · 3 items")
+	for _, tc := range []struct {
+		command, taps string
+		f             *knowledge.Flow
+		why           string // "": confirmed
+	}{
+		{"mark the thread as unread", "Ezra", bob, "its own command named"},
+		{"mark every thread as unread", "Ezra", bob, "all of something"},
+		{"open the Scans folder", "Scans", scans, ""},
+	} {
+		r := &run{e: &Engine{store: st}, cfg: Config{RouteCheck: rowPlanner{tc.taps}}, res: &Result{Command: tc.command, Package: tc.f.Package}}
+		fits, whyNot := r.routeFits(ctx, []intent.Candidate{{FlowID: tc.f.ID, Vetoes: []string{intent.VetoLiteral}}}, map[int64]*knowledge.Flow{tc.f.ID: tc.f})
+		if tc.why == "" && (len(fits) != 1 || len(whyNot) != 0) || tc.why != "" && (len(fits) != 0 || len(whyNot) != 1 || !strings.Contains(whyNot[0], tc.why)) {
+			t.Errorf("%q, a value left out: fits %v, why %q; want %q", tc.command, fits, whyNot, tc.why)
+		}
+	}
 }
 
 // walkStore opens a store in t's temporary directory, closed when t ends.
@@ -279,5 +299,32 @@ func saveWalked(t *testing.T, st *knowledge.Store, f *knowledge.Flow, screens ..
 	}
 	if err := st.SetFlowScreens(ctx, f.ID, kept); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnnamedRow: a flow that tapped the list row its own command named
+// is about that row; a command that leaves the name out gives the row no
+// other value (unnamedRow), one that says it does, and a value of the
+// flow's command that is no row it tapped (a path it only showed) is no
+// such row.
+func TestUnnamedRow(t *testing.T) {
+	row := func(label string) knowledge.Step {
+		return knowledge.Step{Action: device.Tap, Target: screen.Descriptor{Class: "android.widget.LinearLayout", Text: label, InList: true}}
+	}
+	thread := &knowledge.Flow{Commands: []string{"mark the thread with Ezra as unread"}, Steps: []knowledge.Step{row("Ezra · See you · 12.04"), {Action: device.Tap, Target: screen.Descriptor{Class: "android.widget.TextView", Text: "Mark as unread"}}}}
+	folder := &knowledge.Flow{Commands: []string{"create a folder named 'pets' in the 'Scans' folder, path 'Internal/Scans/'"}, Steps: []knowledge.Step{row("Scans · 3 items")}}
+	for _, tc := range []struct {
+		f       *knowledge.Flow
+		command string
+		want    string
+	}{
+		{thread, "mark the thread as unread", "Ezra"},
+		{thread, "mark Ezra's thread as unread", ""},
+		{folder, "create a folder named 'toys' in Scans", ""},
+		{folder, "create a folder named 'toys'", "Scans"},
+	} {
+		if got, ok := unnamedRow(tc.f, tc.command); got != tc.want || ok != (tc.want != "") {
+			t.Errorf("%q: unnamedRow = %q %v, want %q", tc.command, got, ok, tc.want)
+		}
 	}
 }

@@ -124,7 +124,10 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 // to match.
 func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 	whole := intent.FileNames(cmd)
-	if nv, ok := daemon.NamedValue(cmd); ok && names && !slices.ContainsFunc(whole, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
+	// a name after "named" / "called" runs to the clause's end, unless a
+	// name written as such starts it ("named beach_day in Pictures")
+	written := slices.Concat(whole, slices.DeleteFunc(slices.Clone(u.Values), func(v intent.Value) bool { return !namedAsWritten(v) }))
+	if nv, ok := daemon.NamedValue(cmd); ok && names && !slices.ContainsFunc(written, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
 		nv.Kind = intent.KindQuoted // typed as written, like a quoted name
 		whole = append(whole, nv)
 	}
@@ -149,9 +152,10 @@ func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 }
 
 // namedAsWritten reports whether a value of the command is a name to type
-// or pick as it is written: quoted, or a file name ("keep it as scan7.png").
+// or pick as it is written: quoted, a file name ("keep it as scan7.png"),
+// or a name joined by "_" ("call it beach_day").
 func namedAsWritten(v intent.Value) bool {
-	return v.Kind == intent.KindQuoted || intent.IsFileName(v)
+	return v.Kind == intent.KindQuoted || intent.IsFileName(v) || intent.IsIdentifier(v)
 }
 
 // phrases returns the command's word n-grams (2-4 words), normalised, for

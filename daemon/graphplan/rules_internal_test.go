@@ -2,6 +2,7 @@ package graphplan
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -999,5 +1000,43 @@ func TestCommitAsked(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: afterCommit %s %q, want a tap on %q", tc.name, d.Action, got, tc.want)
 		}
+	}
+}
+
+// TestNameWrittenAsSuch: a name joined by "_" after "named" is the whole
+// value, not the words after it to the clause's end ("… in Pictures");
+// without one, the name runs on as before.
+func TestNameWrittenAsSuch(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"create a folder named beach_day in Pictures": "beach_day",
+		"create a folder named beach day":             "beach day",
+	} {
+		rs := newRunState(cmd, "")
+		if len(rs.values) != 1 || rs.values[0].text != want || !rs.values[0].quoted {
+			t.Errorf("%q: values %+v, want one typed as written, %q", cmd, rs.values, want)
+		}
+	}
+}
+
+// TestFocusedFieldFirst: of two fields of a dialog that fit a value as
+// well, the one the app put the cursor in gets it (a path shown above
+// the new folder's name).
+func TestFocusedFieldFirst(t *testing.T) {
+	s := dialogOf(t, `{"id":1,"parent":0,"class":"android.widget.EditText","text":"Internal/Scans/","resource_id":"org.example.files:id/folder_path","bounds":[100,700,980,800],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":0,"class":"android.widget.EditText","text":"Title","resource_id":"org.example.files:id/folder_name","bounds":[100,800,980,900],"editable":true,"clickable":true,"focused":true,"enabled":true,"visible_to_user":true},
+		 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[600,1400,980,1500],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	els := screen.Elements(s)
+	st := &daemon.PlanState{Command: "create a folder named 'pets'", Screen: s, Elements: els, Print: "d"}
+	rs := newRunState(st.Command, "")
+	cands := (&Planner{}).screenCandidates(rs, st, nil, map[term]float64{})
+	best := -1.0
+	got := ""
+	for _, c := range cands {
+		if c.action == device.Input && c.score > best {
+			best, got = c.score, els[c.element].Resource
+		}
+	}
+	if !strings.HasSuffix(got, "folder_name") {
+		t.Errorf("the name goes into %q, want the focused folder_name field (candidates %+v)", got, cands)
 	}
 }

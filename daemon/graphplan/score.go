@@ -86,6 +86,11 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 				if e.Focused || daemon.IsDialog(st.Screen) {
 					sc += 0.25
 				}
+				if e.Focused {
+					// where the app put the cursor, before another field of
+					// the same dialog (a path shown above the name to give)
+					sc += 0.05
+				}
 				if rs.search && isSearchField(e) {
 					sc += 0.5 // the command asks to search: this is where
 				}

@@ -75,3 +75,29 @@ func TestFileNameWordsAreNames(t *testing.T) {
 		t.Errorf("delete backup.zip: verbs %v, want [delete]", u.Verbs)
 	}
 }
+
+// TestIdentifierIsAValue: a name joined by "_" ("beach_day") is no word
+// of the language: a value of the command, as written; a file name
+// keeps its own reading, and words with a stray "_" are no names.
+func TestIdentifierIsAValue(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want []string
+	}{
+		{"create folder beach_day in Pictures", []string{"beach_day"}},
+		{"save the list as team_notes_2", []string{"team_notes_2"}},
+		{"open scan_7.png", nil}, // a file name: FileNames reads it
+		{"rename it to _draft or draft_ or a__b", nil},
+	} {
+		var got []string
+		for _, v := range Understand(tc.cmd).Values {
+			got = append(got, v.Text)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Understand(%q).Values = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	if !IsIdentifier(Value{Text: "beach_day", Kind: KindWord}) || IsIdentifier(Value{Text: "beach_day", Kind: KindQuoted}) || IsIdentifier(Value{Text: "beach day", Kind: KindWord}) {
+		t.Error("IsIdentifier: a word value joined by _ only")
+	}
+}

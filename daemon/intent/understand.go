@@ -175,6 +175,30 @@ func (t *ptok) strongAction() bool {
 	return false
 }
 
+// isIdentifier reports whether s is a name written as one word of
+// letters and digits joined by "_" ("holiday_2024", "team_notes"): no
+// word of a language, so a value of the command, as a quoted text is.
+func isIdentifier(s string) bool {
+	if !strings.Contains(s, "_") || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || strings.Contains(s, "__") {
+		return false
+	}
+	letter := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r), r == '_', r == '-':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// IsIdentifier reports whether v is a word value that is a name written
+// as one word joined by "_" (isIdentifier): typed as written.
+func IsIdentifier(v Value) bool { return v.Kind == KindWord && isIdentifier(v.Text) }
+
 func isAddress(s string) bool {
 	return strings.Contains(s, "@") || strings.Contains(s, "://") || strings.HasPrefix(s, "www.")
 }
@@ -264,7 +288,7 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 			continue
 		}
 		if t.Kind == KindWord {
-			if isAddress(t.Text) {
+			if isAddress(t.Text) || isIdentifier(t.Text) && !inFileName(files, t) {
 				p.stem, p.proper = t.Text, true
 			} else {
 				p.stem, p.named = stemWord(t.Text), inFileName(files, t)

@@ -311,7 +311,7 @@ func TestUnnamedRow(t *testing.T) {
 	row := func(label string) knowledge.Step {
 		return knowledge.Step{Action: device.Tap, Target: screen.Descriptor{Class: "android.widget.LinearLayout", Text: label, InList: true}}
 	}
-	thread := &knowledge.Flow{Commands: []string{"mark the thread with Ezra as unread"}, Steps: []knowledge.Step{row("Ezra · See you · 12.04"), {Action: device.Tap, Target: screen.Descriptor{Class: "android.widget.TextView", Text: "Mark as unread"}}}}
+	thread := &knowledge.Flow{Commands: []string{"mark the thread with Ezra as unread"}, Steps: []knowledge.Step{row("Ezra · See you · 12.04"), {Action: device.Tap, Target: screen.Descriptor{Class: "android.widget.TextView", Text: "Flag as unread"}}}}
 	folder := &knowledge.Flow{Commands: []string{"create a folder named 'pets' in the 'Scans' folder, path 'Internal/Scans/'"}, Steps: []knowledge.Step{row("Scans · 3 items")}}
 	for _, tc := range []struct {
 		f       *knowledge.Flow

@@ -540,8 +540,8 @@ func TestGivenValueIsAccounted(t *testing.T) {
 			[]daemon.StepRecord{tapOn("Add contact"), field("Name", "Omar")}, true},
 		{"a length of time typed, its unit with it", "countdown of 5 minutes",
 			[]daemon.StepRecord{tapOn("Countdown"), field("Length", "5")}, false},
-		{"a possessive name", "archive Omar's notes",
-			[]daemon.StepRecord{tapOn("Omar"), tapOn("Notes"), tapOn("Archive")}, false},
+		{"a possessive name", "archive Omar's memos",
+			[]daemon.StepRecord{tapOn("Omar"), tapOn("Memos"), tapOn("Archive")}, false},
 	}
 	for _, tc := range cases {
 		p := &Planner{}
@@ -573,12 +573,12 @@ func TestRecordedWords(t *testing.T) {
 		steps                  []daemon.StepRecord
 		left                   bool
 	}{
-		{"a word of the flow's command", "mark the chat with Dora as unread", "mark the chat with Ezra as unread",
-			[]daemon.StepRecord{tapOn("Dora"), tapOn("Mark as unread")}, false},
-		{"no flow's command", "mark the chat with Dora as unread", "",
-			[]daemon.StepRecord{tapOn("Dora"), tapOn("Mark as unread")}, true},
-		{"a word the flow's command lacks", "mark the chat with Dora as unread and pin it", "mark the chat with Ezra as unread",
-			[]daemon.StepRecord{tapOn("Dora"), tapOn("Mark as unread")}, true},
+		{"a word of the flow's command", "flag the chat with Dora as unread", "flag the chat with Ezra as unread",
+			[]daemon.StepRecord{tapOn("Dora"), tapOn("Flag as unread")}, false},
+		{"no flow's command", "flag the chat with Dora as unread", "",
+			[]daemon.StepRecord{tapOn("Dora"), tapOn("Flag as unread")}, true},
+		{"a word the flow's command lacks", "flag the chat with Dora as unread and pin it", "flag the chat with Ezra as unread",
+			[]daemon.StepRecord{tapOn("Dora"), tapOn("Flag as unread")}, true},
 	}
 	for _, tc := range cases {
 		p := &Planner{}

@@ -218,11 +218,12 @@ func (rs *runState) pickedHere(st *daemon.PlanState) (daemon.StepRecord, bool) {
 // (pickedHere), a tap on a radio button of another group of the screen
 // that is not chosen yet and carries a word of the command no step
 // covered by its own words (runState.worded: the meaning of the whole
-// command on the option picked is no choice of the other): a dialog of two groups keeps both choices only once accepted
-// ("sort by last modified, newest first": "Last modified", then
-// "Descending", then OK). A radio button of the picked one's own group
-// would undo the pick; a check box is a setting of its own ("Use for
-// this folder only"), never picked on a word it shares.
+// command on the option picked is no choice of the other): a dialog of
+// two groups keeps both choices only once accepted ("sort by date added,
+// newest first": "Date added", then "Descending", then OK). A radio
+// button of the picked one's own group would undo the pick; a check box
+// is a setting of its own ("Only this playlist"), never picked on a word
+// it shares.
 func (rs *runState) optionAsked(st *daemon.PlanState) (candidate, bool) {
 	h, ok := rs.pickedHere(st)
 	if !ok || !isRadio(h.Target) {

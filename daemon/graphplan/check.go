@@ -71,8 +71,9 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 				left = false
 			case asWritten:
 				// a word standing in for one of the flow's: on a step's
-				// target as written
-				left = left && !(strict[t] && written[t])
+				// target as written, or a word a switch's state says
+				// ("stop …" for the flow's "disable …": a switch set off)
+				left = left && !(strict[t] && written[t]) && !rs.setBySwitch(t)
 			case rs.worded[t] || shown[t] || given[t] || rs.recorded[t]:
 				left = false
 			}
@@ -143,4 +144,11 @@ func (p *Planner) offUndone(st *daemon.PlanState) bool {
 // (runState.verbs) was covered by a step.
 func (rs *runState) verbsDone() bool {
 	return !slices.ContainsFunc(rs.verbs, func(v term) bool { return !rs.covered[v] })
+}
+
+// setBySwitch reports whether a step set a switch (runState.toggled) and
+// t is a word of the command such a step covers (foldStep): a verb that
+// sets ("add", "turn on", "disable"), changes, or stops doing something.
+func (rs *runState) setBySwitch(t term) bool {
+	return rs.toggled && rs.covered[t] && (isSetVerb(t) || t == "@edit" || rs.switchVerb(t))
 }

@@ -624,3 +624,25 @@ func TestPhraseCoveredByItsConcept(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictWordSetBySwitch: a word of the command standing in for one of
+// the flow's ("stop" for its "disable") is accounted for by a switch a
+// step set, as the state the word asks for; a plain tap accounts for it
+// only by carrying it.
+func TestStrictWordSetBySwitch(t *testing.T) {
+	sw := daemon.StepRecord{Action: daemon.ActEnsureOff, OK: true, Label: "Sync drafts",
+		Target: screen.Descriptor{Class: "android.widget.Switch", Text: "Sync drafts", Checkable: true}}
+	for _, tc := range []struct {
+		name string
+		last daemon.StepRecord
+		left bool
+	}{{"a switch set off", sw, false}, {"a plain tap", tapOn("Sync drafts"), true}} {
+		p := &Planner{}
+		p.run = newRunState("stop syncing drafts", "")
+		p.run.foldStep(tc.last)
+		st := &daemon.PlanState{Strict: []string{"stop"}, Replaced: []string{"disable"}, History: []daemon.StepRecord{tc.last}}
+		if got := p.wordLeft(st); got != tc.left {
+			t.Errorf("%s: wordLeft %v, want %v (covered %v)", tc.name, got, tc.left, p.run.covered)
+		}
+	}
+}

@@ -71,9 +71,10 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 				left = false
 			case asWritten:
 				// a word standing in for one of the flow's: on a step's
-				// target as written, or a word a switch's state says
-				// ("stop …" for the flow's "disable …": a switch set off)
-				left = left && !(strict[t] && written[t]) && !rs.setBySwitch(t)
+				// target as written, a word a switch's state says ("stop
+				// …" for the flow's "disable …": a switch set off), or a
+				// word the flow's own command has as written
+				left = left && !(strict[t] && written[t]) && !rs.setBySwitch(t) && !(rs.recorded[t] && !strings.HasPrefix(string(t), "@"))
 			case rs.worded[t] || shown[t] || given[t] || rs.recorded[t]:
 				left = false
 			}

@@ -646,3 +646,25 @@ func TestStrictWordSetBySwitch(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictWordRecorded: a word of the command the matcher read as
+// standing in for one of the flow's is accounted for when the flow's own
+// command has it as written; a concept the two share is not enough.
+func TestStrictWordRecorded(t *testing.T) {
+	for _, tc := range []struct {
+		learned string
+		left    bool
+	}{{"set the loop mode to 'loop the current song'", false}, {"set the loop mode to 'loop this song'", true}, {"", true}} {
+		p := &Planner{}
+		p.run = newRunState("loop the current song", "")
+		if tc.learned != "" {
+			p.run.recordAs(tc.learned)
+		}
+		h := tapOn("Loop the song")
+		p.run.foldStep(h)
+		st := &daemon.PlanState{Strict: []string{"current"}, Replaced: []string{"this"}, History: []daemon.StepRecord{h}}
+		if got := p.wordLeft(st); got != tc.left {
+			t.Errorf("learned as %q: wordLeft %v, want %v (recorded %v)", tc.learned, got, tc.left, p.run.recorded)
+		}
+	}
+}

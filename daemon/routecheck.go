@@ -371,9 +371,11 @@ func hasLabel(labels []string, label string) bool {
 
 // hardVeto: the matcher's rules a route check never overrules — an
 // opposite, a negation on one side, swapped roles (issue 11: those rules
-// stay whatever a model says). Another value or name (otherValue) it
-// overrules only by tapping, on the flow's kept screens, the row the
-// command names in place of the flow's (routerows.go, routeFits).
+// stay whatever a model says). Another value or name of the command
+// (intent.VetoValue) it overrules only by tapping, on the flow's kept
+// screens, the row the command names in place of the flow's; a value of
+// the flow's the command leaves out (intent.VetoLiteral), only where that
+// value is no row the flow tapped (routerows.go, routeFits).
 func hardVeto(v string) bool {
 	switch v {
 	case intent.VetoOpposite, intent.VetoNegation, intent.VetoRoles:

@@ -85,9 +85,6 @@ func unnamedRow(f *knowledge.Flow, command string) (string, bool) {
 	return "", false
 }
 
-// otherValue: v is a veto of another value (the command's) or a value
-// the flow has and the command does not say.
-func otherValue(v string) bool { return v == intent.VetoValue || v == intent.VetoLiteral }
 
 // quoteAll lists the values of m (step index → name) quoted, in step
 // order: `"Dora", "Reports"`.

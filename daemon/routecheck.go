@@ -300,6 +300,12 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		}
 		d.Action = step.Action
 	}
+	if d.Action == device.Input && step.Action == device.Tap && step.Target.Editable && target.Key() == step.Target.Key() {
+		// the flow tapped the field before typing into it, the checker
+		// types at once: the tap only focuses it, and the checker is
+		// asked again on the screen after it
+		d.Action = device.Tap
+	}
 	if d.Action != step.Action {
 		// a tap on a toggle where the flow sets it on or off: the
 		// checker does not say which state the command wants

@@ -328,3 +328,41 @@ func TestUnnamedRow(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreesOnAFocusingTap: where the flow tapped a field before typing
+// into it and the checker would type at once, the tap is taken as the
+// flow's (only focusing the field); the checker typing into another
+// field, or the flow tapping something that is no field, differs.
+func TestAgreesOnAFocusingTap(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"activity":"a/.Label","windows":[{"id":0,"type":"application","layer":0,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Title","resource_id":"a:id/label_title","bounds":[0,200,1080,320],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.EditText","text":"Colour","resource_id":"a:id/label_colour","bounds":[0,320,1080,440],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","resource_id":"a:id/ok","bounds":[0,440,1080,560],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	at := func(label string) int {
+		i := slices.IndexFunc(els, func(e screen.Element) bool { return e.Label == label })
+		if i < 0 {
+			t.Fatalf("no %q among %+v", label, els)
+		}
+		return i
+	}
+	st := &PlanState{Command: "rename the label urgent to later", Screen: s, Elements: els}
+	for _, tc := range []struct {
+		name, tapped, typedInto string
+		ok                      bool
+	}{
+		{"the field the flow tapped", "Title", "Title", true},
+		{"another field", "Title", "Colour", false},
+		{"no field tapped", "OK", "Title", false},
+	} {
+		step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at(tc.tapped)].NodeID)}
+		rec, why := agrees(s, st, Decision{Action: device.Input, Element: at(tc.typedInto), Text: "later"}, step, "rename the label urgent to soon", map[string]string{})
+		if (why == "") != tc.ok || tc.ok && (rec.Action != device.Tap || rec.Text != "") {
+			t.Errorf("%s: %+v %q, want agreeing %v as a tap", tc.name, rec, why, tc.ok)
+		}
+	}
+}

@@ -64,6 +64,11 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 					// before it are done once that is opened (openedResult)
 					rs.coverDescribing(v)
 				}
+				if v.names {
+					// a new name or value typed is the change the command
+					// asks ("rename … to chores"): its verb is done
+					rs.coverEdit()
+				}
 				break
 			}
 		}
@@ -219,6 +224,17 @@ func (rs *runState) coverPhrases() {
 		if rs.covered[c] {
 			rs.covered[t] = true
 			rs.worded[t] = rs.worded[t] || rs.worded[c]
+		}
+	}
+}
+
+// coverEdit covers the command's change verb, the concept edit and the
+// words that mean it ("rename", "change"): a new value typed made the
+// change.
+func (rs *runState) coverEdit() {
+	for _, ct := range rs.terms {
+		if ct.t == "@edit" || !strings.HasPrefix(string(ct.t), "@") && slices.Contains(termsOf(rs.words[ct.t]), "@edit") {
+			rs.covered[ct.t], rs.worded[ct.t] = true, true
 		}
 	}
 }

@@ -7,6 +7,7 @@ package graphplan
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -127,7 +128,11 @@ func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 	// a name after "named" / "called" runs to the clause's end, unless a
 	// name written as such starts it ("named beach_day in Pictures")
 	written := slices.Concat(whole, slices.DeleteFunc(slices.Clone(u.Values), func(v intent.Value) bool { return !namedAsWritten(v) }))
-	if nv, ok := daemon.NamedValue(cmd); ok && names && !slices.ContainsFunc(written, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
+	nv, ok := daemon.NamedValue(cmd)
+	if !ok {
+		nv, ok = newName(cmd)
+	}
+	if ok && names && !slices.ContainsFunc(written, func(f intent.Value) bool { return nv.Start < f.End && nv.End > f.Start }) {
 		nv.Kind = intent.KindQuoted // typed as written, like a quoted name
 		whole = append(whole, nv)
 	}
@@ -149,6 +154,34 @@ func commandValues(cmd string, u intent.Command, names bool) []intent.Value {
 	out = append(out, whole...)
 	slices.SortFunc(out, func(a, b intent.Value) int { return a.Start - b.Start })
 	return out
+}
+
+// newName returns the new name a rename gives after its "to", to the
+// end of the command ("rename the label urgent to later", "change the
+// list's name to chores"): a command that renames (its words "rename",
+// or "name" before the "to"), with at most four words after the last
+// "to", none of them a word of the vocabulary's actions.
+func newName(cmd string) (intent.Value, bool) {
+	toks := intent.Tokenize(cmd)
+	at, renames := -1, false
+	for i, t := range toks {
+		switch {
+		case t.Kind != intent.KindWord:
+		case t.Text == "rename" || t.Text == "name" || t.Text == "names":
+			renames = true
+		case t.Text == "to" && renames:
+			at = i
+		}
+	}
+	if at < 0 || at == len(toks)-1 || len(toks)-at-1 > 4 {
+		return intent.Value{}, false
+	}
+	start := toks[at+1].Start
+	end := len(strings.TrimRightFunc(cmd, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(".!?", r) }))
+	if end <= start || len(intent.Understand(cmd[start:end]).Verbs) > 0 {
+		return intent.Value{}, false
+	}
+	return intent.Value{Text: cmd[start:end], Kind: intent.KindWord, Start: start, End: end}, true
 }
 
 // namedAsWritten reports whether a value of the command is a name to type

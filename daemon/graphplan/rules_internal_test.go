@@ -1040,3 +1040,30 @@ func TestFocusedFieldFirst(t *testing.T) {
 		t.Errorf("the name goes into %q, want the focused folder_name field (candidates %+v)", got, cands)
 	}
 }
+
+// TestNewName: a rename's new name is the rest of the command after its
+// "to", typed as written, and typing it is the change the command asks;
+// no rename, a long tail or one with an action in it gives none.
+func TestNewName(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"rename the label urgent to later":          "later",
+		"change the list's name to weekly chores":   "weekly chores",
+		"go to the settings":                        "",
+		"rename it to the name of the month please": "",
+		"rename the label to later and share it":    "",
+	} {
+		v, ok := newName(cmd)
+		if ok != (want != "") || v.Text != want || ok && cmd[v.Start:v.End] != v.Text {
+			t.Errorf("newName(%q) = %+v %v, want %q", cmd, v, ok, want)
+		}
+	}
+	rs := newRunState("rename the label urgent to later", "")
+	if len(rs.values) != 1 || rs.values[0].text != "later" || !rs.values[0].quoted {
+		t.Fatalf("values %+v, want the new name typed as written", rs.values)
+	}
+	rs.foldStep(daemon.StepRecord{Action: device.Input, OK: true, Label: "Title", Text: "later",
+		Target: screen.Descriptor{Class: "android.widget.EditText", Text: "Title", Editable: true}})
+	if !rs.covered["renam"] || !rs.covered["@edit"] {
+		t.Errorf("typing the new name left the rename undone: covered %v", rs.covered)
+	}
+}

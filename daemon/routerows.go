@@ -85,7 +85,6 @@ func unnamedRow(f *knowledge.Flow, command string) (string, bool) {
 	return "", false
 }
 
-
 // quoteAll lists the values of m (step index → name) quoted, in step
 // order: `"Dora", "Reports"`.
 func quoteAll(m map[int]string) string {

@@ -154,13 +154,7 @@ func TestAgreesOnAnOptionChosen(t *testing.T) {
 		t.Fatal(err)
 	}
 	els := screen.Elements(s)
-	at := func(label string) int {
-		i := slices.IndexFunc(els, func(e screen.Element) bool { return e.Label == label })
-		if i < 0 {
-			t.Fatalf("no %q among %+v", label, els)
-		}
-		return i
-	}
+	at := labelIndex(t, els)
 	choices := []string{"6 tiles", "2 tiles", "9 tiles"}
 	st := &PlanState{Command: "show 9 tiles", Screen: s, Elements: els}
 	for _, tc := range []struct {
@@ -343,13 +337,7 @@ func TestAgreesOnAFocusingTap(t *testing.T) {
 		t.Fatal(err)
 	}
 	els := screen.Elements(s)
-	at := func(label string) int {
-		i := slices.IndexFunc(els, func(e screen.Element) bool { return e.Label == label })
-		if i < 0 {
-			t.Fatalf("no %q among %+v", label, els)
-		}
-		return i
-	}
+	at := labelIndex(t, els)
 	st := &PlanState{Command: "rename the label urgent to later", Screen: s, Elements: els}
 	for _, tc := range []struct {
 		name, tapped, typedInto string
@@ -364,5 +352,18 @@ func TestAgreesOnAFocusingTap(t *testing.T) {
 		if (why == "") != tc.ok || tc.ok && (rec.Action != device.Tap || rec.Text != "") {
 			t.Errorf("%s: %+v %q, want agreeing %v as a tap", tc.name, rec, why, tc.ok)
 		}
+	}
+}
+
+// labelIndex returns a lookup of the index of the element of els
+// labelled label, failing t when there is none.
+func labelIndex(t *testing.T, els []screen.Element) func(label string) int {
+	return func(label string) int {
+		t.Helper()
+		i := slices.IndexFunc(els, func(e screen.Element) bool { return e.Label == label })
+		if i < 0 {
+			t.Fatalf("no %q among %+v", label, els)
+		}
+		return i
 	}
 }

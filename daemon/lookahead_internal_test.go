@@ -3,9 +3,10 @@ package daemon
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
@@ -35,11 +36,7 @@ func TestGuardLooksAhead(t *testing.T) {
 		{"a row that led to a card", "find Dora in my recents", card, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st := knowledgetest.Open(t)
 			app, err := st.UpsertApp(ctx, "com.example.phone", "Phone")
 			if err != nil {
 				t.Fatal(err)

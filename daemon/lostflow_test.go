@@ -3,10 +3,11 @@ package daemon_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -121,11 +122,7 @@ func lostFlowScenario(t *testing.T, d *droidtask.Dataset, task *droidtask.Task) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := knowledgetest.Open(t)
 	// unattended: the command asks to delete, so the policy lets it
 	eng := daemon.New(phone, st, nil, nil, daemon.Config{Unattended: true})
 	pkg := phone.App().MainPackage

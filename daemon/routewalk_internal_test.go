@@ -3,10 +3,11 @@ package daemon
 import (
 	"context"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -48,7 +49,7 @@ func (p *askedPlanner) Next(_ context.Context, st *PlanState) (Decision, error) 
 // rows that show the old one.
 func TestWalkTakesTheValueRow(t *testing.T) {
 	ctx := context.Background()
-	st := walkStore(t)
+	st := knowledgetest.Open(t)
 	query, results, end := searchResults(t, ""), searchResults(t, "", "Dora", "Dora Cooper"), searchResults(t, "", "Dora · Mobile 555")
 	field := screen.Describe(query, 1)
 	row := screen.Describe(results, elementNamed(t, results, "Dora").NodeID)
@@ -206,7 +207,7 @@ func (p rowPlanner) Next(_ context.Context, st *PlanState) (Decision, error) {
 // the flow's own row is not confirmed.
 func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
 	ctx := context.Background()
-	st := walkStore(t)
+	st := knowledgetest.Open(t)
 	save := func(learned string, list *screen.Snapshot, tapped string) *knowledge.Flow {
 		f := &knowledge.Flow{Package: "com.example.chat", Name: learned, Intent: learned, Commands: []string{learned}, Goal: &knowledge.Goal{Screen: "fb"},
 			Steps: []knowledge.Step{{Screen: "fa", Action: device.Tap, Target: screen.Describe(list, elementNamed(t, list, tapped).NodeID), Expect: "fb"}}}
@@ -262,17 +263,6 @@ func TestWalkTakesTheRowTheCommandNames(t *testing.T) {
 			t.Errorf("%q, a value left out: fits %v, why %q; want %q", tc.command, fits, whyNot, tc.why)
 		}
 	}
-}
-
-// walkStore opens a store in t's temporary directory, closed when t ends.
-func walkStore(t *testing.T) *knowledge.Store {
-	t.Helper()
-	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
 }
 
 // saveWalked saves f and keeps screens as the screens its steps act on

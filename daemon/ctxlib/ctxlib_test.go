@@ -3,9 +3,10 @@ package ctxlib
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -29,11 +30,7 @@ func (s *script) Ask(_ context.Context, q string, options []string) (string, err
 func library(t *testing.T) *knowledge.Store {
 	t.Helper()
 	ctx := context.Background()
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := knowledgetest.Open(t)
 	for _, e := range []knowledge.ContextEntry{
 		{Kind: "person", Name: "Mary Smith", Aliases: []string{"mom", "mother"}, Values: []knowledge.ContextValue{{Field: "phone", Value: "+1 555 0100", Private: true}}},
 		{Kind: "person", Name: "Alex Kim", Aliases: []string{"my boss"}, Values: []knowledge.ContextValue{{Field: "phone", Value: "555-0142"}}},

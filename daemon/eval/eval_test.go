@@ -2,10 +2,11 @@ package eval
 
 import (
 	"context"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/droidtask"
@@ -142,11 +143,7 @@ func oracleRig(t *testing.T) (*droidtask.Dataset, *knowledge.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := knowledgetest.Open(t)
 	return d, st
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -76,11 +78,7 @@ func TestTutorials(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "e.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st := knowledgetest.Open(t)
 			gp := graphplan.New(st)
 			cfg := Config{Data: d, Store: st, Name: "graph", Tutorials: tut, ParseSteps: c.parse,
 				BeforeApp: func(ctx context.Context, app string) error {

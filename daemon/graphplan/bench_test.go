@@ -3,10 +3,11 @@ package graphplan_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/bert"
@@ -26,11 +27,7 @@ func planStates(b *testing.B) (*knowledge.Store, []benchState) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := knowledge.Open(ctx, filepath.Join(b.TempDir(), "k.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st := knowledgetest.Open(b)
 	var states []benchState
 	for _, app := range d.AppNames() {
 		g, _, err := d.ExplorationGraph(app)

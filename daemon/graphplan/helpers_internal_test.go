@@ -2,8 +2,9 @@ package graphplan
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -43,11 +44,7 @@ func snapshotOf(t *testing.T, rootBounds, nodes string) *screen.Snapshot {
 func storeWithApp(t *testing.T, pkg, label string) (*knowledge.Store, int64) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := knowledgetest.Open(t)
 	app, err := store.UpsertApp(ctx, pkg, label)
 	if err != nil {
 		t.Fatal(err)

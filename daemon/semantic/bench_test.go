@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"path/filepath"
 	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/bert"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -40,11 +41,7 @@ func hashed() semantic.Func {
 // (Rescorer's in-memory vectors).
 func BenchmarkRetrieve(b *testing.B) {
 	ctx := context.Background()
-	st, err := knowledge.Open(ctx, filepath.Join(b.TempDir(), "k.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := knowledgetest.Open(b)
 	flows := map[int64]*knowledge.Flow{}
 	var pool []int64
 	for i := int64(1); i <= 200; i++ {

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
+
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 )
 
@@ -103,7 +105,7 @@ func TestPickChoice(t *testing.T) {
 // TestPickChoiceKeepsPhrasesOutOfTheStore: labels are cached in the store
 // like other screen texts; the fragments of a command never are.
 func TestPickChoiceKeepsPhrasesOutOfTheStore(t *testing.T) {
-	st := openStore(t)
+	st := knowledgetest.Open(t)
 	var calls atomic.Int32
 	vecs := map[string][]float32{"aerial view": angle(0), "Satellite": angle(0.3), "Terrain": angle(1), "Default": angle(1.4)}
 	r := semantic.New(byText(&calls, vecs), st, semantic.Config{ChoiceMinCosine: 0.85, ChoiceMargin: 0.08})

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -240,16 +241,6 @@ func matcherFlows() []knowledge.Flow {
 	}
 }
 
-func openStore(t *testing.T) *knowledge.Store {
-	t.Helper()
-	st, err := knowledge.Open(context.Background(), filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
 const testKey = "sk-semantic-test-5f4e3d2c1b0a99887766"
 
 func client(s *llmtest.Server, timeout time.Duration) *llm.Client {
@@ -287,7 +278,7 @@ func TestWithMatcherAndEndpoint(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewServer(t, llmtest.WithKey(testKey), llmtest.WithSynonyms(syn))
-			r := semantic.New(client(s, 2*time.Second), openStore(t), semantic.Config{})
+			r := semantic.New(client(s, 2*time.Second), knowledgetest.Open(t), semantic.Config{})
 			cands := m.Rank(tt.cmd, "", 3)
 			at := slices.IndexFunc(cands, func(c intent.Candidate) bool { return c.FlowID == tt.flow })
 			if at < 0 {
@@ -319,7 +310,7 @@ func TestCacheHitMeansNoSecondRequest(t *testing.T) {
 		byID[flows[i].ID] = &flows[i]
 	}
 	s := llmtest.NewServer(t, llmtest.WithSynonyms(map[string]string{"number": "id"}))
-	st := openStore(t)
+	st := knowledgetest.Open(t)
 	const cmd = "turn on hide caller number"
 	cands := m.Rank(cmd, "", 3)
 
@@ -366,7 +357,7 @@ func TestServerDownLeavesLexicalResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.NewServer(t, llmtest.WithKey(testKey), llmtest.WithSynonyms(map[string]string{"number": "id"}))
 			tt.setup(s)
-			r := semantic.New(client(s, 5*time.Second), openStore(t), semantic.Config{Timeout: 300 * time.Millisecond})
+			r := semantic.New(client(s, 5*time.Second), knowledgetest.Open(t), semantic.Config{Timeout: 300 * time.Millisecond})
 			start := time.Now()
 			d := r.Decide(context.Background(), cmd, cands, byID, th)
 			if d.Promoted != -1 || d.Err == nil || d.Consulted {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
+
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
 	"github.com/wayfinder-agent/wayfinder/daemon/simil"
-	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // counting is a fake model: a text's vector is (len, 1); it records every
@@ -28,11 +28,7 @@ func counting(batches *[][]string) semantic.Embedder {
 
 func TestMemoEmbedsEachTextOnce(t *testing.T) {
 	ctx := context.Background()
-	st, err := knowledge.Open(ctx, filepath.Join(t.TempDir(), "k.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := knowledgetest.Open(t)
 	var batches [][]string
 	m := simil.New(counting(&batches), st)
 	for _, tc := range []struct {

@@ -53,7 +53,7 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 		return false
 	}
 	theirs, ours := screen.RowName(el.Label), screen.RowName(st.Elements[own].Label)
-	return theirs != "" && ours != "" && carries(st.Command, theirs) && !carries(st.Command, ours) && valueIn(learned, ours) && !carries(learned, theirs)
+	return theirs != "" && ours != "" && intent.Says(st.Command, theirs) && !intent.Says(st.Command, ours) && valueIn(learned, ours) && !intent.Says(learned, theirs)
 }
 
 // valueIn reports whether name is a value of text (intent.Understand: a
@@ -67,7 +67,7 @@ func valueIn(text, name string) bool {
 
 // unnamedRow returns the name of a list row flow f taps that is a value
 // of the command it was learned for (valueIn) and that command does not
-// say (carries), and true; false when it taps none. A command that leaves
+// say (intent.Says), and true; false when it taps none. A command that leaves
 // out a value the flow names (intent.VetoLiteral: "mark the thread as
 // unread" against the flow for Ezra's) is confirmed by a walk only where
 // the value is no row the flow picked ("… in the 'Scans' folder, path
@@ -78,7 +78,7 @@ func unnamedRow(f *knowledge.Flow, command string) (string, bool) {
 		if st.Action != device.Tap || !st.Target.InList {
 			continue
 		}
-		if name := screen.RowName(st.Target.Label()); name != "" && valueIn(learned, name) && !carries(command, name) {
+		if name := screen.RowName(st.Target.Label()); name != "" && valueIn(learned, name) && !intent.Says(command, name) {
 			return name, true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -20,21 +21,6 @@ import (
 // option group's tap has them, see choice.go). When no row, or more than
 // one, carries the value the step is not found: a replay never guesses.
 
-// carries reports whether label holds the words of value as a run, case
-// folded ("Dora Smith · Mobile" carries "dora"; "Adora" does not).
-func carries(label, value string) bool {
-	lw, vw := choiceWords(label), choiceWords(value)
-	if len(vw) == 0 {
-		return false
-	}
-	for i := 0; i+len(vw) <= len(lw); i++ {
-		if slices.Equal(lw[i:i+len(vw)], vw) {
-			return true
-		}
-	}
-	return false
-}
-
 // valueSlot returns the slot, among those typed by earlier steps (typed:
 // slot names, in order), whose value the tapped element t carries, or "";
 // when several typed values fit, the last typed one wins (the search that
@@ -45,7 +31,7 @@ func valueSlot(t screen.Descriptor, typed []string, slots map[string]string) str
 		return ""
 	}
 	for i := len(typed) - 1; i >= 0; i-- {
-		if v := slots[typed[i]]; len([]rune(strings.TrimSpace(v))) >= 2 && carries(t.Label(), v) {
+		if v := slots[typed[i]]; len([]rune(strings.TrimSpace(v))) >= 2 && intent.Says(t.Label(), v) {
 			return typed[i]
 		}
 	}
@@ -64,7 +50,7 @@ func valueRow(s *screen.Snapshot, elems []screen.Element, step knowledge.Step, v
 	want := strings.Join(choiceWords(value), " ")
 	for i := range elems {
 		e := &elems[i]
-		if e.Label == "" || !carries(e.Label, value) {
+		if e.Label == "" || !intent.Says(e.Label, value) {
 			continue
 		}
 		d := screen.Describe(s, e.NodeID)

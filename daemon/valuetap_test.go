@@ -13,24 +13,6 @@ import (
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-func TestCarries(t *testing.T) {
-	for _, tt := range []struct {
-		label, value string
-		want         bool
-	}{
-		{"Dora", "dora", true},
-		{"Dora Smith · Mobile", "Dora", true},
-		{"Dora Smith · Mobile", "dora smith", true},
-		{"Adora", "dora", false},
-		{"Smith Dora", "dora smith", false},
-		{"Dora", "", false},
-	} {
-		if got := carries(tt.label, tt.value); got != tt.want {
-			t.Errorf("carries(%q, %q) = %v, want %v", tt.label, tt.value, got, tt.want)
-		}
-	}
-}
-
 // searchResults is a search screen: the query field, then one list row
 // per label.
 func searchResults(t *testing.T, query string, rows ...string) *screen.Snapshot {

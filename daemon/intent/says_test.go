@@ -17,6 +17,10 @@ func TestSays(t *testing.T) {
 		{"call Ezrah", "Ezra", false},
 		{"anything", "", false},
 		{"", "Ezra", false},
+		{"Dora Smith · Mobile", "Dora", true}, // a list row's label
+		{"Dora Smith · Mobile", "dora smith", true},
+		{"Adora", "dora", false},
+		{"Smith Dora", "dora smith", false},
 	} {
 		if got := Says(tt.text, tt.name); got != tt.want {
 			t.Errorf("Says(%q, %q) = %v, want %v", tt.text, tt.name, got, tt.want)

@@ -83,132 +83,125 @@ func loadFlows(ctx context.Context, tx *sql.Tx, where string, args []any) ([]Flo
 	sub := `SELECT id FROM flows WHERE ` + where
 	// Parts arrive ordered by flow_id like fs, so a cursor finds each
 	// flow without a map lookup in the common case.
-	find := func(id int64, cur *int) *Flow {
-		if *cur < len(fs) && fs[*cur].ID == id {
-			return &fs[*cur]
+	cur := 0
+	find := func(id int64) *Flow {
+		if cur < len(fs) && fs[cur].ID == id {
+			return &fs[cur]
 		}
 		if i, ok := byID[id]; ok {
-			*cur = i
+			cur = i
 			return &fs[i]
 		}
 		return nil
 	}
-
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices, options
-		FROM flow_steps WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
-	if err != nil {
-		return nil, err
+	// parts runs query (flow_id its first column, rows ordered by it)
+	// and gives each row to scan, which adds it to its flow (find; nil:
+	// no flow loaded has that id, and the row is skipped).
+	parts := func(query string, scan func(rows *sql.Rows) error) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		cur = 0
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		return closeRows(rows)
 	}
-	cur := 0
+
 	var target sql.RawBytes // decoded before the next row
-	for rows.Next() {
+	err = parts(`SELECT flow_id, idx, screen, action, target, text, expect, comment, sensitive, context, choices, options
+		FROM flow_steps WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, func(rows *sql.Rows) error {
 		var fid int64
 		var st Step
 		var where, choices, options string
 		if err := rows.Scan(&fid, &st.Index, &st.Screen, &st.Action, &target, &st.Text, &st.Expect, &st.Comment, &st.Sensitive, &where, &choices, &options); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		var err error
 		if st.Where, err = unmarshalGoal(where); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("flow %d step %d where: %w", fid, st.Index, err)
+			return fmt.Errorf("flow %d step %d where: %w", fid, st.Index, err)
 		}
 		if err := unmarshalDescriptor(target, &st.Target); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("flow %d step %d target: %w", fid, st.Index, err)
+			return fmt.Errorf("flow %d step %d target: %w", fid, st.Index, err)
 		}
 		if choices != "" {
 			if err := json.Unmarshal([]byte(choices), &st.Choices); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("flow %d step %d choices: %w", fid, st.Index, err)
+				return fmt.Errorf("flow %d step %d choices: %w", fid, st.Index, err)
 			}
 		}
 		if options != "" {
 			if err := json.Unmarshal([]byte(options), &st.Options); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("flow %d step %d options: %w", fid, st.Index, err)
+				return fmt.Errorf("flow %d step %d options: %w", fid, st.Index, err)
 			}
 		}
-		if f := find(fid, &cur); f != nil {
+		if f := find(fid); f != nil {
 			f.Steps = append(f.Steps, st)
 		}
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, err
-	}
-
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, name, example FROM flow_slots
-		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, args...)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	cur = 0
-	for rows.Next() {
+	err = parts(`SELECT flow_id, name, example FROM flow_slots
+		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, idx`, func(rows *sql.Rows) error {
 		var fid int64
 		var sl Slot
 		if err := rows.Scan(&fid, &sl.Name, &sl.Example); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
-		if f := find(fid, &cur); f != nil {
+		if f := find(fid); f != nil {
 			f.Slots = append(f.Slots, sl)
 		}
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, err
-	}
-
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, command FROM flow_commands
-		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, id`, args...)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	cur = 0
-	for rows.Next() {
+	err = parts(`SELECT flow_id, command FROM flow_commands
+		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, id`, func(rows *sql.Rows) error {
 		var fid int64
 		var c string
 		if err := rows.Scan(&fid, &c); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
-		if f := find(fid, &cur); f != nil {
+		if f := find(fid); f != nil {
 			f.Commands = append(f.Commands, c)
 		}
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, err
-	}
-
-	rows, err = tx.QueryContext(ctx, `SELECT flow_id, command, slots FROM flow_answers
-		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, command`, args...)
+		return nil
+	})
 	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return fs, nil // a store from before answers were kept (store recover reads those)
-		}
 		return nil, err
 	}
-	cur = 0
-	for rows.Next() {
+	err = parts(`SELECT flow_id, command, slots FROM flow_answers
+		WHERE flow_id IN (`+sub+`) ORDER BY flow_id, command`, func(rows *sql.Rows) error {
 		var fid int64
 		var a Answer
 		var slots string
 		if err := rows.Scan(&fid, &a.Command, &slots); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		if err := json.Unmarshal([]byte(slots), &a.Slots); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("flow %d answer %q slots: %w", fid, a.Command, err)
+			return fmt.Errorf("flow %d answer %q slots: %w", fid, a.Command, err)
 		}
 		if len(a.Slots) == 0 {
 			a.Slots = nil
 		}
-		if f := find(fid, &cur); f != nil {
+		if f := find(fid); f != nil {
 			f.Answers = append(f.Answers, a)
 		}
+		return nil
+	})
+	if err != nil && strings.Contains(err.Error(), "no such table") {
+		return fs, nil // a store from before answers were kept (store recover reads those)
 	}
-	return fs, closeRows(rows)
+	if err != nil {
+		return nil, err
+	}
+	return fs, nil
 }
 
 // FlowByToken returns the flow whose token is tok. ErrNotFound: no flow

@@ -78,3 +78,13 @@ func recordScreen(t *testing.T, store *knowledge.Store, appID int64, fp, act str
 func tapsLabel(d daemon.Decision, st *daemon.PlanState, label string) bool {
 	return d.Action == device.Tap && d.Element >= 0 && d.Element < len(st.Elements) && st.Elements[d.Element].Label == label
 }
+
+// byLabel maps each element's label to its index in els (the last one
+// for a repeated label).
+func byLabel(els []screen.Element) map[string]int {
+	at := map[string]int{}
+	for i, e := range els {
+		at[e.Label] = i
+	}
+	return at
+}

@@ -14,7 +14,11 @@ import (
 // with or carries text/content-desc/hint) and low layout importance (it has
 // no siblings, or all its siblings have low interaction importance).
 // Windows of type input_method are dropped whole: the keyboard is not part
-// of any app's screen.
+// of any app's screen. So are accessibility_overlay windows: an
+// accessibility service draws them over the app (Wayfinder's own question
+// and progress overlays among them), they are no part of the app's screen,
+// and the agent must never read their text as the app's nor tap them (its
+// own "Stop" or an answer to its own question).
 func Keep(s *Snapshot) []bool { return s.analysis().keep }
 
 func computeKeep(s *Snapshot) []bool {
@@ -42,7 +46,7 @@ func computeKeep(s *Snapshot) []bool {
 	keep := make([]bool, n)
 	for i := range s.Nodes {
 		nd := &s.Nodes[i]
-		if !visible(s, nd) || s.Windows[nd.Window].Type == WindowInputMethod {
+		if t := s.Windows[nd.Window].Type; !visible(s, nd) || t == WindowInputMethod || t == WindowOverlay {
 			continue
 		}
 		if nd.Parent >= 0 && !keep[nd.Parent] {

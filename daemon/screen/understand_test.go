@@ -96,6 +96,22 @@ func TestKeep(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an accessibility overlay is no part of the screen", func(t *testing.T) {
+		// an assistant's overlay over the app: its text is not the app's,
+		// and its buttons are not the agent's to press
+		s := build(t, "a/.Main",
+			win(WindowApplication, 0, nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, `"clickable":true,"text":"Archive"`)),
+			win(WindowOverlay, 2, nd(2, -1, Rect{0, 1500, 1000, 2000}, ""), nd(3, 2, Rect{0, 1500, 500, 1600}, `"clickable":true,"text":"Always allow"`), nd(4, 2, Rect{500, 1500, 1000, 1600}, `"clickable":true,"text":"Stop"`)))
+		keep := Keep(s)
+		if !keep[1] || keep[2] || keep[3] || keep[4] {
+			t.Errorf("keep %v", keep)
+		}
+		for _, e := range Elements(s) {
+			if e.Label == "Always allow" || e.Label == "Stop" {
+				t.Errorf("overlay element listed: %+v", e)
+			}
+		}
+	})
 	t.Run("input method window dropped whole", func(t *testing.T) {
 		s := build(t, "a/.Main",
 			win(WindowApplication, 0, nd(0, -1, full, ""), nd(1, 0, Rect{0, 0, 100, 100}, `"clickable":true,"text":"Send"`)),

@@ -2,8 +2,10 @@ package dev.wayfinder.app
 
 import android.accessibilityservice.AccessibilityService
 import android.accessibilityservice.GestureDescription
+import android.graphics.Rect
 import android.graphics.RectF
 import android.view.accessibility.AccessibilityNodeInfo
+import android.view.accessibility.AccessibilityWindowInfo
 import android.view.accessibility.AccessibilityNodeInfo.ACTION_CLICK
 import android.view.accessibility.AccessibilityNodeInfo.ACTION_FOCUS
 import android.view.accessibility.AccessibilityNodeInfo.ACTION_PASTE
@@ -19,6 +21,7 @@ import dev.wayfinder.app.a11y.TreeSerializer
 import dev.wayfinder.app.model.Bounds
 import dev.wayfinder.app.model.DeviceAction
 import org.junit.Assert.assertEquals
+import org.junit.Assert.assertFalse
 import org.junit.Assert.assertTrue
 import org.junit.Test
 import org.junit.runner.RunWith
@@ -28,9 +31,9 @@ import org.robolectric.Shadows.shadowOf
 import org.robolectric.shadows.ShadowAccessibilityNodeInfo
 
 /** Everything an ActionPerformer talks to, recorded; fakes are function fields. */
-class Rig(prepare: Fixtures.NotesScreen.() -> Unit = {}) {
+class Rig(prepare: Fixtures.NotesScreen.() -> Unit = {}, extraWindows: List<AccessibilityWindowInfo> = emptyList()) {
     val s = Fixtures.NotesScreen().apply(prepare)
-    val cap = TreeSerializer().serialize(s.windows, 1080, 2400)
+    val cap = TreeSerializer().serialize(s.windows + extraWindows, 1080, 2400)
     val clip = ArrayList<String?>()
     val gestures = ArrayList<GestureDescription>()
     var dispatch: (GestureDescription, AccessibilityService.GestureResultCallback) -> Boolean =
@@ -205,6 +208,24 @@ class ActionPerformerTest {
         Case("launch", DeviceAction("launch", packageName = Fixtures.PKG), true, "launched", check = { assertEquals(listOf(Fixtures.PKG), launched) }),
         Case("launch without launch intent", DeviceAction("launch", packageName = "com.none"), false, "no launch intent for com.none", check = {}),
     )
+
+    @Test
+    fun neverPressesAnAccessibilityOverlay() {
+        // an assistant's overlay over the app: its "Stop" is no element of the app
+        val stop = Fixtures.node("android.widget.Button", Rect(700, 100, 1000, 200), pkg = "com.example.assistant", text = "Stop") { isClickable = true }
+        val root = Fixtures.node("android.widget.FrameLayout", Rect(0, 80, 1080, 240), pkg = "com.example.assistant", children = listOf(stop))
+        val overlay = Fixtures.window(45, AccessibilityWindowInfo.TYPE_ACCESSIBILITY_OVERLAY, 4, root, Rect(0, 80, 1080, 240))
+        val rig = Rig(extraWindows = listOf(overlay))
+        val id = rig.cap.nodes().first { it.text == "Stop" }.id
+        for (a in listOf(DeviceAction("tap", node = id), DeviceAction("long_press", node = id), DeviceAction("input", node = id, text = "x"))) {
+            val out = rig.performer.perform(a)
+            assertFalse("${a.type}: ${out.message}", out.ok)
+            assertTrue(out.message, out.message.contains("overlay"))
+        }
+        assertEquals(emptyList<Int>(), rig.actions(id))
+        assertEquals(0, rig.gestures.size)
+        assertTrue("the app's own button is still pressed", rig.performer.perform(DeviceAction("tap", node = 4)).ok)
+    }
 
     @Test
     fun mapsActionsToNodeActionsWithGestureFallback() {

@@ -25,7 +25,9 @@ import dev.wayfinder.app.model.SnapNode
  * action's bounds that no higher window (keyboard, dialog) covers, and says
  * so in the message. BACK/HOME are global actions; launch uses the
  * package's launch intent. Node ids refer to the [Capture] passed to
- * [perform]. Messages never contain input text.
+ * [perform]. A node on an accessibility overlay window is refused: it is
+ * no part of the app (daemon/screen drops such windows from the screen
+ * too). Messages never contain input text.
  */
 class ActionPerformer(
     private val capture: () -> Capture,
@@ -48,7 +50,16 @@ class ActionPerformer(
         data class Changed(val why: String) : Live
     }
 
-    fun perform(a: DeviceAction, cap: Capture = capture()): Outcome = when (a.type) {
+    fun perform(a: DeviceAction, cap: Capture = capture()): Outcome =
+        if (a.node >= 0 && cap.windowOf(a.node)?.type == OVERLAY_WINDOW) {
+            // an accessibility service's overlay (Wayfinder's own question or
+            // progress among them) is not the app: the agent never presses it
+            Outcome(false, "refused: node ${a.node} is on an accessibility overlay, not the app")
+        } else {
+            act(a, cap)
+        }
+
+    private fun act(a: DeviceAction, cap: Capture): Outcome = when (a.type) {
         DeviceAction.TAP -> press(cap, a, long = false)
         DeviceAction.LONG_PRESS -> press(cap, a, long = true)
         DeviceAction.INPUT -> input(cap, a)
@@ -287,6 +298,9 @@ class ActionPerformer(
     }
 
     companion object {
+        /** The snapshot type of an accessibility overlay window (TreeSerializer). */
+        const val OVERLAY_WINDOW = "accessibility_overlay"
+
         /** How long to let a tapped field take input focus, ms. */
         const val FOCUS_WAIT_MS = 300L
 

@@ -17,11 +17,16 @@ import android.view.accessibility.AccessibilityEvent
 import android.view.accessibility.AccessibilityNodeInfo
 import android.view.accessibility.AccessibilityWindowInfo
 import android.view.View
+import android.widget.LinearLayout
 import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.model.Bounds
 import dev.wayfinder.app.ui.AskOverlay
 import dev.wayfinder.app.ui.MainActivity
 import dev.wayfinder.app.ui.QuestionHost
+import dev.wayfinder.app.ui.StepFrame
+import dev.wayfinder.app.ui.StepHost
+import dev.wayfinder.app.ui.StepOverlay
+import dev.wayfinder.app.ui.StepView
 
 /**
  * The accessibility service: wires events into [SettleDetector] and
@@ -29,8 +34,11 @@ import dev.wayfinder.app.ui.QuestionHost
  * publishes its [ServiceDevice] in [DeviceRegistry] while connected.
  * Configuration: res/xml/accessibility_service_config.xml.
  */
-class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, QuestionHost {
+class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, QuestionHost, StepHost {
     private var question: View? = null // main thread
+    private var banner: LinearLayout? = null // main thread: the step overlay's windows
+    private var frame: StepFrame? = null
+    private var stop: () -> Unit = {}
     private val settle = SettleDetector(MonotonicClock)
     private val tracker = ForegroundTracker(::isActivity)
     lateinit var device: ServiceDevice
@@ -45,6 +53,33 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, Questi
         super.onServiceConnected()
         DeviceRegistry.attach(device)
         QuestionHost.current = this
+        StepHost.current = this
+    }
+
+    /** Main thread. The windows are added once and then updated, not re-added, step by step. */
+    override fun showStep(view: StepView, onStop: () -> Unit) {
+        stop = onStop
+        val wm = getSystemService(WindowManager::class.java) ?: return
+        try {
+            val f = frame ?: StepFrame(this).also { wm.addView(it, StepOverlay.frameParams()); frame = it }
+            f.bounds = view.bounds
+            val b = banner
+            if (b == null) {
+                banner = StepOverlay.banner(this, view.caption) { hideStep(); stop() }.also { wm.addView(it, StepOverlay.bannerParams()) }
+            } else {
+                StepOverlay.setCaption(b, view.caption)
+            }
+        } catch (e: RuntimeException) { // the window token went away with the connection
+            hideStep()
+        }
+    }
+
+    /** Main thread. */
+    override fun hideStep() {
+        val wm = getSystemService(WindowManager::class.java)
+        for (v in listOfNotNull(banner, frame)) runCatching { wm?.removeView(v) }
+        banner = null
+        frame = null
     }
 
     /** Main thread. Replaces any question shown. */
@@ -84,14 +119,18 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, Questi
     override fun onUnbind(intent: Intent?): Boolean {
         DeviceRegistry.detach(device)
         if (QuestionHost.current === this) QuestionHost.current = null
+        if (StepHost.current === this) StepHost.current = null
         hideQuestion()
+        hideStep()
         return super.onUnbind(intent)
     }
 
     override fun onDestroy() {
         DeviceRegistry.detach(device)
         if (QuestionHost.current === this) QuestionHost.current = null
+        if (StepHost.current === this) StepHost.current = null
         hideQuestion()
+        hideStep()
         super.onDestroy()
     }
 

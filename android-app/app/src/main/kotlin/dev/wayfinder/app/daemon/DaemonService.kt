@@ -19,6 +19,8 @@ import dev.wayfinder.app.settings.Settings
 import dev.wayfinder.app.settings.AppSettings
 import dev.wayfinder.app.ui.MainActivity
 import dev.wayfinder.app.ui.QuestionHost
+import dev.wayfinder.app.ui.StepHost
+import dev.wayfinder.app.ui.StepTracker
 import dev.wayfinder.bridge.Bridge
 import dev.wayfinder.bridge.Daemon
 import dev.wayfinder.bridge.EventListener
@@ -210,6 +212,11 @@ class DaemonService : Service() {
 
     private fun deliver(e: DaemonEvent) {
         history.add(e)
+        // what the agent is about to do, over the app it operates
+        steps.onEvent(e)?.let { v ->
+            if (v === StepTracker.HIDE) StepHost.current?.hideStep()
+            else StepHost.current?.showStep(v) { background("cancel") { call(Requests.cancel()) } }
+        }
         ProgressText.line(e)?.let { if (e.type != DaemonEvent.LOG) updateNotification(it) }
         if (e.type == DaemonEvent.ACTION || e.type == DaemonEvent.CHOSEN) ProgressText.line(e)?.let { step = it }
         if (e.type == DaemonEvent.RUN_STARTED) step = ""
@@ -232,6 +239,9 @@ class DaemonService : Service() {
 
     /** The current step, for the question notification. Main thread. */
     private var step = ""
+
+    /** The step overlay's view of the events. Main thread. */
+    private val steps = StepTracker()
 
     private fun createChannel() {
         AskNotification.createChannel(this)

@@ -145,13 +145,7 @@ object StepOverlay {
     }
 
     /** The banner's window: full width at the top, touchable (Stop), never taking key focus. */
-    fun bannerParams(): WindowManager.LayoutParams = WindowManager.LayoutParams(
-        WindowManager.LayoutParams.MATCH_PARENT,
-        WindowManager.LayoutParams.WRAP_CONTENT,
-        WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY,
-        WindowManager.LayoutParams.FLAG_NOT_FOCUSABLE or WindowManager.LayoutParams.FLAG_NOT_TOUCH_MODAL,
-        PixelFormat.TRANSLUCENT,
-    ).apply { gravity = Gravity.TOP }
+    fun bannerParams(): WindowManager.LayoutParams = overlayParams(Gravity.TOP)
 
     /**
      * The frame's window: the whole screen from its top-left corner, so that

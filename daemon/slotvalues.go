@@ -216,8 +216,7 @@ func fileInValue(f *knowledge.Flow, command string, slots map[string]string) (st
 			continue
 		}
 		v := strings.TrimSpace(slots[name])
-		files := intent.FileNames(v)
-		if len(files) == 0 || len(files) == 1 && files[0].Start == 0 && files[0].End == len(v) || setApart(command, v) {
+		if len(intent.FileNames(v)) == 0 || intent.IsFileName(intent.Value{Text: v, Kind: intent.KindWord}) || setApart(command, v) {
 			continue
 		}
 		if i := slices.IndexFunc(f.Slots, func(sl knowledge.Slot) bool { return sl.Name == name }); i >= 0 && len(intent.FileNames(f.Slots[i].Example)) > 0 {

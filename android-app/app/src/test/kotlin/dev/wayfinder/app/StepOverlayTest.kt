@@ -2,9 +2,6 @@ package dev.wayfinder.app
 
 import android.view.WindowManager
 import android.view.WindowManagerImpl
-import android.widget.Button
-import android.widget.LinearLayout
-import android.widget.TextView
 import dev.wayfinder.app.a11y.WayfinderAccessibilityService
 import dev.wayfinder.app.daemon.DaemonEvent
 import dev.wayfinder.app.model.Bounds
@@ -56,33 +53,33 @@ class StepOverlayTest {
         Shadow.extract<ShadowWindowManagerImpl>(service.getSystemService(WindowManager::class.java) as WindowManagerImpl).views
 
     @Test
-    fun serviceShowsABannerWithStopAndAFrameThatTakesNoTouches() {
+    fun serviceDrawsTheStepInOneWindowThatTakesNoTouches() {
         val service = Robolectric.setupService(WayfinderAccessibilityService::class.java)
-        var stopped = 0
-        service.showStep(StepView("Step 1: tap “Settings”", Bounds(900, 80, 1080, 200))) { stopped++ }
-        val vs = views(service)
-        assertEquals(2, vs.size)
-        for (v in vs) assertEquals(WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY, (v.layoutParams as WindowManager.LayoutParams).type)
-        val frame = vs.filterIsInstance<StepFrame>().single()
-        assertTrue("touches go through the frame to the app",
-            (frame.layoutParams as WindowManager.LayoutParams).flags and WindowManager.LayoutParams.FLAG_NOT_TOUCHABLE != 0)
-        assertEquals(Bounds(900, 80, 1080, 200), frame.bounds)
-        val banner = vs.filterIsInstance<LinearLayout>().single()
-        assertEquals("Step 1: tap “Settings”", (banner.getChildAt(0) as TextView).text.toString())
+        service.showStep(StepView("Step 1: tap “Settings”", Bounds(900, 80, 1080, 200)))
+        val frame = views(service).single() as StepFrame
+        val p = frame.layoutParams as WindowManager.LayoutParams
+        assertEquals(WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY, p.type)
+        assertTrue("touches go through to the app, the agent's gestures too", p.flags and WindowManager.LayoutParams.FLAG_NOT_TOUCHABLE != 0)
+        assertTrue("no key focus", p.flags and WindowManager.LayoutParams.FLAG_NOT_FOCUSABLE != 0)
+        assertEquals("Step 1: tap “Settings”", frame.step.caption)
 
-        // the next step updates the same windows
-        service.showStep(StepView("Step 2: switch on “Dark theme”", null)) { stopped++ }
-        assertEquals(2, views(service).size)
-        assertEquals("Step 2: switch on “Dark theme”", (banner.getChildAt(0) as TextView).text.toString())
-        assertNull(frame.bounds)
+        // the next step redraws the same window
+        service.showStep(StepView("Step 2: switch on “Dark theme”", null))
+        assertSame(frame, views(service).single())
+        assertEquals(StepView("Step 2: switch on “Dark theme”", null), frame.step)
 
-        (banner.getChildAt(1) as Button).performClick()
-        assertEquals(1, stopped)
-        assertEquals("stopped: the overlay is gone", 0, views(service).size)
-
-        service.showStep(StepView("Wayfinder: open the notes", null)) {}
-        assertEquals(2, views(service).size)
         service.hideStep()
         assertEquals(0, views(service).size)
+        service.hideStep() // twice is fine
+    }
+
+    @Test
+    fun captionNeverHidesTheElement() {
+        val f = StepFrame(Robolectric.setupService(WayfinderAccessibilityService::class.java))
+        f.layout(0, 0, 1080, 2400)
+        f.step = StepView("Step 1: tap “More options”", Bounds(960, 90, 1080, 200))
+        assertTrue("an element at the top: the caption goes to the bottom", f.captionAtBottom())
+        f.step = StepView("Step 2: tap “Save”", Bounds(40, 2000, 520, 2100))
+        assertFalse(f.captionAtBottom())
     }
 }

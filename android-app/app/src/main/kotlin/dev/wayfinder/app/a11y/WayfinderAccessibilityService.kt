@@ -17,7 +17,6 @@ import android.view.accessibility.AccessibilityEvent
 import android.view.accessibility.AccessibilityNodeInfo
 import android.view.accessibility.AccessibilityWindowInfo
 import android.view.View
-import android.widget.LinearLayout
 import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.model.Bounds
 import dev.wayfinder.app.ui.AskOverlay
@@ -36,9 +35,7 @@ import dev.wayfinder.app.ui.StepView
  */
 class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, QuestionHost, StepHost {
     private var question: View? = null // main thread
-    private var banner: LinearLayout? = null // main thread: the step overlay's windows
-    private var frame: StepFrame? = null
-    private var stop: () -> Unit = {}
+    private var frame: StepFrame? = null // main thread: the step overlay's window
     private val settle = SettleDetector(MonotonicClock)
     private val tracker = ForegroundTracker(::isActivity)
     lateinit var device: ServiceDevice
@@ -56,30 +53,22 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, Questi
         StepHost.current = this
     }
 
-    /** Main thread. The windows are added once and then updated, not re-added, step by step. */
-    override fun showStep(view: StepView, onStop: () -> Unit) {
-        stop = onStop
+    /** Main thread. The window is added once, then redrawn step by step. */
+    override fun showStep(view: StepView) {
         val wm = getSystemService(WindowManager::class.java) ?: return
         try {
-            val f = frame ?: StepFrame(this).also { wm.addView(it, StepOverlay.frameParams()); frame = it }
-            f.bounds = view.bounds
-            val b = banner
-            if (b == null) {
-                banner = StepOverlay.banner(this, view.caption) { hideStep(); stop() }.also { wm.addView(it, StepOverlay.bannerParams()) }
-            } else {
-                StepOverlay.setCaption(b, view.caption)
-            }
+            val f = frame ?: StepFrame(this).also { wm.addView(it, StepOverlay.params()); frame = it }
+            f.step = view
         } catch (e: RuntimeException) { // the window token went away with the connection
-            hideStep()
+            frame = null
         }
     }
 
     /** Main thread. */
     override fun hideStep() {
-        val wm = getSystemService(WindowManager::class.java)
-        for (v in listOfNotNull(banner, frame)) runCatching { wm?.removeView(v) }
-        banner = null
+        val f = frame ?: return
         frame = null
+        runCatching { getSystemService(WindowManager::class.java)?.removeView(f) }
     }
 
     /** Main thread. Replaces any question shown. */

@@ -215,7 +215,7 @@ class DaemonService : Service() {
         // what the agent is about to do, over the app it operates
         steps.onEvent(e)?.let { v ->
             if (v === StepTracker.HIDE) StepHost.current?.hideStep()
-            else StepHost.current?.showStep(v) { background("cancel") { call(Requests.cancel()) } }
+            else StepHost.current?.showStep(v)
         }
         ProgressText.line(e)?.let { if (e.type != DaemonEvent.LOG) updateNotification(it) }
         if (e.type == DaemonEvent.ACTION || e.type == DaemonEvent.CHOSEN) ProgressText.line(e)?.let { step = it }

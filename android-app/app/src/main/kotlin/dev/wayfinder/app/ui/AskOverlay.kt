@@ -2,6 +2,7 @@ package dev.wayfinder.app.ui
 
 import android.content.Context
 import android.graphics.Color
+import android.graphics.PixelFormat
 import android.view.Gravity
 import android.view.View
 import android.view.WindowManager
@@ -46,7 +47,13 @@ object AskOverlay {
     }
 
     /** Layout of the overlay: full width at the bottom, touchable, never taking key focus. */
-    fun params(): WindowManager.LayoutParams = overlayParams(Gravity.BOTTOM)
+    fun params(): WindowManager.LayoutParams = WindowManager.LayoutParams(
+        WindowManager.LayoutParams.MATCH_PARENT,
+        WindowManager.LayoutParams.WRAP_CONTENT,
+        WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY,
+        WindowManager.LayoutParams.FLAG_NOT_FOCUSABLE or WindowManager.LayoutParams.FLAG_NOT_TOUCH_MODAL,
+        PixelFormat.TRANSLUCENT,
+    ).apply { gravity = Gravity.BOTTOM }
 }
 
 /**

@@ -8,20 +8,19 @@ import android.graphics.PixelFormat
 import android.view.Gravity
 import android.view.View
 import android.view.WindowManager
-import android.widget.LinearLayout
-import android.widget.TextView
 import dev.wayfinder.app.daemon.DaemonEvent
 import dev.wayfinder.app.model.Bounds
 
 /*
  * What the agent is doing, shown over the app it operates while a command
- * runs (the idea of DroidRun Portal's overlay): a banner at the top with
- * the step about to be taken and a Stop button, and a frame around the
- * element that step acts on. Both are accessibility overlays
- * (TYPE_ACCESSIBILITY_OVERLAY), which the daemon never reads as the app's
- * screen nor lets the device press (daemon/screen drops such windows;
- * ActionPerformer refuses them), so showing the agent's choice cannot steer
- * it. The frame's window takes no touches.
+ * runs (the idea of DroidRun Portal's overlay): the step about to be taken
+ * as a caption, and a frame around the element it acts on. It is one
+ * accessibility overlay window (TYPE_ACCESSIBILITY_OVERLAY) that takes no
+ * touches: a tap, the agent's gesture fallbacks included, goes through it
+ * to the app. The daemon never reads such a window as the app's screen, nor
+ * lets the device press it (daemon/screen drops it; ActionPerformer
+ * refuses it), so showing the agent's choice cannot steer it. Stop is in
+ * the notification and the app.
  */
 
 /** What the step overlay shows: [caption], and the element's [bounds] (px, screen coordinates) when known. */
@@ -98,18 +97,28 @@ class StepTracker {
     }
 }
 
-/** The frame drawn around the element a step acts on; [bounds] null draws nothing. */
+/**
+ * Draws the step: a frame around the element's bounds (screen px: the
+ * window spans the screen from its top-left corner) and the caption on a
+ * band at the top of the screen, or at the bottom when the element is in
+ * the top third, so that it never hides the element.
+ */
 class StepFrame(context: Context) : View(context) {
-    var bounds: Bounds? = null
+    var step: StepView = StepTracker.HIDE
         set(value) {
             field = value
             invalidate()
         }
 
-    private val paint = Paint(Paint.ANTI_ALIAS_FLAG).apply {
+    private val frame = Paint(Paint.ANTI_ALIAS_FLAG).apply {
         style = Paint.Style.STROKE
         strokeWidth = context.dp(3).toFloat()
         color = Color.rgb(0xff, 0x9f, 0x1c)
+    }
+    private val band = Paint().apply { color = Color.argb(0xcc, 0x20, 0x24, 0x28) }
+    private val text = Paint(Paint.ANTI_ALIAS_FLAG).apply {
+        color = Color.WHITE
+        textSize = context.dp(14).toFloat()
     }
 
     init {
@@ -117,42 +126,31 @@ class StepFrame(context: Context) : View(context) {
         importantForAccessibility = IMPORTANT_FOR_ACCESSIBILITY_NO_HIDE_DESCENDANTS
     }
 
+    /** Whether the caption goes at the bottom: the element is in the screen's top third. */
+    fun captionAtBottom(): Boolean {
+        val b = step.bounds ?: return false
+        return height > 0 && b.centerY < height / 3
+    }
+
     override fun onDraw(canvas: Canvas) {
         super.onDraw(canvas)
-        val b = bounds ?: return
-        canvas.drawRect(b.left.toFloat(), b.top.toFloat(), b.right.toFloat(), b.bottom.toFloat(), paint)
+        step.bounds?.let { b -> canvas.drawRect(b.left.toFloat(), b.top.toFloat(), b.right.toFloat(), b.bottom.toFloat(), frame) }
+        if (step.caption.isEmpty()) return
+        val pad = context.dp(8).toFloat()
+        val h = text.textSize + 2 * pad
+        val top = if (captionAtBottom()) height - h - context.dp(48) else context.dp(32).toFloat()
+        canvas.drawRect(0f, top, width.toFloat(), top + h, band)
+        canvas.drawText(step.caption, pad, top + pad - text.ascent(), text)
     }
 }
 
-/** The banner and frame windows of the step overlay. */
+/** The step overlay's window. */
 object StepOverlay {
-    /** The banner: [caption] and Stop; [caption] is its first child, a TextView. */
-    fun banner(context: Context, caption: String, onStop: () -> Unit): LinearLayout {
-        val pad = context.dp(8)
-        return LinearLayout(context).apply {
-            orientation = LinearLayout.HORIZONTAL
-            gravity = Gravity.CENTER_VERTICAL
-            setBackgroundColor(Color.argb(0xdd, 0x20, 0x24, 0x28))
-            setPadding(pad, pad, pad, pad)
-            addView(TextView(context).apply { text = caption; setTextColor(Color.WHITE) }.weighted(1f))
-            addView(context.button("Stop") { onStop() })
-        }
-    }
-
-    /** Shows [caption] on a banner made by [banner]. */
-    fun setCaption(banner: LinearLayout, caption: String) {
-        (banner.getChildAt(0) as? TextView)?.text = caption
-    }
-
-    /** The banner's window: full width at the top, touchable (Stop), never taking key focus. */
-    fun bannerParams(): WindowManager.LayoutParams = overlayParams(Gravity.TOP)
-
     /**
-     * The frame's window: the whole screen from its top-left corner, so that
-     * an element's screen bounds are the frame's coordinates, and touches go
-     * through to the app.
+     * The whole screen from its top-left corner, so that an element's screen
+     * bounds are the frame's coordinates; no touches, no key focus.
      */
-    fun frameParams(): WindowManager.LayoutParams = WindowManager.LayoutParams(
+    fun params(): WindowManager.LayoutParams = WindowManager.LayoutParams(
         WindowManager.LayoutParams.MATCH_PARENT,
         WindowManager.LayoutParams.MATCH_PARENT,
         WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY,
@@ -168,7 +166,7 @@ object StepOverlay {
  * Main thread.
  */
 interface StepHost {
-    fun showStep(view: StepView, onStop: () -> Unit)
+    fun showStep(view: StepView)
     fun hideStep()
 
     companion object {

@@ -1,10 +1,8 @@
 package dev.wayfinder.app.ui
 
 import android.content.Context
-import android.graphics.PixelFormat
 import android.view.View
 import android.view.ViewGroup
-import android.view.WindowManager
 import android.widget.Button
 import android.widget.LinearLayout
 import android.widget.TextView
@@ -42,17 +40,3 @@ internal fun View.weighted(weight: Float, vertical: Boolean = false): View = app
         LinearLayout.LayoutParams(0, ViewGroup.LayoutParams.WRAP_CONTENT, weight)
     }
 }
-
-/**
- * An accessibility overlay's window (TYPE_ACCESSIBILITY_OVERLAY: only the
- * connected accessibility service may add one, and it needs no permission):
- * full width at [gravity] (Gravity.TOP or BOTTOM), touchable, never taking
- * key focus.
- */
-internal fun overlayParams(gravity: Int): WindowManager.LayoutParams = WindowManager.LayoutParams(
-    WindowManager.LayoutParams.MATCH_PARENT,
-    WindowManager.LayoutParams.WRAP_CONTENT,
-    WindowManager.LayoutParams.TYPE_ACCESSIBILITY_OVERLAY,
-    WindowManager.LayoutParams.FLAG_NOT_FOCUSABLE or WindowManager.LayoutParams.FLAG_NOT_TOUCH_MODAL,
-    PixelFormat.TRANSLUCENT,
-).apply { this.gravity = gravity }

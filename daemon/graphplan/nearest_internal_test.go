@@ -43,7 +43,8 @@ func TestValueTerms(t *testing.T) {
 
 // nearestGraph: screen 1 holds a switch ("Show a word counter while
 // editing", id 10) and an entry ("Text size", id 11) whose tap opens
-// screen 2, a dialog offering "Small" and "Huge" (ids 20, 21).
+// screen 2, a dialog offering "Small" and "Huge" (ids 20, 21); screen 3
+// offers the layouts "Mosaic" and "Ledger" (ids 30, 31).
 func nearestGraph() *appGraph {
 	els := []knowledge.Element{
 		{ID: 10, ScreenID: 1, Descriptor: desc("Show a word counter while editing")},
@@ -51,8 +52,10 @@ func nearestGraph() *appGraph {
 		{ID: 12, ScreenID: 1, Descriptor: screen.Descriptor{ResourceID: "com.example:id/settings_word_counter_holder"}},
 		{ID: 20, ScreenID: 2, Descriptor: desc("Small")},
 		{ID: 21, ScreenID: 2, Descriptor: desc("Huge")},
+		{ID: 30, ScreenID: 3, Descriptor: desc("Mosaic")},
+		{ID: 31, ScreenID: 3, Descriptor: desc("Ledger")},
 	}
-	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}, {ID: 2, Fingerprint: "b", Dialog: true}},
+	kg := &knowledge.Graph{Screens: []knowledge.Screen{{ID: 1, Fingerprint: "a"}, {ID: 2, Fingerprint: "b", Dialog: true}, {ID: 3, Fingerprint: "c", Dialog: true}},
 		Elements: els, Transitions: []knowledge.Transition{{From: 1, To: 2, Action: "tap", ElementID: 11, Count: 1}}}
 	return buildGraph(kg, nil)
 }
@@ -71,6 +74,8 @@ func TestNearestCovers(t *testing.T) {
 			nil, []string{"set"}},
 		{"values are never covered by meaning", "word counter on for 'notes 2'", "Show a word counter while editing",
 			nil, []string{"notes", "2"}},
+		{"a word that is another element's whole label is that element's", "count my words in a ledger", "Show a word counter while editing",
+			[]string{"count"}, []string{"ledger"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := newRunState(tc.cmd, "")

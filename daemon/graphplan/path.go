@@ -55,6 +55,10 @@ type appGraph struct {
 	ofAct    map[string][]int64 // activity -> its screens that are no dialogs, by id
 	dialog   map[int64]bool
 	keypads  map[int64]bool // screens holding a keypad (keypad.go)
+	// oneWord: the terms that are an element's whole text, one word of no
+	// concept of the vocabulary ("Ledger", "Mosaic"): the element is what
+	// the word names
+	oneWord map[term]bool
 }
 
 // ofApp reports whether screen scr belongs to package pkg by its recorded
@@ -92,7 +96,7 @@ func (p *Planner) graph(ctx context.Context, st *daemon.PlanState) (*appGraph, e
 
 func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 	g := &appGraph{byPrint: map[string]int64{}, out: map[int64][]gEdge{}, elems: map[int64]*knowledge.Element{},
-		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, byText: map[string][]int64{}, labelled: map[string]bool{}, vocab: map[term]string{}}
+		onScr: map[int64][]*knowledge.Element{}, terms: map[int64][]term{}, df: map[term]int{}, texts: map[int64]string{}, byText: map[string][]int64{}, labelled: map[string]bool{}, oneWord: map[term]bool{}, vocab: map[term]string{}}
 	g.act, g.dialog, g.ofAct = map[int64]string{}, map[int64]bool{}, map[string][]int64{}
 	for _, s := range kg.Screens {
 		g.ids = append(g.ids, s.ID)
@@ -110,6 +114,9 @@ func buildGraph(kg *knowledge.Graph, exclude map[string]bool) *appGraph {
 		ts := termsOf(e.Descriptor.Label() + " " + e.Descriptor.Desc + " " + e.Descriptor.Hint + " " + e.Descriptor.ResourceID)
 		g.terms[e.ID] = ts
 		if t := semText(e.Descriptor.Label(), e.Descriptor.ResourceID); t != "" {
+			if w := termsOf(t); len(w) == 1 && !strings.HasPrefix(string(w[0]), "@") && !strings.Contains(t, " ") {
+				g.oneWord[w[0]] = true
+			}
 			g.texts[e.ID] = t
 			g.byText[t] = append(g.byText[t], e.ID)
 			if d := e.Descriptor; strings.TrimSpace(d.Text+d.Desc+d.Hint) != "" {

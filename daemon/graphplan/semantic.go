@@ -304,8 +304,11 @@ func (rs *runState) namesApp(text string) bool {
 // to the command of the app's texts by a clear margin) covers by meaning,
 // besides have: every one but navigation words, the command's values
 // (quoted text, numbers, words with a digit), which only an element
-// carrying them covers, and the words of the options its tap leads to
-// in the graph (offeredAfter). None when its tap leads to one of the
+// carrying them covers, the words of the options its tap leads to in the
+// graph (offeredAfter), and a word that is the whole text of an element
+// of the app (appGraph.oneWord: "ledger" of "lay my notes out as a
+// ledger" when the nearest is "Layout": that element is what the word
+// names, and the planner goes on to it; stop 44). None when its tap leads to one of the
 // command's values ("3" of "show 3 tiles per row" after "Tiles per
 // row"): it is a way there, not what the command does.
 //
@@ -329,7 +332,7 @@ func (rs *runState) nearestCovers(g *appGraph, have []term) []term {
 	}
 	var out []term
 	for _, ct := range rs.terms {
-		if !ct.nav && !rs.covered[ct.t] && !next[ct.t] && !vals[ct.t] && !slices.Contains(have, ct.t) && !slices.Contains(out, ct.t) {
+		if !ct.nav && !rs.covered[ct.t] && !next[ct.t] && !vals[ct.t] && !g.oneWord[ct.t] && !slices.Contains(have, ct.t) && !slices.Contains(out, ct.t) {
 			out = append(out, ct.t)
 		}
 	}

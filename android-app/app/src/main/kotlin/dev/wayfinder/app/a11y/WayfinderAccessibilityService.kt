@@ -66,9 +66,13 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, Questi
 
     /** Main thread. */
     override fun hideStep() {
-        val f = frame ?: return
+        removeOverlay(frame)
         frame = null
-        runCatching { getSystemService(WindowManager::class.java)?.removeView(f) }
+    }
+
+    /** Removes overlay window [v], when there is one. Main thread. */
+    private fun removeOverlay(v: View?) {
+        if (v != null) runCatching { getSystemService(WindowManager::class.java)?.removeView(v) }
     }
 
     /** Main thread. Replaces any question shown. */
@@ -89,9 +93,8 @@ class WayfinderAccessibilityService : AccessibilityService(), DeviceHost, Questi
 
     /** Main thread. */
     override fun hideQuestion() {
-        val v = question ?: return
+        removeOverlay(question)
         question = null
-        runCatching { getSystemService(WindowManager::class.java)?.removeView(v) }
     }
 
     override fun onAccessibilityEvent(event: AccessibilityEvent) {

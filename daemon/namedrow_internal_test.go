@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
@@ -49,6 +51,65 @@ func TestNamedRowIsThatRow(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("notes %q: tapped %q, want %q", tt.notes, got, tt.want)
+		}
+	}
+}
+
+// threadList is a list of conversation rows, each a clickable row of
+// text views in the order given ("Dora", "See you", "12.05").
+func threadList(t *testing.T, rows ...[]string) *screen.Snapshot {
+	t.Helper()
+	xml := `<?xml version="1.0"?><hierarchy rotation="0"><node class="android.widget.FrameLayout" bounds="[0,0][1080,2000]">` +
+		`<node class="androidx.recyclerview.widget.RecyclerView" scrollable="true" bounds="[0,100][1080,2000]">`
+	for i, r := range rows {
+		top := 100 + 150*i
+		xml += `<node class="android.widget.LinearLayout" resource-id="org.example.chat:id/thread_row" clickable="true" enabled="true" bounds="[0,` + strconv.Itoa(top) + `][1080,` + strconv.Itoa(top+150) + `]">`
+		for j, text := range r {
+			left := 40 + 300*j
+			xml += `<node text="` + text + `" class="android.widget.TextView" bounds="[` + strconv.Itoa(left) + `,` + strconv.Itoa(top+10) + `][` + strconv.Itoa(left+280) + `,` + strconv.Itoa(top+140) + `]"/>`
+		}
+		xml += `</node>`
+	}
+	s, err := screen.ParseUIAutomator([]byte(xml + `</node></node></hierarchy>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestNamedRowWithItsTextsReordered: an app update may put a row's texts
+// in another order; the row is still found by its name, and never by a
+// name two rows carry.
+func TestNamedRowWithItsTextsReordered(t *testing.T) {
+	learned := threadList(t, []string{"Ezra", "Hey", "12.05"}, []string{"Dora", "See you", "12.05"})
+	var step knowledge.Step
+	for _, e := range screen.Elements(learned) {
+		if strings.HasPrefix(e.Label, "Dora") {
+			step = knowledge.Step{Action: device.Tap, Target: screen.Describe(learned, e.NodeID)}
+		}
+	}
+	if !step.Target.InList {
+		t.Fatalf("no list row learned: %+v", step.Target)
+	}
+	for _, tt := range []struct {
+		name string
+		rows [][]string
+		want string // the label of the row found, "" for none
+	}{
+		{"the name leads", [][]string{{"Dora", "See you", "12.05"}, {"Ezra", "Hey", "12.05"}}, "Dora · See you · 12.05"},
+		{"the texts reordered", [][]string{{"12.05", "See you", "Dora"}, {"Ezra", "Hey", "12.05"}}, "12.05 · See you · Dora"},
+		{"a leading name wins over a part", [][]string{{"Dora", "Hi", "12.05"}, {"Ezra", "Dora", "12.05"}}, "Dora · Hi · 12.05"},
+		{"two rows carry the name: none", [][]string{{"12.05", "Dora"}, {"Ezra", "Dora"}}, ""},
+		{"no row carries it", [][]string{{"12.05", "Doran"}, {"Ezra", "Hey"}}, ""},
+	} {
+		s := threadList(t, tt.rows...)
+		elems := screen.Elements(s)
+		got := ""
+		if i := namedRow(s, elems, step, "Dora"); i >= 0 {
+			got = elems[i].Label
+		}
+		if got != tt.want {
+			t.Errorf("%s: found %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

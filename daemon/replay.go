@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -254,23 +255,35 @@ func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 // element of the step's class whose label's first part (before " · ") is
 // name, word for word and case folded; -1 when none is, or several are.
 // "Trip ideas 2" is not the row "Trip ideas", nor "clip1.mp4" "clip2.mp4".
+// When no row leads with the name, the one row with a part that is the
+// name will do: an app update may put a row's texts in another order
+// ("30.06 · Hello · Dora" for "Dora · Hello · 30.06"; drift kind shuffle).
 func namedRow(s *screen.Snapshot, elems []screen.Element, step knowledge.Step, name string) int {
 	want := strings.Join(choiceWords(name), " ")
-	found := -1
-	for i := range elems {
-		head, _, _ := strings.Cut(elems[i].Label, " · ")
-		if want == "" || strings.Join(choiceWords(head), " ") != want {
-			continue
-		}
-		if d := screen.Describe(s, elems[i].NodeID); d.Editable || d.Class != step.Target.Class {
-			continue
-		}
-		if found >= 0 {
-			return -1
-		}
-		found = i
+	if want == "" {
+		return -1
 	}
-	return found
+	find := func(parts func(label string) []string) (int, bool) {
+		found := -1
+		for i := range elems {
+			if !slices.ContainsFunc(parts(elems[i].Label), func(p string) bool { return strings.Join(choiceWords(p), " ") == want }) {
+				continue
+			}
+			if d := screen.Describe(s, elems[i].NodeID); d.Editable || d.Class != step.Target.Class {
+				continue
+			}
+			if found >= 0 {
+				return -1, true // several: never a guess
+			}
+			found = i
+		}
+		return found, found >= 0
+	}
+	if i, decided := find(func(l string) []string { head, _, _ := strings.Cut(l, screen.RowTextSep); return []string{head} }); decided {
+		return i
+	}
+	i, _ := find(func(l string) []string { return strings.Split(l, screen.RowTextSep) })
+	return i
 }
 
 // fillSlots replaces "{name}" references by slot values; a slot without

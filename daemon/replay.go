@@ -78,6 +78,12 @@ func (r *run) replay(ctx context.Context, f *knowledge.Flow) (bool, int, error) 
 			}
 		}
 		for attempt := 0; !ok && attempt < 2 && !ownDialog(step, s); attempt++ {
+			if attempt == 1 && onStepScreen(step, s, fp) {
+				// back leaves the screen the element belongs on (from
+				// the app's first screen, the app itself): the planner
+				// repairs the step from here instead
+				break
+			}
 			recovered, err := r.recover(ctx, s, attempt)
 			if err != nil {
 				return false, i, err
@@ -363,6 +369,13 @@ func (r *run) recover(ctx context.Context, s *screen.Snapshot, attempt int) (boo
 		return err == nil, err
 	}
 	return attempt == 0, nil
+}
+
+// onStepScreen reports whether s (fingerprint fp) is the screen step acts
+// on: the fingerprint it was learned on, or recognisably that screen
+// (screenLike).
+func onStepScreen(step knowledge.Step, s *screen.Snapshot, fp string) bool {
+	return fp == step.Screen || screenLike(step.Where, s)
 }
 
 // ownDialog reports whether s is the dialog the flow itself leads to (the

@@ -9,6 +9,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
@@ -117,5 +118,51 @@ func TestUnhealthyFlowActsOnlyWhenNamed(t *testing.T) {
 	}
 	if f, _ := r.store.Flow(ctx, learned.FlowID); !f.Healthy() {
 		t.Fatal("a success did not make the flow healthy again")
+	}
+}
+
+// actionLog is the demo phone with every action it performs recorded.
+type actionLog struct {
+	*sim.Phone
+	acts []device.Action
+}
+
+func (l *actionLog) Perform(ctx context.Context, a device.Action) (device.Result, error) {
+	l.acts = append(l.acts, a)
+	return l.Phone.Perform(ctx, a)
+}
+
+// TestReplayStaysOnTheScreenItsStepBelongsOn: a step whose element is gone
+// from the very screen it was learned on is not "recovered" with back —
+// from the app's first screen that leaves the app — but left to the
+// planner, here on the screen it belongs on.
+func TestReplayStaysOnTheScreenItsStepBelongsOn(t *testing.T) {
+	var log *actionLog
+	r := newRig(t, func(p *sim.Phone) device.Device { log = &actionLog{Phone: p}; return log })
+	ctx := context.Background()
+	learned := r.run(t, "turn on dark mode", daemon.Options{})
+	f, err := r.store.Flow(ctx, learned.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := *f
+	broken.Steps = append([]knowledge.Step(nil), f.Steps...)
+	broken.Steps[0].Target = screen.Descriptor{Class: "android.widget.Button", Text: "Hamburger", ResourceID: "x:id/gone"}
+	if err := r.store.UpdateFlow(ctx, &broken); err != nil {
+		t.Fatal(err)
+	}
+	r.eng.InvalidateFlows()
+	log.acts = nil
+	res := r.run(t, "turn on dark mode", daemon.Options{NoPlanner: true})
+	if res.Outcome == knowledge.OutcomeSuccess {
+		t.Fatalf("a broken flow replayed with no planner: %+v", res)
+	}
+	for _, a := range log.acts {
+		if a.Type == device.Back {
+			t.Errorf("back pressed on the step's own screen: %+v", log.acts)
+		}
+	}
+	if got := r.phone.State(); got != "home" {
+		t.Errorf("the replay left the screen its step belongs on: now on %q", got)
 	}
 }

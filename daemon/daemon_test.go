@@ -36,6 +36,27 @@ func newRig(t *testing.T, wrap func(*sim.Phone) device.Device) *rig {
 	return &rig{phone: phone, store: st, eng: daemon.New(dev, st, graphplan.New(st), nil, daemon.Config{})}
 }
 
+// learnThenBreakFirstStep learns "turn on dark mode" and saves its flow
+// again with a first step whose element no screen has (the app changed);
+// it returns the flow as learned.
+func (r *rig) learnThenBreakFirstStep(t *testing.T) *knowledge.Flow {
+	t.Helper()
+	ctx := context.Background()
+	learned := r.run(t, "turn on dark mode", daemon.Options{})
+	f, err := r.store.Flow(ctx, learned.FlowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := *f
+	broken.Steps = append([]knowledge.Step(nil), f.Steps...)
+	broken.Steps[0].Target = screen.Descriptor{Class: "android.widget.Button", Text: "Hamburger", ResourceID: "x:id/gone"}
+	if err := r.store.UpdateFlow(ctx, &broken); err != nil {
+		t.Fatal(err)
+	}
+	r.eng.InvalidateFlows()
+	return f
+}
+
 func (r *rig) run(t *testing.T, cmd string, opt daemon.Options) *daemon.Result {
 	t.Helper()
 	if err := r.phone.Reset("home"); err != nil {
@@ -102,23 +123,12 @@ func TestOppositeCommandDoesNotReplay(t *testing.T) {
 func TestReplayRepairsABrokenStep(t *testing.T) {
 	r := newRig(t, nil)
 	ctx := context.Background()
-	learned := r.run(t, "turn on dark mode", daemon.Options{})
-	f, err := r.store.Flow(ctx, learned.FlowID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken := *f
-	broken.Steps = append([]knowledge.Step(nil), f.Steps...)
-	broken.Steps[0].Target = screen.Descriptor{Class: "android.widget.Button", Text: "Hamburger", ResourceID: "x:id/gone"}
-	if err := r.store.UpdateFlow(ctx, &broken); err != nil {
-		t.Fatal(err)
-	}
-	r.eng.InvalidateFlows()
+	f := r.learnThenBreakFirstStep(t)
 	res := r.run(t, "turn on dark mode", daemon.Options{})
 	if res.Outcome != knowledge.OutcomeSuccess || !res.Repaired || res.Strategy != "replay+plan" {
 		t.Fatalf("%+v", res)
 	}
-	fixed, err := r.store.Flow(ctx, learned.FlowID)
+	fixed, err := r.store.Flow(ctx, f.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

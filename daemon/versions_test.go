@@ -8,7 +8,6 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
-	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/sim"
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
@@ -56,21 +55,10 @@ func TestStepsWithoutEffectDoNotComplete(t *testing.T) {
 func TestRepairIsANewVersion(t *testing.T) {
 	r := newRig(t, nil)
 	ctx := context.Background()
-	learned := r.run(t, "turn on dark mode", daemon.Options{})
-	f, err := r.store.Flow(ctx, learned.FlowID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := r.learnThenBreakFirstStep(t) // the app changed (version 2)
 	if f.Goal == nil || f.Goal.Screen == "" {
 		t.Fatalf("a learned flow has no goal: %+v", f.Goal)
 	}
-	broken := *f
-	broken.Steps = append([]knowledge.Step(nil), f.Steps...)
-	broken.Steps[0].Target = screen.Descriptor{Class: "android.widget.Button", Text: "Hamburger", ResourceID: "x:id/gone"}
-	if err := r.store.UpdateFlow(ctx, &broken); err != nil { // the app changed (version 2)
-		t.Fatal(err)
-	}
-	r.eng.InvalidateFlows()
 	res := r.run(t, "turn on dark mode", daemon.Options{})
 	if res.Outcome != knowledge.OutcomeSuccess || !res.Repaired {
 		t.Fatalf("%+v", res)
@@ -139,19 +127,7 @@ func (l *actionLog) Perform(ctx context.Context, a device.Action) (device.Result
 func TestReplayStaysOnTheScreenItsStepBelongsOn(t *testing.T) {
 	var log *actionLog
 	r := newRig(t, func(p *sim.Phone) device.Device { log = &actionLog{Phone: p}; return log })
-	ctx := context.Background()
-	learned := r.run(t, "turn on dark mode", daemon.Options{})
-	f, err := r.store.Flow(ctx, learned.FlowID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken := *f
-	broken.Steps = append([]knowledge.Step(nil), f.Steps...)
-	broken.Steps[0].Target = screen.Descriptor{Class: "android.widget.Button", Text: "Hamburger", ResourceID: "x:id/gone"}
-	if err := r.store.UpdateFlow(ctx, &broken); err != nil {
-		t.Fatal(err)
-	}
-	r.eng.InvalidateFlows()
+	r.learnThenBreakFirstStep(t)
 	log.acts = nil
 	res := r.run(t, "turn on dark mode", daemon.Options{NoPlanner: true})
 	if res.Outcome == knowledge.OutcomeSuccess {

@@ -1,5 +1,6 @@
 package dev.wayfinder.app
 
+import android.view.View
 import android.view.WindowManager
 import android.view.WindowManagerImpl
 import dev.wayfinder.app.a11y.WayfinderAccessibilityService
@@ -81,5 +82,16 @@ class StepOverlayTest {
         assertTrue("an element at the top: the caption goes to the bottom", f.captionAtBottom())
         f.step = StepView("Step 2: tap “Save”", Bounds(40, 2000, 520, 2100))
         assertFalse(f.captionAtBottom())
+    }
+
+    @Test
+    fun aScreenReaderSpeaksEachStep() {
+        val f = StepFrame(Robolectric.setupService(WayfinderAccessibilityService::class.java))
+        assertEquals(View.IMPORTANT_FOR_ACCESSIBILITY_YES, f.importantForAccessibility)
+        assertEquals("each new caption is announced once, politely", View.ACCESSIBILITY_LIVE_REGION_POLITE, f.accessibilityLiveRegion)
+        f.step = StepView("Step 1: tap “More options”", Bounds(960, 90, 1080, 200))
+        assertEquals("Step 1: tap “More options”", f.contentDescription)
+        f.step = StepTracker.HIDE
+        assertNull("nothing is said once the run ends", f.contentDescription)
     }
 }

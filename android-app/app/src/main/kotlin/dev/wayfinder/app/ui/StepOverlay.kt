@@ -19,8 +19,9 @@ import dev.wayfinder.app.model.Bounds
  * touches: a tap, the agent's gesture fallbacks included, goes through it
  * to the app. The daemon never reads such a window as the app's screen, nor
  * lets the device press it (daemon/screen drops it; ActionPerformer
- * refuses it), so showing the agent's choice cannot steer it. Stop is in
- * the notification and the app.
+ * refuses it), so showing the agent's choice cannot steer it. A screen
+ * reader speaks the caption (a live region). Stop is in the notification
+ * and the app.
  */
 
 /** What the step overlay shows: [caption], and the element's [bounds] (px, screen coordinates) when known. */
@@ -107,6 +108,10 @@ class StepFrame(context: Context) : View(context) {
     var step: StepView = StepTracker.HIDE
         set(value) {
             field = value
+            // the caption is what a screen reader says: a polite live region
+            // speaks each new step once, after what it is saying (TalkBack
+            // reads a live region's changes in any window it can see)
+            contentDescription = value.caption.ifEmpty { null }
             invalidate()
         }
 
@@ -122,8 +127,11 @@ class StepFrame(context: Context) : View(context) {
     }
 
     init {
-        // a drawing, not content: nothing here for screen readers or the agent
-        importantForAccessibility = IMPORTANT_FOR_ACCESSIBILITY_NO_HIDE_DESCENDANTS
+        // one node, the caption, for screen readers; the agent never reads
+        // it (an accessibility overlay is no part of the app's screen), nor
+        // waits on its changes (the service ignores its own package's events)
+        importantForAccessibility = IMPORTANT_FOR_ACCESSIBILITY_YES
+        accessibilityLiveRegion = ACCESSIBILITY_LIVE_REGION_POLITE
     }
 
     /** Whether the caption goes at the bottom: the element is in the screen's top third. */

@@ -348,3 +348,34 @@ func (rs *runState) deletionDone(weights map[term]float64, pending int) (daemon.
 	return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, weights),
 		Reason: "the deletion the command asks for is confirmed"}, true
 }
+
+// formRow returns, before a form is committed, a tap on an element of the
+// form (no switch or check box) whose own label carries a word of the
+// command no step covered, when the UI graph records that its tap offers
+// another such word (a "No repetition" row whose dialog offers "Daily"
+// for "… with daily repetition and save it"): the rest of the command is
+// done from the form, and its commit comes after.
+func (rs *runState) formRow(st *daemon.PlanState, g *appGraph, cands []candidate) (candidate, bool) {
+	for _, c := range cands {
+		if c.via != 0 || c.action != device.Tap || c.element < 0 || c.score < MinScore {
+			continue
+		}
+		el := &st.Elements[c.element]
+		if d := screen.Describe(st.Screen, el.NodeID); d.Checkable {
+			continue
+		}
+		own := termsOf(el.Label)
+		if !slices.ContainsFunc(c.covers, func(t term) bool {
+			return slices.Contains(own, t) && rs.literalIn([]term{t}, false) && !rs.commitOnly([]term{t})
+		}) {
+			continue
+		}
+		next := g.offeredAfter(semText(el.Label, el.Resource))
+		for _, ct := range rs.terms {
+			if !ct.nav && !rs.covered[ct.t] && next[ct.t] && !slices.Contains(c.covers, ct.t) && !rs.commitOnly([]term{ct.t}) {
+				return c, true
+			}
+		}
+	}
+	return candidate{}, false
+}

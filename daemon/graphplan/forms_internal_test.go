@@ -222,6 +222,47 @@ func TestFormChoiceBeforeCommit(t *testing.T) {
 	}
 }
 
+// TestFormRowBeforeCommit: once a form's typed value is in, a row of the
+// form that carries a word of the command and whose tap, in the UI graph,
+// offers more of it ("No reminder" → "1 hour before") comes before the
+// form's Save; a row whose tap offers nothing of the command does not.
+func TestFormRowBeforeCommit(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Standup","resource_id":"org.example.agenda:id/event_title","bounds":[40,300,1040,420],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"No reminder","bounds":[40,460,1040,560],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.TextView","text":"Notes","bounds":[40,580,1040,680],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.Button","text":"Save","bounds":[800,100,1040,200],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	kg := &knowledge.Graph{
+		Screens: []knowledge.Screen{{ID: 1, Fingerprint: "form"}, {ID: 2, Fingerprint: "when", Dialog: true}},
+		Elements: []knowledge.Element{
+			{ID: 10, ScreenID: 1, Descriptor: desc("No reminder")},
+			{ID: 11, ScreenID: 1, Descriptor: desc("Notes")},
+			{ID: 20, ScreenID: 2, Descriptor: desc("5 minutes before")},
+			{ID: 21, ScreenID: 2, Descriptor: desc("1 hour before")},
+		},
+		Transitions: []knowledge.Transition{{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 1}},
+	}
+	g := buildGraph(kg, nil)
+	for _, tc := range []struct{ cmd, want string }{
+		{"add the event 'Standup' with a reminder an hour before and save it", "No reminder"},
+		{"add the event 'Standup' with notes and save it", ""},
+	} {
+		rs := newRunState(tc.cmd, "")
+		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "form"}
+		w := map[term]float64{}
+		for _, ct := range rs.terms {
+			w[ct.t] = 1
+		}
+		got := ""
+		if c, ok := rs.formRow(st, g, (&Planner{}).screenCandidates(rs, st, nil, w)); ok {
+			got = st.Elements[c.element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%q: chose %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
 // TestFolderPickedByNameIsAccepted: a quoted name the app shows as a
 // row's first text ("Trips · 4 items") is a value the command picks
 // (markSelectors); a tap on that row passes the bar for a step late in

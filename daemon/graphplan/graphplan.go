@@ -321,9 +321,13 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// typed values waiting for a commit, once nothing else of the command
 	// is left on this screen, or the value just typed filled its last
 	// field and the values left belong to what it opens ("create a note
-	// called 'X' and type 'Y'": the name dialog first)
+	// called 'X' and type 'Y'": the name dialog first); before it, what
+	// the form itself still offers of the command (formChoice, formRow)
 	if (pending == 0 && rs.typed > rs.searchTyped && (best == nil || best.via > 0) || pending > 0 && formFilled(st)) && !rs.committed {
 		if c, ok := rs.formChoice(st, cands); ok {
+			return decision(c, 0.6), nil
+		}
+		if c, ok := rs.formRow(st, g, cands); ok {
 			return decision(c, 0.6), nil
 		}
 		if c, ok := confirmButton(st); ok {

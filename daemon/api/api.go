@@ -27,44 +27,6 @@ import (
 	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
-// Settings are the user's settings. APIKey is never returned by
-// settings.get and never written to the store.
-type Settings struct {
-	BaseURL    string `json:"base_url"`
-	Model      string `json:"model"`
-	EmbedModel string `json:"embed_model,omitempty"` // "" = no embeddings in flow matching
-	APIKey     string `json:"api_key,omitempty"`
-	Planner    string `json:"planner"` // auto | graph | llm
-	// ConfirmSensitive: the owner confirms sensitive actions the command
-	// asks for (daemon/safety). On unless the owner turned it off
-	// (settings.set) or the host started the API Unattended.
-	ConfirmSensitive bool `json:"confirm_sensitive"`
-	StepLimit        int  `json:"max_steps"`
-	// Unattended is the host's explicit opt-out for scripted runs
-	// (wayfinder serve --no-confirm): the initial ConfirmSensitive is its
-	// negation. Never on the wire.
-	Unattended bool `json:"-"`
-	// FullLogs keeps personal data (phone numbers, e-mail addresses,
-	// card numbers) in the run log and event stream, for debugging;
-	// secrets are redacted regardless. Off by default.
-	FullLogs bool `json:"full_logs"`
-	// DebugAddr is where the debugging websocket listens ("" off); the
-	// host starts it (bridge, serve), the API only reports it.
-	DebugAddr string `json:"debug_addr,omitempty"`
-}
-
-// PublicSettings is what settings.get returns: never the key.
-type PublicSettings struct {
-	BaseURL          string `json:"base_url"`
-	Model            string `json:"model"`
-	EmbedModel       string `json:"embed_model"`
-	APIKeySet        bool   `json:"api_key_set"`
-	Planner          string `json:"planner"`
-	ConfirmSensitive bool   `json:"confirm_sensitive"`
-	StepLimit        int    `json:"max_steps"`
-	FullLogs         bool   `json:"full_logs"`
-}
-
 // PlannerFactory builds the planner for the current settings.
 type PlannerFactory func(s Settings, store *knowledge.Store) (daemon.Planner, error)
 
@@ -147,31 +109,6 @@ func New(ctx context.Context, eng *daemon.Engine, store *knowledge.Store, planne
 	}
 	eng.SetAsker(a)
 	return a, nil
-}
-
-// apply installs settings: builds the planner (and the embedder, with
-// WithEmbedder).
-func (a *API) apply(s Settings) error {
-	p, err := a.planner(s, a.store)
-	if err != nil {
-		return err
-	}
-	var emb semantic.Embedder
-	if a.embedder != nil {
-		if emb, err = a.embedder(s); err != nil {
-			return err
-		}
-	}
-	a.mu.Lock()
-	a.settings = s
-	a.mu.Unlock()
-	a.eng.SetPlanner(p)
-	if a.embedder != nil {
-		a.eng.SetEmbedder(emb)
-	}
-	a.eng.Configure(s.ConfirmSensitive, s.StepLimit)
-	a.eng.SetFullLogs(s.FullLogs)
-	return nil
 }
 
 // Ask implements daemon.Asker: the question is already published as an
@@ -429,51 +366,6 @@ func (a *API) Call(ctx context.Context, method string, params json.RawMessage) (
 	return nil, badRequest("unknown method %q", method)
 }
 
-// FlowSummary is a flow as flows.list shows it.
-type FlowSummary struct {
-	ID      int64    `json:"id"`
-	Name    string   `json:"name"`
-	Intent  string   `json:"intent"`
-	Package string   `json:"package"`
-	Steps   int      `json:"steps"`
-	Slots   []string `json:"slots"`
-	Uses    int      `json:"uses"`
-	Pinned  bool     `json:"pinned"`
-	// Token replays the flow from outside the app's UI (a pinned
-	// shortcut): {"method":"replay","params":{"token":...}}.
-	Token string `json:"token"`
-	// Sensitive: a step deletes, sends, pays, calls or changes an
-	// account; AllowSensitive: the owner said "don't ask again".
-	Sensitive      bool `json:"sensitive"`
-	AllowSensitive bool `json:"allow_sensitive"`
-	// Version is the number of the flow's current version (flows.history).
-	Version int `json:"version"`
-	// Healthy is false after knowledge.UnhealthyAfter failures in a row:
-	// the flow is then never replayed because a command matched it, only
-	// by an explicit replay; FailStreak is that count.
-	Healthy    bool `json:"healthy"`
-	FailStreak int  `json:"fail_streak"`
-}
-
-// FlowVersion is one version of a flow as flows.history shows it.
-type FlowVersion struct {
-	Version   int      `json:"version"`
-	Reason    string   `json:"reason"`
-	CreatedMS int64    `json:"created_ms"`
-	Current   bool     `json:"current"`
-	Actions   []string `json:"actions"`
-}
-
-func summarize(f knowledge.Flow) FlowSummary {
-	s := FlowSummary{ID: f.ID, Name: f.Name, Intent: f.Intent, Package: f.Package, Steps: len(f.Steps), Uses: f.Uses, Pinned: f.Pinned, Slots: []string{},
-		Token: f.Token, Sensitive: f.Sensitive, AllowSensitive: f.AllowSensitive,
-		Version: f.Version, Healthy: f.Healthy(), FailStreak: f.FailStreak}
-	for _, sl := range f.Slots {
-		s.Slots = append(s.Slots, sl.Name)
-	}
-	return s
-}
-
 // Version is the daemon's version, reported by status.
 const Version = "0.1.0"
 
@@ -514,95 +406,6 @@ func (a *API) result(r *daemon.Result, err error) (any, error) {
 	}
 	return RunResult{RunID: r.RunID, Outcome: r.Outcome, Error: r.Error, Mode: r.Mode, Strategy: r.Strategy, Steps: len(r.Steps),
 		LLMCalls: r.LLMCalls, Tokens: r.Tokens, MS: r.MS, FlowID: r.FlowID, CacheHits: r.CacheHits, Saved: r.Saved, Typed: r.Typed}, nil
-}
-
-// FlowDetail is a flow as flows.get shows it: the summary, its steps as
-// readable strings, and times in Unix ms.
-type FlowDetail struct {
-	FlowSummary
-	Actions    []string `json:"actions"`
-	Commands   []string `json:"commands"`
-	CreatedMS  int64    `json:"created_ms"`
-	LastUsedMS int64    `json:"last_used_ms"`
-}
-
-func detail(f knowledge.Flow) FlowDetail {
-	d := FlowDetail{FlowSummary: summarize(f), Actions: []string{}, Commands: f.Commands, CreatedMS: f.Created.UnixMilli(), LastUsedMS: f.Updated.UnixMilli()}
-	for _, st := range f.Steps {
-		d.Actions = append(d.Actions, daemon.DescribeStep(st))
-	}
-	return d
-}
-
-func (a *API) flowSummary(ctx context.Context, id int64) (any, error) {
-	f, err := a.store.Flow(ctx, id)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return map[string]FlowSummary{"flow": summarize(*f)}, nil
-}
-
-func (a *API) public() PublicSettings {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s := a.settings
-	return PublicSettings{BaseURL: s.BaseURL, Model: s.Model, EmbedModel: s.EmbedModel, APIKeySet: s.APIKey != "", Planner: s.Planner,
-		ConfirmSensitive: s.ConfirmSensitive, StepLimit: s.StepLimit, FullLogs: s.FullLogs}
-}
-
-// setSettings changes the given fields; absent fields keep their value;
-// "api_key": "" clears the key.
-func (a *API) setSettings(ctx context.Context, params json.RawMessage) (any, error) {
-	var patch map[string]json.RawMessage
-	if err := json.Unmarshal(params, &patch); err != nil {
-		return nil, badRequest("settings.set: params must be an object: %v", err)
-	}
-	a.mu.Lock()
-	s := a.settings
-	a.mu.Unlock()
-	for k, v := range patch {
-		var err error
-		switch k {
-		case "base_url":
-			err = json.Unmarshal(v, &s.BaseURL)
-		case "model":
-			err = json.Unmarshal(v, &s.Model)
-		case "embed_model":
-			err = json.Unmarshal(v, &s.EmbedModel)
-		case "api_key":
-			err = json.Unmarshal(v, &s.APIKey)
-		case "planner":
-			err = json.Unmarshal(v, &s.Planner)
-			if err == nil && s.Planner != "auto" && s.Planner != "graph" && s.Planner != "llm" {
-				err = fmt.Errorf("want auto, graph or llm")
-			}
-		case "confirm_sensitive":
-			err = json.Unmarshal(v, &s.ConfirmSensitive)
-		case "full_logs":
-			err = json.Unmarshal(v, &s.FullLogs)
-		case "max_steps":
-			err = json.Unmarshal(v, &s.StepLimit)
-			if err == nil && (s.StepLimit < 0 || s.StepLimit > 100) {
-				err = fmt.Errorf("want 0..100")
-			}
-		default:
-			err = fmt.Errorf("unknown setting")
-		}
-		if err != nil {
-			return nil, badRequest("settings.set: %s: %v", k, err)
-		}
-	}
-	if err := a.apply(s); err != nil {
-		return nil, badRequest("settings.set: %v", err)
-	}
-	for k, v := range map[string]string{"base_url": s.BaseURL, "model": s.Model, "embed_model": s.EmbedModel, "planner": s.Planner,
-		"confirm_sensitive": strconv.FormatBool(s.ConfirmSensitive), "max_steps": strconv.Itoa(s.StepLimit),
-		"full_logs": strconv.FormatBool(s.FullLogs)} {
-		if err := a.store.SetSetting(ctx, k, v); err != nil {
-			return nil, wrap(err)
-		}
-	}
-	return a.public(), nil
 }
 
 func wrap(err error) error {

@@ -14,6 +14,7 @@ import dev.wayfinder.app.daemon.AskNotification
 import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.daemon.DaemonService
 import dev.wayfinder.app.daemon.FlowSummary
+import dev.wayfinder.app.daemon.FlowVersion
 import dev.wayfinder.app.ui.AskReceiver
 import dev.wayfinder.app.ui.Dialogs
 import dev.wayfinder.app.ui.MainActivity
@@ -139,6 +140,49 @@ class AskUiTest {
 
         val plain = Dialogs.flowMenu(a, flow(false), {}, {}, {}, {}, { allowed += it })
         assertEquals(4, plain.listView.adapter.count)
+    }
+
+    @Test
+    fun theOwnerSeesAFlowsVersionsAndRestoresAnEarlierOne() {
+        val a = activity()
+        val repaired = flow(false).copy(version = 2)
+        assertTrue(MainActivity.flowLine(repaired).endsWith(", v2"))
+        assertTrue(MainActivity.flowLine(flow(false).copy(healthy = false, failStreak = 3)).startsWith("⏸ (paused after 3 failed replays) "))
+
+        var opened = 0
+        val menu = Dialogs.flowMenu(a, repaired, {}, {}, {}, {}, onVersions = { opened++ })
+        val items = (0 until menu.listView.adapter.count).map { menu.listView.adapter.getItem(it).toString() }
+        shadowOf(menu).clickOnItem(items.indexOf("Earlier versions"))
+        shadowOf(Looper.getMainLooper()).idle()
+        assertEquals(1, opened)
+        val first = Dialogs.flowMenu(a, flow(false), {}, {}, {}, {})
+        val firstItems = (0 until first.listView.adapter.count).map { first.listView.adapter.getItem(it).toString() }
+        assertFalse("a flow with one version has none earlier: $firstItems", firstItems.contains("Earlier versions"))
+
+        val restored = ArrayList<Int>()
+        val list = Dialogs.versions(
+            a, repaired,
+            listOf(
+                FlowVersion(1, "learned", 1795872002965, false, listOf("tap “More options”", "tap “Settings”")),
+                FlowVersion(2, "repaired", 1795872102965, true, listOf("tap “Settings”")),
+            ),
+        ) { restored += it }
+        val lines = (0 until list.listView.adapter.count).map { list.listView.adapter.getItem(it).toString() }
+        assertTrue("newest first, the current one marked: $lines", lines[0].startsWith("v2 (current) · repaired · ") && lines[1].startsWith("v1 · learned · "))
+
+        shadowOf(list).clickOnItem(0)
+        shadowOf(Looper.getMainLooper()).idle()
+        val current = ShadowAlertDialog.getLatestAlertDialog() as AlertDialog
+        assertEquals("the current version cannot be restored", android.view.View.GONE, current.getButton(DialogInterface.BUTTON_POSITIVE).visibility)
+        current.dismiss()
+
+        shadowOf(list).clickOnItem(1)
+        shadowOf(Looper.getMainLooper()).idle()
+        val older = ShadowAlertDialog.getLatestAlertDialog() as AlertDialog
+        assertEquals("1. tap “More options”\n2. tap “Settings”", shadowOf(older).message.toString())
+        older.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
+        shadowOf(Looper.getMainLooper()).idle()
+        assertEquals(listOf(1), restored)
     }
 
     private fun buttons(v: android.view.View): List<android.widget.Button> = when (v) {

@@ -1,6 +1,7 @@
 package dev.wayfinder.app
 
 import dev.wayfinder.app.daemon.FlowSummary
+import dev.wayfinder.app.daemon.FlowVersion
 import dev.wayfinder.app.daemon.Requests
 import dev.wayfinder.app.daemon.RunReply
 import dev.wayfinder.app.daemon.SettingsView
@@ -33,6 +34,8 @@ class BridgeApiTest {
             Requests.flowsRename(3, "Call mum") to ("flows.rename" to """{"id":3,"name":"Call mum"}"""),
             Requests.flowsDelete(3) to ("flows.delete" to """{"id":3}"""),
             Requests.flowsPin(3, true) to ("flows.pin" to """{"id":3,"pinned":true}"""),
+            Requests.flowsHistory(3) to ("flows.history" to """{"id":3}"""),
+            Requests.flowsRollback(3, 2) to ("flows.rollback" to """{"id":3,"version":2}"""),
             Requests.settingsGet() to ("settings.get" to "{}"),
             Requests.settingsSet(model = "m", confirmSensitive = false) to ("settings.set" to """{"model":"m","confirm_sensitive":false}"""),
             Requests.settingsSet(apiKey = "") to ("settings.set" to """{"api_key":""}"""),
@@ -90,5 +93,31 @@ class BridgeApiTest {
         val old = FlowSummary.parse(JSONObject("""{"id":6}"""))
         assertEquals("", old.token)
         assertFalse(old.sensitive)
+    }
+
+    @Test
+    fun flowVersionsAndHealth() {
+        // as daemon/api marshals flows.history: oldest first
+        val vs = FlowVersion.parseList(
+            """{"versions":[
+              {"version":1,"reason":"learned","created_ms":1795872002965,"current":false,"actions":["tap \"More options\"","tap \"Settings\""]},
+              {"version":2,"reason":"repaired","created_ms":1795872102965,"current":true,"actions":[]}
+            ]}""",
+        )
+        assertEquals(
+            listOf(
+                FlowVersion(1, "learned", 1795872002965, false, listOf("tap \"More options\"", "tap \"Settings\"")),
+                FlowVersion(2, "repaired", 1795872102965, true, emptyList()),
+            ),
+            vs,
+        )
+        assertEquals(emptyList<FlowVersion>(), FlowVersion.parseList("""{"versions":[]}"""))
+
+        val f = FlowSummary.parse(JSONObject("""{"id":4,"name":"Dark theme","version":3,"healthy":false,"fail_streak":3}"""))
+        assertEquals(3, f.version)
+        assertFalse(f.healthy)
+        assertEquals(3, f.failStreak)
+        val old = FlowSummary.parse(JSONObject("""{"id":6}"""))
+        assertEquals("an older daemon: one version, healthy", 1 to true, old.version to old.healthy)
     }
 }

@@ -45,6 +45,12 @@ object Requests {
 
     fun flowsPin(id: Long, pinned: Boolean): String = req("flows.pin", JSONObject().put("id", id).put("pinned", pinned))
 
+    /** The flow's versions, oldest first (FlowVersion.parseList). */
+    fun flowsHistory(id: Long): String = req("flows.history", JSONObject().put("id", id))
+
+    /** Makes [version]'s steps current again, as a new version: nothing is deleted. */
+    fun flowsRollback(id: Long, version: Int): String = req("flows.rollback", JSONObject().put("id", id).put("version", version))
+
     fun settingsGet(): String = req("settings.get")
 
     /** Only non-null fields change; [apiKey] "" clears the key. */
@@ -114,6 +120,15 @@ data class FlowSummary(
     val sensitive: Boolean = false,
     /** The owner said "don't ask again" for this flow's sensitive steps. */
     val allowSensitive: Boolean = false,
+    /** The number of the flow's current version (flows.history); 1 from an older daemon. */
+    val version: Int = 1,
+    /**
+     * False after several failed replays in a row ([failStreak] of them):
+     * the flow is then never replayed because a command matched it, only
+     * when the owner starts it.
+     */
+    val healthy: Boolean = true,
+    val failStreak: Int = 0,
 ) {
     companion object {
         fun parse(o: JSONObject) = FlowSummary(
@@ -128,6 +143,9 @@ data class FlowSummary(
             token = o.optString("token"),
             sensitive = o.optBoolean("sensitive"),
             allowSensitive = o.optBoolean("allow_sensitive"),
+            version = o.optInt("version", 1),
+            healthy = o.optBoolean("healthy", true),
+            failStreak = o.optInt("fail_streak"),
         )
 
         /** Reads the reply of flows.rename / flows.pin / flows.allow_sensitive: {"flow": {...}}. */
@@ -136,6 +154,35 @@ data class FlowSummary(
         /** Reads the reply of flows.list: {"flows": [...]}. */
         fun parseList(json: String): List<FlowSummary> {
             val arr = JSONObject(json).optJSONArray("flows") ?: return emptyList()
+            return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
+        }
+    }
+}
+
+/**
+ * One version of a flow as flows.history reports it: why it was written
+ * ("learned", "repaired", "rollback to version 2", …), when (Unix ms),
+ * whether it is the current one, and its steps as readable lines.
+ */
+data class FlowVersion(
+    val version: Int,
+    val reason: String,
+    val createdMs: Long,
+    val current: Boolean,
+    val actions: List<String>,
+) {
+    companion object {
+        fun parse(o: JSONObject) = FlowVersion(
+            version = o.getInt("version"),
+            reason = o.optString("reason"),
+            createdMs = o.optLong("created_ms"),
+            current = o.optBoolean("current"),
+            actions = strings(o.optJSONArray("actions")),
+        )
+
+        /** Reads the reply of flows.history: {"versions": [...]}, oldest first. */
+        fun parseList(json: String): List<FlowVersion> {
+            val arr = JSONObject(json).optJSONArray("versions") ?: return emptyList()
             return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
         }
     }

@@ -7,6 +7,9 @@ import android.widget.EditText
 import android.widget.LinearLayout
 import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.daemon.FlowSummary
+import dev.wayfinder.app.daemon.FlowVersion
+import java.text.DateFormat
+import java.util.Date
 
 /** The app's dialogs, built in code. Callbacks run on the main thread. */
 object Dialogs {
@@ -38,7 +41,11 @@ object Dialogs {
         return b.show()
     }
 
-    /** Replay / rename / pin / delete for one saved flow, and "don't ask again" for one with sensitive steps. */
+    /**
+     * Replay / rename / pin / delete for one saved flow, "don't ask again"
+     * for one with sensitive steps, and its earlier versions once it has
+     * any (a repair or relearning wrote a new one: [onVersions]).
+     */
     fun flowMenu(
         context: Context,
         flow: FlowSummary,
@@ -47,6 +54,7 @@ object Dialogs {
         onPin: () -> Unit,
         onDelete: () -> Unit,
         onAllowSensitive: (Boolean) -> Unit = {},
+        onVersions: () -> Unit = {},
     ): AlertDialog {
         val items = ArrayList<Pair<String, () -> Unit>>()
         items += "Replay" to onReplay
@@ -61,11 +69,41 @@ object Dialogs {
                 }
             }
         }
+        if (flow.version > 1) items += "Earlier versions" to onVersions
         items += "Delete" to { confirm(context, "Delete \"${flow.name}\"?", onDelete) }
         return AlertDialog.Builder(context)
             .setTitle(flow.name.ifBlank { flow.intent })
             .setItems(items.map { it.first }.toTypedArray()) { _, i -> items[i].second() }
             .show()
+    }
+
+    /**
+     * The flow's versions, newest first ("v3 · repaired · <date>", the
+     * current one marked). Tapping one shows its steps; an earlier one can
+     * be restored ([onRestore] with its number), which writes it again as
+     * the newest version: nothing is deleted.
+     */
+    fun versions(context: Context, flow: FlowSummary, versions: List<FlowVersion>, onRestore: (Int) -> Unit): AlertDialog {
+        val newest = versions.sortedByDescending { it.version }
+        return AlertDialog.Builder(context)
+            .setTitle("Versions of \"${flow.name.ifBlank { flow.intent }}\"")
+            .setItems(newest.map(::versionLine).toTypedArray()) { _, i -> version(context, newest[i], onRestore) }
+            .setNegativeButton("Close", null)
+            .show()
+    }
+
+    /** "v3 (current) · repaired · 28/11/2026 14:02" in the phone's date format. */
+    fun versionLine(v: FlowVersion): String {
+        val current = if (v.current) " (current)" else ""
+        val at = if (v.createdMs > 0) " · " + DateFormat.getDateTimeInstance(DateFormat.SHORT, DateFormat.SHORT).format(Date(v.createdMs)) else ""
+        return "v${v.version}$current · ${v.reason.ifBlank { "saved" }}$at"
+    }
+
+    private fun version(context: Context, v: FlowVersion, onRestore: (Int) -> Unit) {
+        val steps = v.actions.mapIndexed { i, a -> "${i + 1}. $a" }.joinToString("\n").ifEmpty { "(no steps)" }
+        val b = AlertDialog.Builder(context).setTitle(versionLine(v)).setMessage(steps).setNegativeButton("Close", null)
+        if (!v.current) b.setPositiveButton("Restore this version") { _, _ -> onRestore(v.version) }
+        b.show()
     }
 
     /** Asks for slot values; empty fields keep the values recorded with the flow. */

@@ -19,6 +19,7 @@ import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.daemon.DaemonEvent
 import dev.wayfinder.app.daemon.DaemonService
 import dev.wayfinder.app.daemon.FlowSummary
+import dev.wayfinder.app.daemon.FlowVersion
 import dev.wayfinder.app.daemon.ProgressText
 import dev.wayfinder.app.daemon.Requests
 import dev.wayfinder.app.daemon.RunReply
@@ -204,6 +205,13 @@ class MainActivity : Activity() {
         onPin = { if (!ShortcutPinner.pin(this, f)) toast("This launcher cannot pin shortcuts.") },
         onDelete = { call(Requests.flowsDelete(f.id), refresh = true) { ShortcutPinner.deleted(this, f.id) } },
         onAllowSensitive = { allow -> call(Requests.flowsAllowSensitive(f.id, allow), refresh = true) },
+        onVersions = {
+            call(Requests.flowsHistory(f.id)) { reply ->
+                Dialogs.versions(this, f, FlowVersion.parseList(reply)) { v ->
+                    call(Requests.flowsRollback(f.id, v), refresh = true) { toast("Version $v restored") }
+                }
+            }
+        },
     )
 
     private fun answer(text: String) {
@@ -263,8 +271,11 @@ class MainActivity : Activity() {
                 f.allowSensitive -> "⚠ (sensitive steps run without asking) "
                 else -> "⚠ "
             }
+            // paused: not replayed for a matching command until the owner starts it
+            val paused = if (f.healthy) "" else "⏸ (paused after ${f.failStreak} failed replays) "
             val slots = if (f.slots.isEmpty()) "" else " (${f.slots.joinToString { "{$it}" }})"
-            return "$pin$warn${f.name.ifBlank { f.intent }}$slots — ${f.steps} steps, used ${f.uses}×"
+            val version = if (f.version > 1) ", v${f.version}" else ""
+            return "$pin$paused$warn${f.name.ifBlank { f.intent }}$slots — ${f.steps} steps, used ${f.uses}×$version"
         }
     }
 }

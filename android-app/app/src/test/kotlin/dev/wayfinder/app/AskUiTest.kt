@@ -15,6 +15,7 @@ import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.daemon.DaemonService
 import dev.wayfinder.app.daemon.FlowSummary
 import dev.wayfinder.app.daemon.FlowVersion
+import dev.wayfinder.app.daemon.Instruction
 import dev.wayfinder.app.ui.AskReceiver
 import dev.wayfinder.app.ui.Dialogs
 import dev.wayfinder.app.ui.MainActivity
@@ -183,6 +184,46 @@ class AskUiTest {
         older.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
         shadowOf(Looper.getMainLooper()).idle()
         assertEquals(listOf(1), restored)
+    }
+
+    @Test
+    fun sharedStepsRunOnlyOnFollowWithTheirGoal() {
+        assertTrue(MainActivity.looksLikeSteps("1. Open Settings\n\n2. Turn on Dark theme"))
+        assertFalse(MainActivity.looksLikeSteps("turn on dark mode\n  \n"))
+
+        val steps = listOf(Instruction("Open Settings", "open", "Settings", ""), Instruction("Turn on Dark theme", "turn_on", "Dark theme", ""))
+        val followed = ArrayList<String>()
+        var toBox = 0
+        val d = Dialogs.followSteps(activity(), steps, "", onFollow = { followed += it }, onCommand = { toBox++ })
+        val texts = ArrayList<String>()
+        fun collect(v: android.view.View) {
+            if (v is android.widget.TextView && v !is android.widget.EditText && v !is android.widget.Button) texts += v.text.toString()
+            if (v is android.view.ViewGroup) (0 until v.childCount).forEach { collect(v.getChildAt(it)) }
+        }
+        collect(d.window!!.decorView)
+        assertTrue("$texts", texts.contains("1. open “Settings”\n2. switch on “Dark theme”"))
+
+        d.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
+        shadowOf(Looper.getMainLooper()).idle()
+        assertEquals("no goal, nothing runs", emptyList<String>(), followed)
+        assertTrue("the dialog stays for the goal", d.isShowing)
+
+        fun field(v: android.view.View): android.widget.EditText? = when (v) {
+            is android.widget.EditText -> v
+            is android.view.ViewGroup -> (0 until v.childCount).firstNotNullOfOrNull { field(v.getChildAt(it)) }
+            else -> null
+        }
+        field(d.window!!.decorView)!!.setText("  use the dark theme ")
+        d.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
+        shadowOf(Looper.getMainLooper()).idle()
+        assertEquals(listOf("use the dark theme"), followed)
+        assertFalse(d.isShowing)
+
+        val other = Dialogs.followSteps(activity(), steps, "dark theme", onFollow = { followed += it }, onCommand = { toBox++ })
+        other.getButton(DialogInterface.BUTTON_NEUTRAL).performClick()
+        shadowOf(Looper.getMainLooper()).idle()
+        assertEquals(1, toBox)
+        assertEquals(1, followed.size)
     }
 
     private fun buttons(v: android.view.View): List<android.widget.Button> = when (v) {

@@ -2,6 +2,7 @@ package dev.wayfinder.app
 
 import dev.wayfinder.app.daemon.FlowSummary
 import dev.wayfinder.app.daemon.FlowVersion
+import dev.wayfinder.app.daemon.Instruction
 import dev.wayfinder.app.daemon.Requests
 import dev.wayfinder.app.daemon.RunReply
 import dev.wayfinder.app.daemon.SettingsView
@@ -23,6 +24,10 @@ class BridgeApiTest {
     fun requestShapes() {
         val cases = listOf(
             Requests.run("text Alice hi") to ("run" to """{"command":"text Alice hi"}"""),
+            Requests.runSteps("dark theme", "1. Open Settings\n2. Turn on Dark theme") to
+                ("run" to """{"command":"dark theme","steps":"1. Open Settings\n2. Turn on Dark theme"}"""),
+            Requests.stepsParse("1. Open Settings\n2. Tap Display") to ("steps.parse" to """{"steps":"1. Open Settings\n2. Tap Display"}"""),
+            Requests.stepsParse("a\nb", "dark theme") to ("steps.parse" to """{"steps":"a\nb","command":"dark theme"}"""),
             Requests.replay(12, mapOf("name" to "Bob")) to ("replay" to """{"flow_id":12,"slots":{"name":"Bob"}}"""),
             Requests.replay(12) to ("replay" to """{"flow_id":12,"slots":{}}"""),
             Requests.replayToken("0123456789abcdef0123456789abcdef") to ("replay" to """{"token":"0123456789abcdef0123456789abcdef","slots":{}}"""),
@@ -119,5 +124,25 @@ class BridgeApiTest {
         assertEquals(3, f.failStreak)
         val old = FlowSummary.parse(JSONObject("""{"id":6}"""))
         assertEquals("an older daemon: one version, healthy", 1 to true, old.version to old.healthy)
+    }
+
+    @Test
+    fun sharedStepsAsTheDaemonReadsThem() {
+        // as daemon/api marshals steps.parse (daemon/steps.Instruction)
+        val ins = Instruction.parseList(
+            """{"instructions":[
+              {"text":"Open Settings","op":"open","target":"Settings"},
+              {"text":"Type your name","op":"input","target":"Name","value":"Dora"},
+              {"text":"Turn on Dark theme","op":"turn_on","target":"Dark theme"},
+              {"text":"Scroll down","op":"scroll","value":"down"},
+              {"text":"Go back","op":"back"},
+              {"text":"Jiggle it","op":"wiggle"}
+            ]}""",
+        )
+        assertEquals(
+            listOf("open “Settings”", "type “Dora” into “Name”", "switch on “Dark theme”", "scroll down", "go back", "Jiggle it"),
+            ins.map { it.describe() },
+        )
+        assertEquals(emptyList<Instruction>(), Instruction.parseList("""{"instructions":[]}"""))
     }
 }

@@ -10,6 +10,19 @@ import org.json.JSONObject
 object Requests {
     fun run(command: String): String = req("run", JSONObject().put("command", command))
 
+    /**
+     * Follows steps the owner shared (a tutorial, a friend's message) for
+     * the goal [command]; a success is learned as a flow named by it.
+     */
+    fun runSteps(command: String, steps: String): String = req("run", JSONObject().put("command", command).put("steps", steps))
+
+    /** The shared [steps] as the instructions the phone would follow, to show before running them. */
+    fun stepsParse(steps: String, command: String = ""): String {
+        val p = JSONObject().put("steps", steps)
+        if (command.isNotEmpty()) p.put("command", command)
+        return req("steps.parse", p)
+    }
+
     fun replay(flowId: Long, slots: Map<String, String> = emptyMap()): String {
         val s = JSONObject()
         for ((k, v) in slots) s.put(k, v)
@@ -184,6 +197,42 @@ data class FlowVersion(
         fun parseList(json: String): List<FlowVersion> {
             val arr = JSONObject(json).optJSONArray("versions") ?: return emptyList()
             return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
+        }
+    }
+}
+
+/**
+ * One shared step as the daemon reads it (steps.parse): its [op] (open,
+ * tap, long_press, turn_on, turn_off, input, scroll, back, home), the
+ * [target] it names, the [value] to type or the scroll direction, and the
+ * line it came from.
+ */
+data class Instruction(val text: String, val op: String, val target: String, val value: String) {
+    /** "tap “Dark theme”", "type “hello” into “Name”", "switch on “Wi-Fi”"; the line itself for anything else. */
+    fun describe(): String {
+        val t = if (target.isEmpty()) "" else " “$target”"
+        return when (op) {
+            "open" -> "open${t.ifEmpty { " “$value”" }}"
+            "tap" -> "tap$t"
+            "long_press" -> "long-press$t"
+            "turn_on" -> "switch on$t"
+            "turn_off" -> "switch off$t"
+            "input" -> "type “$value”" + if (t.isEmpty()) "" else " into$t"
+            "scroll" -> "scroll ${value.ifEmpty { "down" }}"
+            "back" -> "go back"
+            "home" -> "go home"
+            else -> text
+        }
+    }
+
+    companion object {
+        /** Reads the reply of steps.parse: {"instructions": [...]}. */
+        fun parseList(json: String): List<Instruction> {
+            val arr = JSONObject(json).optJSONArray("instructions") ?: return emptyList()
+            return (0 until arr.length()).map {
+                val o = arr.getJSONObject(it)
+                Instruction(o.optString("text"), o.optString("op"), o.optString("target"), o.optString("value"))
+            }
         }
     }
 }

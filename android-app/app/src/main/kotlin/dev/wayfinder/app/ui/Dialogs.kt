@@ -5,9 +5,11 @@ import android.content.Context
 import android.text.InputType
 import android.widget.EditText
 import android.widget.LinearLayout
+import android.widget.TextView
 import dev.wayfinder.app.daemon.AskRequest
 import dev.wayfinder.app.daemon.FlowSummary
 import dev.wayfinder.app.daemon.FlowVersion
+import dev.wayfinder.app.daemon.Instruction
 import java.text.DateFormat
 import java.util.Date
 
@@ -104,6 +106,46 @@ object Dialogs {
         val b = AlertDialog.Builder(context).setTitle(versionLine(v)).setMessage(steps).setNegativeButton("Close", null)
         if (!v.current) b.setPositiveButton("Restore this version") { _, _ -> onRestore(v.version) }
         b.show()
+    }
+
+    /**
+     * Shared steps as the phone would follow them, before anything runs:
+     * the instructions, numbered, and a field for the goal they reach (it
+     * names the flow learned from them: [goal] prefilled from the share's
+     * subject). Follow calls [onFollow] with the goal; "Use as a command"
+     * calls [onCommand] (the text goes to the command box).
+     */
+    fun followSteps(context: Context, steps: List<Instruction>, goal: String, onFollow: (String) -> Unit, onCommand: () -> Unit): AlertDialog {
+        val list = TextView(context).apply {
+            text = steps.mapIndexed { i, s -> "${i + 1}. ${s.describe()}" }.joinToString("\n")
+        }
+        val field = EditText(context).apply {
+            hint = "What do these steps do? (names the flow)"
+            setText(goal)
+            inputType = InputType.TYPE_CLASS_TEXT
+        }
+        val box = LinearLayout(context).apply {
+            orientation = LinearLayout.VERTICAL
+            addView(list)
+            addView(field)
+        }
+        val d = AlertDialog.Builder(context)
+            .setTitle("Follow these ${steps.size} steps?")
+            .setView(box)
+            .setPositiveButton("Follow", null) // set below: an empty goal keeps the dialog open
+            .setNeutralButton("Use as a command") { _, _ -> onCommand() }
+            .setNegativeButton("Cancel", null)
+            .show()
+        d.getButton(AlertDialog.BUTTON_POSITIVE).setOnClickListener {
+            val g = field.text.toString().trim()
+            if (g.isEmpty()) {
+                field.error = "Say what the steps do"
+            } else {
+                d.dismiss()
+                onFollow(g)
+            }
+        }
+        return d
     }
 
     /** Asks for slot values; empty fields keep the values recorded with the flow. */

@@ -20,6 +20,7 @@ import dev.wayfinder.app.daemon.DaemonEvent
 import dev.wayfinder.app.daemon.DaemonService
 import dev.wayfinder.app.daemon.FlowSummary
 import dev.wayfinder.app.daemon.FlowVersion
+import dev.wayfinder.app.daemon.Instruction
 import dev.wayfinder.app.daemon.ProgressText
 import dev.wayfinder.app.daemon.Requests
 import dev.wayfinder.app.daemon.RunReply
@@ -35,7 +36,9 @@ import kotlinx.coroutines.launch
  * again" for flows with sensitive steps). Exported (the launcher opens it),
  * so it starts no replay: shortcuts reach the non-exported ReplayActivity.
  * It handles the voice request of [AssistActivity] (EXTRA_LISTEN) and
- * shared text (ACTION_SEND, put in the command box, not run), each once
+ * shared text (ACTION_SEND: steps are shown as the phone would follow
+ * them and run only on the owner's Follow; other text goes to the command
+ * box, not run), each once
  * (IntentOnce). The first start opens [OnboardingActivity].
  */
 class MainActivity : Activity() {
@@ -127,7 +130,32 @@ class MainActivity : Activity() {
         when {
             intent.getBooleanExtra(EXTRA_LISTEN, false) -> startVoice()
             intent.action == Intent.ACTION_SEND && intent.type == "text/plain" ->
-                intent.getStringExtra(Intent.EXTRA_TEXT)?.takeIf { it.isNotBlank() }?.let { command.setText(it.trim().take(MAX_SHARED)) }
+                intent.getStringExtra(Intent.EXTRA_TEXT)?.takeIf { it.isNotBlank() }?.let { shared(it.trim(), intent.getStringExtra(Intent.EXTRA_SUBJECT).orEmpty()) }
+        }
+    }
+
+    /**
+     * Shared text: steps (several lines, read by the daemon as two
+     * instructions or more) are shown as the phone would follow them, and
+     * run only when the owner says what they do and taps Follow; anything
+     * else goes to the command box, not run.
+     */
+    private fun shared(text: String, subject: String) {
+        val toBox = { command.setText(text.take(MAX_SHARED)) }
+        if (!looksLikeSteps(text)) return toBox()
+        val steps = text.take(MAX_STEPS)
+        daemon.whenBound { svc ->
+            scope.launch {
+                val ins = try {
+                    Instruction.parseList(svc.call(Requests.stepsParse(steps, subject)))
+                } catch (e: Exception) {
+                    emptyList()
+                }
+                if (ins.size < 2) return@launch toBox()
+                Dialogs.followSteps(this@MainActivity, ins, subject.trim().take(MAX_SHARED), onFollow = { goal ->
+                    if (running) toast("A command is running; stop it first.") else execute(Requests.runSteps(goal, steps))
+                }, onCommand = toBox)
+            }
         }
     }
 
@@ -262,6 +290,12 @@ class MainActivity : Activity() {
         const val EXTRA_LISTEN = "dev.wayfinder.app.extra.LISTEN"
         private const val REQ_AUDIO = 1
         private const val MAX_SHARED = 2_000
+
+        /** The most characters of shared steps sent to the daemon (its limit: 32 KiB of UTF-8). */
+        private const val MAX_STEPS = 10_000
+
+        /** Whether shared text may be steps to follow: two lines or more that are not blank. */
+        fun looksLikeSteps(text: String): Boolean = text.lines().count { it.isNotBlank() } >= 2
 
         /** A saved flow's line in the list: 📌 pinned, ⚠ has sensitive steps (and whether they ask first). */
         fun flowLine(f: FlowSummary): String {

@@ -1,5 +1,7 @@
 package dev.wayfinder.app
 
+import dev.wayfinder.app.daemon.ContextEntry
+import dev.wayfinder.app.daemon.ContextValue
 import dev.wayfinder.app.daemon.FlowSummary
 import dev.wayfinder.app.daemon.FlowVersion
 import dev.wayfinder.app.daemon.Instruction
@@ -41,7 +43,12 @@ class BridgeApiTest {
             Requests.flowsPin(3, true) to ("flows.pin" to """{"id":3,"pinned":true}"""),
             Requests.flowsHistory(3) to ("flows.history" to """{"id":3}"""),
             Requests.flowsRollback(3, 2) to ("flows.rollback" to """{"id":3,"version":2}"""),
-            Requests.settingsGet() to ("settings.get" to "{}"),
+            Requests.contextList() to ("context.list" to "{}"),
+            Requests.contextDelete(4) to ("context.delete" to """{"id":4}"""),
+            Requests.contextSet(ContextEntry(0, "person", "Dora Pike", listOf("mum"), listOf(ContextValue("phone", "+1 555 0100", true)))) to
+                ("context.set" to """{"entry":{"kind":"person","name":"Dora Pike","aliases":["mum"],"values":[{"field":"phone","value":"+1 555 0100","private":true,"allow_in_prompt":false}]}}"""),
+            Requests.contextSet(ContextEntry(9, "place", "Home", emptyList(), emptyList())) to
+                ("context.set" to """{"entry":{"kind":"place","name":"Home","aliases":[],"id":9,"values":[]}}"""),
             Requests.settingsSet(model = "m", confirmSensitive = false) to ("settings.set" to """{"model":"m","confirm_sensitive":false}"""),
             Requests.settingsSet(apiKey = "") to ("settings.set" to """{"api_key":""}"""),
             Requests.status() to ("status" to "{}"),
@@ -144,5 +151,23 @@ class BridgeApiTest {
             ins.map { it.describe() },
         )
         assertEquals(emptyList<Instruction>(), Instruction.parseList("""{"instructions":[]}"""))
+    }
+
+    @Test
+    fun contextEntriesNeverShowAPrivateValue() {
+        // as docs/bridge-api.md's ContextEntry, listed: the private value comes back ""
+        val es = ContextEntry.parseList(
+            """{"entries":[
+              {"id":3,"kind":"person","name":"Dora Pike","aliases":["mum"],
+               "values":[{"field":"phone","value":"","private":true,"allow_in_prompt":false},{"field":"email","value":"dora@example.org"}]},
+              {"id":4,"kind":"place","name":"Home","aliases":[],"values":[]}
+            ]}""",
+        )
+        assertEquals(ContextEntry(3, "person", "Dora Pike", listOf("mum"), listOf(ContextValue("phone", "", true), ContextValue("email", "dora@example.org"))), es[0])
+        assertEquals("Dora Pike (mum) — phone: private, email: dora@example.org", es[0].line())
+        assertEquals("Home", es[1].line())
+        val secret = ContextEntry(5, "person", "Ezra", emptyList(), listOf(ContextValue("phone", "+1 555 0199", private = true)))
+        assertFalse(secret.line().contains("555"))
+        assertEquals(emptyList<ContextEntry>(), ContextEntry.parseList("""{"entries":[]}"""))
     }
 }

@@ -64,6 +64,14 @@ object Requests {
     /** Makes [version]'s steps current again, as a new version: nothing is deleted. */
     fun flowsRollback(id: Long, version: Int): String = req("flows.rollback", JSONObject().put("id", id).put("version", version))
 
+    /** The context library's entries; private values come back as "" (the app never asks for them). */
+    fun contextList(): String = req("context.list")
+
+    /** Adds [entry] (id 0) or replaces the entry of its id: name, aliases and values. */
+    fun contextSet(entry: ContextEntry): String = req("context.set", JSONObject().put("entry", entry.toJson()))
+
+    fun contextDelete(id: Long): String = req("context.delete", JSONObject().put("id", id))
+
     fun settingsGet(): String = req("settings.get")
 
     /** Only non-null fields change; [apiKey] "" clears the key. */
@@ -233,6 +241,55 @@ data class Instruction(val text: String, val op: String, val target: String, val
                 val o = arr.getJSONObject(it)
                 Instruction(o.optString("text"), o.optString("op"), o.optString("target"), o.optString("value"))
             }
+        }
+    }
+}
+
+/**
+ * One value of a context entry: its [field] ("phone", "email", "address",
+ * …), the [value] ("" when private and listed), [private] (kept out of
+ * events, logs and results) and [allowInPrompt] (a private value the model
+ * may still see).
+ */
+data class ContextValue(val field: String, val value: String, val private: Boolean = false, val allowInPrompt: Boolean = false)
+
+/**
+ * An entry of the owner's context library (docs/context.md): a person,
+ * place, account or preference, the words the owner uses for it
+ * ([aliases]: "mom", "home") and its values. [id] 0: not stored yet.
+ */
+data class ContextEntry(val id: Long, val kind: String, val name: String, val aliases: List<String>, val values: List<ContextValue>) {
+    fun toJson(): JSONObject {
+        val o = JSONObject().put("kind", kind).put("name", name).put("aliases", JSONArray(aliases))
+        if (id > 0) o.put("id", id)
+        val vs = JSONArray()
+        for (v in values) {
+            vs.put(JSONObject().put("field", v.field).put("value", v.value).put("private", v.private).put("allow_in_prompt", v.allowInPrompt))
+        }
+        return o.put("values", vs)
+    }
+
+    /** "Mary Smith (mom) — phone: private, email: mary@example.org": a private value is never shown. */
+    fun line(): String {
+        val also = if (aliases.isEmpty()) "" else " (${aliases.joinToString()})"
+        val vs = values.joinToString { "${it.field}: ${if (it.private) "private" else it.value}" }
+        return "$name$also" + if (vs.isEmpty()) "" else " — $vs"
+    }
+
+    companion object {
+        fun parse(o: JSONObject): ContextEntry {
+            val arr = o.optJSONArray("values")
+            val values = (0 until (arr?.length() ?: 0)).map {
+                val v = arr!!.getJSONObject(it)
+                ContextValue(v.optString("field"), v.optString("value"), v.optBoolean("private"), v.optBoolean("allow_in_prompt"))
+            }
+            return ContextEntry(o.optLong("id"), o.optString("kind"), o.optString("name"), strings(o.optJSONArray("aliases")), values)
+        }
+
+        /** Reads the reply of context.list: {"entries": [...]}. */
+        fun parseList(json: String): List<ContextEntry> {
+            val arr = JSONObject(json).optJSONArray("entries") ?: return emptyList()
+            return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
         }
     }
 }

@@ -84,6 +84,7 @@ class MainActivity : Activity() {
                 row(command.weighted(1f), mic, button("Run") { runCommand() }),
                 row(
                     button("Stop") { call(Requests.cancel()) },
+                    button("People") { startActivity(Intent(this, ContextActivity::class.java)) },
                     button("Settings") { startActivity(Intent(this, SettingsActivity::class.java)) },
                     button("Setup") { startActivity(Intent(this, OnboardingActivity::class.java)) },
                 ),

@@ -1,0 +1,152 @@
+package dev.wayfinder.app.ui
+
+import android.app.Activity
+import android.app.AlertDialog
+import android.content.Context
+import android.os.Bundle
+import android.text.InputType
+import android.widget.ArrayAdapter
+import android.widget.CheckBox
+import android.widget.EditText
+import android.widget.LinearLayout
+import android.widget.ListView
+import android.widget.TextView
+import android.widget.Toast
+import dev.wayfinder.app.daemon.ContextEntry
+import dev.wayfinder.app.daemon.ContextValue
+import dev.wayfinder.app.daemon.Requests
+import kotlinx.coroutines.MainScope
+import kotlinx.coroutines.cancel
+import kotlinx.coroutines.launch
+
+/**
+ * The owner's context library (docs/context.md): the people and places
+ * Wayfinder knows by the words the owner uses ("text mom I'm late"). Lists
+ * them (a private value is never shown), adds a person or a place, and
+ * deletes one. What a run learned with the owner's consent ("Remember Jo's
+ * phone number?") shows up here too.
+ */
+class ContextActivity : Activity() {
+    private val scope = MainScope()
+    private val daemon = DaemonConnection(this)
+    private lateinit var status: TextView
+    private lateinit var adapter: ArrayAdapter<String>
+    private var entries: List<ContextEntry> = emptyList()
+
+    override fun onCreate(savedInstanceState: Bundle?) {
+        super.onCreate(savedInstanceState)
+        status = TextView(this)
+        adapter = ArrayAdapter(this, android.R.layout.simple_list_item_1, ArrayList())
+        val list = ListView(this).apply {
+            adapter = this@ContextActivity.adapter
+            setOnItemClickListener { _, _, i, _ ->
+                entries.getOrNull(i)?.let { e -> ContextDialogs.entry(this@ContextActivity, e) { send(Requests.contextDelete(e.id)) } }
+            }
+        }
+        val root = column(
+            TextView(this).apply { text = "Whom and what Wayfinder knows by the words you use (\"mom\", \"home\"). Private values are never shown, logged or sent to a model." },
+            row(
+                button("Add a person") { ContextDialogs.add(this, "person") { send(Requests.contextSet(it)) } },
+                button("Add a place") { ContextDialogs.add(this, "place") { send(Requests.contextSet(it)) } },
+            ),
+            status,
+            list.weighted(1f, vertical = true),
+        )
+        setContentView(root)
+        root.padForSystemBars(dp(12))
+        daemon.bind(onConnect = { load() })
+    }
+
+    override fun onDestroy() {
+        daemon.unbind()
+        scope.cancel()
+        super.onDestroy()
+    }
+
+    private fun load() {
+        daemon.whenBound { svc ->
+            scope.launch {
+                try {
+                    entries = ContextEntry.parseList(svc.call(Requests.contextList()))
+                    adapter.clear()
+                    adapter.addAll(entries.map { it.line() })
+                    status.text = if (entries.isEmpty()) "Nobody yet. Add one, or answer \"remember it?\" when Wayfinder asks." else ""
+                } catch (e: Exception) {
+                    status.text = "Could not list them: ${e.message}"
+                }
+            }
+        }
+    }
+
+    /** Sends a change, then lists again. */
+    private fun send(request: String) {
+        daemon.whenBound { svc ->
+            scope.launch {
+                try {
+                    svc.call(request)
+                    load()
+                } catch (e: Exception) {
+                    Toast.makeText(this@ContextActivity, e.message ?: "failed", Toast.LENGTH_LONG).show()
+                }
+            }
+        }
+    }
+}
+
+/** The context library's dialogs. Callbacks run on the main thread. */
+object ContextDialogs {
+    /** One entry, every value (private ones as "private"), and Delete after a confirmation. */
+    fun entry(context: Context, e: ContextEntry, onDelete: () -> Unit): AlertDialog =
+        AlertDialog.Builder(context)
+            .setTitle(e.name)
+            .setMessage("${e.kind}\n${e.line()}")
+            .setPositiveButton("Delete") { _, _ -> Dialogs.confirm(context, "Forget \"${e.name}\" and everything stored with it?", onDelete) }
+            .setNegativeButton("Close", null)
+            .show()
+
+    /**
+     * A new person or place ([kind]): name, the words the owner uses for it
+     * (comma-separated), and one value (a person's phone, a place's
+     * address), private unless unticked. Save needs a name; [onSave] gets
+     * the entry to store.
+     */
+    fun add(context: Context, kind: String, onSave: (ContextEntry) -> Unit): AlertDialog {
+        val person = kind == "person"
+        fun field(hint: String, type: Int = InputType.TYPE_CLASS_TEXT) = EditText(context).apply {
+            this.hint = hint
+            inputType = type
+            setSingleLine()
+        }
+        val name = field(if (person) "Name (Mary Smith)" else "Name (Home)")
+        val aliases = field(if (person) "What you call them: mom, mum" else "What you call it: home")
+        val key = field("Field").apply { setText(if (person) "phone" else "address") }
+        val value = field(if (person) "+1 555 0100" else "12 Elm Street", if (person) InputType.TYPE_CLASS_PHONE else InputType.TYPE_CLASS_TEXT)
+        val private = CheckBox(context).apply {
+            text = "Private: kept out of logs, events and prompts"
+            isChecked = true
+        }
+        val box = LinearLayout(context).apply {
+            orientation = LinearLayout.VERTICAL
+            listOf(name, aliases, key, value, private).forEach { addView(it) }
+        }
+        val d = AlertDialog.Builder(context)
+            .setTitle(if (person) "Add a person" else "Add a place")
+            .setView(box)
+            .setPositiveButton("Save", null) // set below: a missing name keeps the dialog open
+            .setNegativeButton("Cancel", null)
+            .show()
+        d.getButton(AlertDialog.BUTTON_POSITIVE).setOnClickListener {
+            val n = name.text.toString().trim()
+            if (n.isEmpty()) {
+                name.error = "A name is needed"
+                return@setOnClickListener
+            }
+            val v = value.text.toString().trim()
+            val values = if (v.isEmpty()) emptyList() else listOf(ContextValue(key.text.toString().trim().ifEmpty { "value" }, v, private.isChecked))
+            val words = aliases.text.toString().split(',').map { it.trim() }.filter { it.isNotEmpty() }
+            d.dismiss()
+            onSave(ContextEntry(0, kind, n, words, values))
+        }
+        return d
+    }
+}

@@ -352,9 +352,9 @@ func (rs *runState) deletionDone(weights map[term]float64, pending int) (daemon.
 // formRow returns, before a form is committed, a tap on an element of the
 // form (no switch or check box) whose own label carries a word of the
 // command no step covered, when the UI graph records that its tap offers
-// another such word (a "No repetition" row whose dialog offers "Daily"
-// for "… with daily repetition and save it"): the rest of the command is
-// done from the form, and its commit comes after.
+// another such word (a "Never repeats" row whose dialog offers
+// "Fortnightly" for "… repeating fortnightly, and save it"): the rest of
+// the command is done from the form, and its commit comes after.
 func (rs *runState) formRow(st *daemon.PlanState, g *appGraph, cands []candidate) (candidate, bool) {
 	for _, c := range cands {
 		if c.via != 0 || c.action != device.Tap || c.element < 0 || c.score < MinScore {

@@ -224,28 +224,28 @@ func TestFormChoiceBeforeCommit(t *testing.T) {
 
 // TestFormRowBeforeCommit: once a form's typed value is in, a row of the
 // form that carries a word of the command and whose tap, in the UI graph,
-// offers more of it ("No reminder" → "1 hour before") comes before the
+// offers more of it ("No alert" → "Two hours ahead") comes before the
 // form's Save; a row whose tap offers nothing of the command does not.
 func TestFormRowBeforeCommit(t *testing.T) {
 	s := screenOf(t, `
-	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Standup","resource_id":"org.example.agenda:id/event_title","bounds":[40,300,1040,420],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"No reminder","bounds":[40,460,1040,560],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":0,"class":"android.widget.TextView","text":"Notes","bounds":[40,580,1040,680],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Standup","resource_id":"org.example.agenda:id/meeting_title","bounds":[40,300,1040,420],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"No alert","bounds":[40,460,1040,560],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.TextView","text":"Attachments","bounds":[40,580,1040,680],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":0,"class":"android.widget.Button","text":"Save","bounds":[800,100,1040,200],"clickable":true,"enabled":true,"visible_to_user":true}`)
 	kg := &knowledge.Graph{
 		Screens: []knowledge.Screen{{ID: 1, Fingerprint: "form"}, {ID: 2, Fingerprint: "when", Dialog: true}},
 		Elements: []knowledge.Element{
-			{ID: 10, ScreenID: 1, Descriptor: desc("No reminder")},
-			{ID: 11, ScreenID: 1, Descriptor: desc("Notes")},
-			{ID: 20, ScreenID: 2, Descriptor: desc("5 minutes before")},
-			{ID: 21, ScreenID: 2, Descriptor: desc("1 hour before")},
+			{ID: 10, ScreenID: 1, Descriptor: desc("No alert")},
+			{ID: 11, ScreenID: 1, Descriptor: desc("Attachments")},
+			{ID: 20, ScreenID: 2, Descriptor: desc("At start time")},
+			{ID: 21, ScreenID: 2, Descriptor: desc("Two hours ahead")},
 		},
 		Transitions: []knowledge.Transition{{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 1}},
 	}
 	g := buildGraph(kg, nil)
 	for _, tc := range []struct{ cmd, want string }{
-		{"add the event 'Standup' with a reminder an hour before and save it", "No reminder"},
-		{"add the event 'Standup' with notes and save it", ""},
+		{"add the meeting 'Standup' with an alert two hours ahead and save it", "No alert"},
+		{"add the meeting 'Standup' with attachments and save it", ""},
 	} {
 		rs := newRunState(tc.cmd, "")
 		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "form"}

@@ -216,7 +216,7 @@ data class FlowVersion(
  * line it came from.
  */
 data class Instruction(val text: String, val op: String, val target: String, val value: String) {
-    /** "tap “Dark theme”", "type “hello” into “Name”", "switch on “Wi-Fi”"; the line itself for anything else. */
+    /** "tap “Dark theme”", "type “Dora” into “Nickname field”", "switch on “Roaming”"; the line itself for anything else. */
     fun describe(): String {
         val t = if (target.isEmpty()) "" else " “$target”"
         return when (op) {

@@ -188,6 +188,22 @@ func TestComposerTakesOnlyMessages(t *testing.T) {
 	}
 }
 
+// formPick runs pick, one of the rules a form consults before its commit,
+// for cmd on form s (every command term weighing 1) and returns the label
+// of the element it taps, "" for none.
+func formPick(s *screen.Snapshot, cmd string, pick func(*runState, *daemon.PlanState, []candidate) (candidate, bool)) string {
+	rs := newRunState(cmd, "")
+	st := &daemon.PlanState{Command: cmd, Screen: s, Elements: screen.Elements(s), Print: "form"}
+	w := map[term]float64{}
+	for _, ct := range rs.terms {
+		w[ct.t] = 1
+	}
+	if c, ok := pick(rs, st, (&Planner{}).screenCandidates(rs, st, nil, w)); ok {
+		return st.Elements[c.element].Label
+	}
+	return ""
+}
+
 // TestFormChoiceBeforeCommit: before a form with a typed value is
 // committed, a radio button whose label carries a word of the command that
 // no other label of the form carries is chosen ("a task list named …");
@@ -206,17 +222,7 @@ func TestFormChoiceBeforeCommit(t *testing.T) {
 		{"make a page called 'groceries'", ""},
 		{"make a page called 'groceries' and type 'milk'", ""},
 	} {
-		rs := newRunState(tc.cmd, "")
-		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "form"}
-		w := map[term]float64{}
-		for _, ct := range rs.terms {
-			w[ct.t] = 1
-		}
-		got := ""
-		if c, ok := rs.formChoice(st, (&Planner{}).screenCandidates(rs, st, nil, w)); ok {
-			got = st.Elements[c.element].Label
-		}
-		if got != tc.want {
+		if got := formPick(s, tc.cmd, (*runState).formChoice); got != tc.want {
 			t.Errorf("%q: chose %q, want %q", tc.cmd, got, tc.want)
 		}
 	}
@@ -247,17 +253,8 @@ func TestFormRowBeforeCommit(t *testing.T) {
 		{"add the meeting 'Standup' with an alert two hours ahead and save it", "No alert"},
 		{"add the meeting 'Standup' with attachments and save it", ""},
 	} {
-		rs := newRunState(tc.cmd, "")
-		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "form"}
-		w := map[term]float64{}
-		for _, ct := range rs.terms {
-			w[ct.t] = 1
-		}
-		got := ""
-		if c, ok := rs.formRow(st, g, (&Planner{}).screenCandidates(rs, st, nil, w)); ok {
-			got = st.Elements[c.element].Label
-		}
-		if got != tc.want {
+		pick := func(rs *runState, st *daemon.PlanState, cands []candidate) (candidate, bool) { return rs.formRow(st, g, cands) }
+		if got := formPick(s, tc.cmd, pick); got != tc.want {
 			t.Errorf("%q: chose %q, want %q", tc.cmd, got, tc.want)
 		}
 	}

@@ -173,10 +173,7 @@ data class FlowSummary(
         fun parseOne(json: String): FlowSummary = parse(JSONObject(json).getJSONObject("flow"))
 
         /** Reads the reply of flows.list: {"flows": [...]}. */
-        fun parseList(json: String): List<FlowSummary> {
-            val arr = JSONObject(json).optJSONArray("flows") ?: return emptyList()
-            return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
-        }
+        fun parseList(json: String): List<FlowSummary> = objects(json, "flows", ::parse)
     }
 }
 
@@ -202,10 +199,7 @@ data class FlowVersion(
         )
 
         /** Reads the reply of flows.history: {"versions": [...]}, oldest first. */
-        fun parseList(json: String): List<FlowVersion> {
-            val arr = JSONObject(json).optJSONArray("versions") ?: return emptyList()
-            return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
-        }
+        fun parseList(json: String): List<FlowVersion> = objects(json, "versions", ::parse)
     }
 }
 
@@ -236,11 +230,7 @@ data class Instruction(val text: String, val op: String, val target: String, val
     companion object {
         /** Reads the reply of steps.parse: {"instructions": [...]}. */
         fun parseList(json: String): List<Instruction> {
-            val arr = JSONObject(json).optJSONArray("instructions") ?: return emptyList()
-            return (0 until arr.length()).map {
-                val o = arr.getJSONObject(it)
-                Instruction(o.optString("text"), o.optString("op"), o.optString("target"), o.optString("value"))
-            }
+            return objects(json, "instructions") { o -> Instruction(o.optString("text"), o.optString("op"), o.optString("target"), o.optString("value")) }
         }
     }
 }
@@ -287,10 +277,7 @@ data class ContextEntry(val id: Long, val kind: String, val name: String, val al
         }
 
         /** Reads the reply of context.list: {"entries": [...]}. */
-        fun parseList(json: String): List<ContextEntry> {
-            val arr = JSONObject(json).optJSONArray("entries") ?: return emptyList()
-            return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
-        }
+        fun parseList(json: String): List<ContextEntry> = objects(json, "entries", ::parse)
     }
 }
 
@@ -312,6 +299,12 @@ data class SettingsView(
             )
         }
     }
+}
+
+/** The objects of the array [key] of the reply [json], each read by [parse]; none when it is absent. */
+internal fun <T> objects(json: String, key: String, parse: (JSONObject) -> T): List<T> {
+    val arr = JSONObject(json).optJSONArray(key) ?: return emptyList()
+    return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
 }
 
 internal fun strings(arr: JSONArray?): List<String> =

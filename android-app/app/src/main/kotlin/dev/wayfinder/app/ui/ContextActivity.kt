@@ -129,24 +129,22 @@ object ContextDialogs {
             orientation = LinearLayout.VERTICAL
             listOf(name, aliases, key, value, private).forEach { addView(it) }
         }
-        val d = AlertDialog.Builder(context)
+        val b = AlertDialog.Builder(context)
             .setTitle(if (person) "Add a person" else "Add a place")
             .setView(box)
-            .setPositiveButton("Save", null) // set below: a missing name keeps the dialog open
             .setNegativeButton("Cancel", null)
-            .show()
-        d.getButton(AlertDialog.BUTTON_POSITIVE).setOnClickListener {
+        // a missing name keeps the dialog open
+        return Dialogs.showValidated(b, "Save") {
             val n = name.text.toString().trim()
             if (n.isEmpty()) {
                 name.error = "A name is needed"
-                return@setOnClickListener
+                return@showValidated false
             }
             val v = value.text.toString().trim()
             val values = if (v.isEmpty()) emptyList() else listOf(ContextValue(key.text.toString().trim().ifEmpty { "value" }, v, private.isChecked))
             val words = aliases.text.toString().split(',').map { it.trim() }.filter { it.isNotEmpty() }
-            d.dismiss()
             onSave(ContextEntry(0, kind, n, words, values))
+            true
         }
-        return d
     }
 }

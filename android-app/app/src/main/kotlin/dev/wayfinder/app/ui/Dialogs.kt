@@ -129,22 +129,27 @@ object Dialogs {
             addView(list)
             addView(field)
         }
-        val d = AlertDialog.Builder(context)
+        val b = AlertDialog.Builder(context)
             .setTitle("Follow these ${steps.size} steps?")
             .setView(box)
-            .setPositiveButton("Follow", null) // set below: an empty goal keeps the dialog open
             .setNeutralButton("Use as a command") { _, _ -> onCommand() }
             .setNegativeButton("Cancel", null)
-            .show()
-        d.getButton(AlertDialog.BUTTON_POSITIVE).setOnClickListener {
+        // an empty goal keeps the dialog open
+        return showValidated(b, "Follow") {
             val g = field.text.toString().trim()
-            if (g.isEmpty()) {
-                field.error = "Say what the steps do"
-            } else {
-                d.dismiss()
-                onFollow(g)
-            }
+            if (g.isEmpty()) field.error = "Say what the steps do" else onFollow(g)
+            g.isNotEmpty()
         }
+    }
+
+    /**
+     * Shows [b] with a positive button [label] that closes the dialog only
+     * when [accept] says what was entered is complete (it marks what is
+     * missing otherwise, and acts on it when complete).
+     */
+    fun showValidated(b: AlertDialog.Builder, label: String, accept: () -> Boolean): AlertDialog {
+        val d = b.setPositiveButton(label, null).show()
+        d.getButton(AlertDialog.BUTTON_POSITIVE).setOnClickListener { if (accept()) d.dismiss() }
         return d
     }
 

@@ -253,7 +253,9 @@ func TestFormRowBeforeCommit(t *testing.T) {
 		{"add the meeting 'Standup' with an alert two hours ahead and save it", "No alert"},
 		{"add the meeting 'Standup' with attachments and save it", ""},
 	} {
-		pick := func(rs *runState, st *daemon.PlanState, cands []candidate) (candidate, bool) { return rs.formRow(st, g, cands) }
+		pick := func(rs *runState, st *daemon.PlanState, cands []candidate) (candidate, bool) {
+			return rs.formRow(st, g, cands)
+		}
 		if got := formPick(s, tc.cmd, pick); got != tc.want {
 			t.Errorf("%q: chose %q, want %q", tc.cmd, got, tc.want)
 		}

@@ -140,7 +140,7 @@ class AskUiTest {
         assertEquals(listOf(true, false), allowed)
 
         val plain = Dialogs.flowMenu(a, flow(false), {}, {}, {}, {}, { allowed += it })
-        assertEquals(4, plain.listView.adapter.count)
+        assertEquals(5, plain.listView.adapter.count)
     }
 
     @Test
@@ -151,11 +151,17 @@ class AskUiTest {
         assertTrue(MainActivity.flowLine(flow(false).copy(healthy = false, failStreak = 3)).startsWith("⏸ (paused after 3 failed replays) "))
 
         var opened = 0
-        val menu = Dialogs.flowMenu(a, repaired, {}, {}, {}, {}, onVersions = { opened++ })
+        var shown = 0
+        val menu = Dialogs.flowMenu(a, repaired, {}, {}, {}, {}, onVersions = { opened++ }, onSteps = { shown++ })
         val items = (0 until menu.listView.adapter.count).map { menu.listView.adapter.getItem(it).toString() }
         shadowOf(menu).clickOnItem(items.indexOf("Earlier versions"))
         shadowOf(Looper.getMainLooper()).idle()
         assertEquals(1, opened)
+        shadowOf(menu).clickOnItem(items.indexOf("Steps"))
+        shadowOf(Looper.getMainLooper()).idle()
+        assertEquals("every flow's steps can be read before a replay", 1, shown)
+        val steps = Dialogs.steps(a, "Clear the trash", FlowSummary.actionsOf("""{"flow":{"id":7,"actions":["tap “More options”","tap “Empty trash”"]}}"""))
+        assertEquals("1. tap “More options”\n2. tap “Empty trash”", shadowOf(steps).message.toString())
         val first = Dialogs.flowMenu(a, flow(false), {}, {}, {}, {})
         val firstItems = (0 until first.listView.adapter.count).map { first.listView.adapter.getItem(it).toString() }
         assertFalse("a flow with one version has none earlier: $firstItems", firstItems.contains("Earlier versions"))

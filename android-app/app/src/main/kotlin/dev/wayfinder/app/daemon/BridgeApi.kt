@@ -169,6 +169,9 @@ data class FlowSummary(
             failStreak = o.optInt("fail_streak"),
         )
 
+        /** Reads the steps of the reply of flows.get ({"flow": {..., "actions": [...]}}), as readable lines. */
+        fun actionsOf(json: String): List<String> = strings(JSONObject(json).getJSONObject("flow").optJSONArray("actions"))
+
         /** Reads the reply of flows.rename / flows.pin / flows.allow_sensitive: {"flow": {...}}. */
         fun parseOne(json: String): FlowSummary = parse(JSONObject(json).getJSONObject("flow"))
 

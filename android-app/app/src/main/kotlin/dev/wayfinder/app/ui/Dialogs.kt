@@ -44,9 +44,9 @@ object Dialogs {
     }
 
     /**
-     * Replay / rename / pin / delete for one saved flow, "don't ask again"
-     * for one with sensitive steps, and its earlier versions once it has
-     * any (a repair or relearning wrote a new one: [onVersions]).
+     * Replay / steps / rename / pin / delete for one saved flow, "don't ask
+     * again" for one with sensitive steps, and its earlier versions once it
+     * has any (a repair or relearning wrote a new one: [onVersions]).
      */
     fun flowMenu(
         context: Context,
@@ -57,9 +57,11 @@ object Dialogs {
         onDelete: () -> Unit,
         onAllowSensitive: (Boolean) -> Unit = {},
         onVersions: () -> Unit = {},
+        onSteps: () -> Unit = {},
     ): AlertDialog {
         val items = ArrayList<Pair<String, () -> Unit>>()
         items += "Replay" to onReplay
+        items += "Steps" to onSteps
         items += "Rename" to onRename
         items += "Pin to home screen" to onPin
         if (flow.sensitive) {
@@ -101,9 +103,15 @@ object Dialogs {
         return "v${v.version}$current · ${v.reason.ifBlank { "saved" }}$at"
     }
 
+    /** A flow's steps as a replay takes them, numbered (flows.get's actions). */
+    fun steps(context: Context, title: String, actions: List<String>): AlertDialog =
+        AlertDialog.Builder(context).setTitle(title).setMessage(numbered(actions)).setNegativeButton("Close", null).show()
+
+    /** "1. tap “Settings”\n2. …", or "(no steps)". */
+    fun numbered(actions: List<String>): String = actions.mapIndexed { i, a -> "${i + 1}. $a" }.joinToString("\n").ifEmpty { "(no steps)" }
+
     private fun version(context: Context, v: FlowVersion, onRestore: (Int) -> Unit) {
-        val steps = v.actions.mapIndexed { i, a -> "${i + 1}. $a" }.joinToString("\n").ifEmpty { "(no steps)" }
-        val b = AlertDialog.Builder(context).setTitle(versionLine(v)).setMessage(steps).setNegativeButton("Close", null)
+        val b = AlertDialog.Builder(context).setTitle(versionLine(v)).setMessage(numbered(v.actions)).setNegativeButton("Close", null)
         if (!v.current) b.setPositiveButton("Restore this version") { _, _ -> onRestore(v.version) }
         b.show()
     }

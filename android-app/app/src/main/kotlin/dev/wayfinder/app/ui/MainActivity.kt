@@ -234,6 +234,7 @@ class MainActivity : Activity() {
         onPin = { if (!ShortcutPinner.pin(this, f)) toast("This launcher cannot pin shortcuts.") },
         onDelete = { call(Requests.flowsDelete(f.id), refresh = true) { ShortcutPinner.deleted(this, f.id) } },
         onAllowSensitive = { allow -> call(Requests.flowsAllowSensitive(f.id, allow), refresh = true) },
+        onSteps = { call(Requests.flowsGet(f.id)) { reply -> Dialogs.steps(this, f.name.ifBlank { f.intent }, FlowSummary.actionsOf(reply)) } },
         onVersions = {
             call(Requests.flowsHistory(f.id)) { reply ->
                 Dialogs.versions(this, f, FlowVersion.parseList(reply)) { v ->

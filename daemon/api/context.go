@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -123,6 +124,9 @@ func (a *API) callContext(ctx context.Context, method string, params json.RawMes
 		}
 		return map[string]any{"entries": es}, true, nil
 	case "context.set":
+		if err := a.keepPrivate(ctx, &p.Entry); err != nil {
+			return nil, true, wrap(err)
+		}
 		e, err := a.store.PutContext(ctx, p.Entry)
 		if err != nil {
 			return nil, true, wrap(err)
@@ -180,4 +184,31 @@ func (l *Live) RunSteps(ctx context.Context, goal, text string) (string, error) 
 		return "", err
 	}
 	return l.start(command, opt)
+}
+
+// keepPrivate fills, in an entry that replaces a stored one, each private
+// value sent empty with the value stored for its field: context.list
+// gives private values as "", and an entry listed, edited and sent back
+// must not wipe what it could not show. An empty private value for a
+// field the entry did not have stays empty.
+func (a *API) keepPrivate(ctx context.Context, e *knowledge.ContextEntry) error {
+	if e.ID == 0 || !slices.ContainsFunc(e.Values, func(v knowledge.ContextValue) bool { return v.Private && v.Value == "" }) {
+		return nil
+	}
+	old, err := a.store.ContextEntry(ctx, e.ID)
+	if err != nil {
+		return err
+	}
+	for i := range e.Values {
+		v := &e.Values[i]
+		if !v.Private || v.Value != "" {
+			continue
+		}
+		for _, o := range old.Values {
+			if strings.EqualFold(o.Field, strings.TrimSpace(v.Field)) {
+				v.Value = o.Value
+			}
+		}
+	}
+	return nil
 }

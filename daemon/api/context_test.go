@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,43 @@ func TestContextMethods(t *testing.T) {
 	p, err := call(t, a, `{"method":"steps.parse","params":{"steps":"1. Open Settings\n2. Turn on Dark mode"}}`)
 	if err != nil || len(p["instructions"].([]any)) != 2 {
 		t.Fatalf("steps.parse: %v %v", p, err)
+	}
+}
+
+// TestContextSetKeepsWhatTheListHid: an entry as context.list gives it
+// (its private value "") sent back with another alias keeps the private
+// value stored; a private value given keeps replacing it.
+func TestContextSetKeepsWhatTheListHid(t *testing.T) {
+	a, _, _ := newAPI(t)
+	set, err := call(t, a, `{"method":"context.set","params":{"entry":{"kind":"person","name":"Dora Pike","aliases":["mum"],"values":[{"field":"phone","value":"+1 555 0100","private":true},{"field":"email","value":"dora@example.org"}]}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := int64(set["entry"].(map[string]any)["id"].(float64))
+	l, _ := call(t, a, `{"method":"context.list"}`)
+	e := l["entries"].([]any)[0].(map[string]any)
+	e["aliases"] = []string{"mum", "mother"}
+	b, _ := json.Marshal(map[string]any{"method": "context.set", "params": map[string]any{"entry": e}})
+	if _, err := a.CallJSON(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	private := func() string {
+		out, _ := call(t, a, `{"method":"context.list","params":{"show_private":true}}`)
+		for _, v := range out["entries"].([]any)[0].(map[string]any)["values"].([]any) {
+			if v := v.(map[string]any); v["field"] == "phone" {
+				return v["value"].(string)
+			}
+		}
+		return "(no phone)"
+	}
+	if got := private(); got != "+1 555 0100" {
+		t.Errorf("a listed entry sent back: phone %q, want it kept", got)
+	}
+	if _, err := call(t, a, fmt.Sprintf(`{"method":"context.set","params":{"entry":{"id":%d,"kind":"person","name":"Dora Pike","values":[{"field":"phone","value":"+1 555 0199","private":true}]}}}`, id)); err != nil {
+		t.Fatal(err)
+	}
+	if got := private(); got != "+1 555 0199" {
+		t.Errorf("a new private value: phone %q", got)
 	}
 }
 

@@ -69,15 +69,42 @@ class ContextUiTest {
     fun deletingAnEntryIsConfirmedFirst() {
         var deleted = 0
         val e = ContextEntry(3, "person", "Dora Pike", listOf("mum"), listOf(ContextValue("phone", "", true)))
-        val d = ContextDialogs.entry(activity(), e) { deleted++ }
+        val d = ContextDialogs.entry(activity(), e, onEdit = {}, onDelete = { deleted++ })
         assertEquals("person\nDora Pike (mum) — phone: private", shadowOf(d).message.toString())
-        d.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
+        d.getButton(DialogInterface.BUTTON_NEUTRAL).performClick()
         idle()
         assertEquals("not before the owner confirms", 0, deleted)
         val confirm = ShadowAlertDialog.getLatestAlertDialog() as AlertDialog
         confirm.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
         idle()
         assertEquals(1, deleted)
+    }
+
+    @Test
+    fun editingKeepsAPrivateValueLeftEmptyAndTheOtherValues() {
+        val e = ContextEntry(3, "person", "Dora Pike", listOf("mum"), listOf(ContextValue("phone", "", true), ContextValue("email", "dora@example.org")))
+        val saved = ArrayList<ContextEntry>()
+        val d = ContextDialogs.edit(activity(), e) { saved += it }
+        val (name, aliases, field, value) = fields(d.window!!.decorView).take(4).map { it as EditText }
+        assertEquals("Dora Pike", name.text.toString())
+        assertEquals("mum", aliases.text.toString())
+        assertEquals("phone", field.text.toString())
+        assertEquals("a private value is never shown, even to edit it", "", value.text.toString())
+        aliases.setText("mum, mother")
+        d.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
+        idle()
+        assertEquals(
+            "the private phone goes back empty (the daemon keeps it), the email as it was",
+            ContextEntry(3, "person", "Dora Pike", listOf("mum", "mother"), listOf(ContextValue("phone", "", true), ContextValue("email", "dora@example.org"))),
+            saved.single(),
+        )
+
+        val moved = ContextDialogs.edit(activity(), e) { saved += it }
+        val mf = fields(moved.window!!.decorView)
+        (mf[2] as EditText).setText("mobile")
+        moved.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
+        idle()
+        assertEquals("an empty value under another field is dropped, not stored empty", listOf(ContextValue("email", "dora@example.org")), saved.last().values)
     }
 
     @Test

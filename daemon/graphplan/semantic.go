@@ -308,9 +308,9 @@ func (rs *runState) namesApp(text string) bool {
 // graph (offeredAfter), and a word that is the whole text of an element
 // of the app (appGraph.oneWord: "ledger" of "lay my notes out as a
 // ledger" when the nearest is "Layout": that element is what the word
-// names, and the planner goes on to it; stop 44). None when its tap leads to one of the
-// command's values ("3" of "show 3 tiles per row" after "Tiles per
-// row"): it is a way there, not what the command does.
+// names, and the planner goes on to it; stop 44). None when its tap
+// leads to one of the command's values ("3" of "show 3 tiles per row"
+// after "Tiles per row"): it is a way there, not what the command does.
 //
 // A rewording names an option in other words than its label ("count my
 // words as I type" for "Show a word counter while editing"): the words

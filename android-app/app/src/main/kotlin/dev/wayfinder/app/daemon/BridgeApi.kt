@@ -151,6 +151,9 @@ data class FlowSummary(
     val healthy: Boolean = true,
     val failStreak: Int = 0,
 ) {
+    /** What the app calls the flow: its name, else its intent. */
+    val title: String get() = name.ifBlank { intent }
+
     companion object {
         fun parse(o: JSONObject) = FlowSummary(
             id = o.getLong("id"),
@@ -232,9 +235,8 @@ data class Instruction(val text: String, val op: String, val target: String, val
 
     companion object {
         /** Reads the reply of steps.parse: {"instructions": [...]}. */
-        fun parseList(json: String): List<Instruction> {
-            return objects(json, "instructions") { o -> Instruction(o.optString("text"), o.optString("op"), o.optString("target"), o.optString("value")) }
-        }
+        fun parseList(json: String): List<Instruction> =
+            objects(json, "instructions") { o -> Instruction(o.optString("text"), o.optString("op"), o.optString("target"), o.optString("value")) }
     }
 }
 
@@ -271,9 +273,7 @@ data class ContextEntry(val id: Long, val kind: String, val name: String, val al
 
     companion object {
         fun parse(o: JSONObject): ContextEntry {
-            val arr = o.optJSONArray("values")
-            val values = (0 until (arr?.length() ?: 0)).map {
-                val v = arr!!.getJSONObject(it)
+            val values = objects(o.optJSONArray("values")) { v ->
                 ContextValue(v.optString("field"), v.optString("value"), v.optBoolean("private"), v.optBoolean("allow_in_prompt"))
             }
             return ContextEntry(o.optLong("id"), o.optString("kind"), o.optString("name"), strings(o.optJSONArray("aliases")), values)
@@ -305,10 +305,11 @@ data class SettingsView(
 }
 
 /** The objects of the array [key] of the reply [json], each read by [parse]; none when it is absent. */
-internal fun <T> objects(json: String, key: String, parse: (JSONObject) -> T): List<T> {
-    val arr = JSONObject(json).optJSONArray(key) ?: return emptyList()
-    return (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
-}
+internal fun <T> objects(json: String, key: String, parse: (JSONObject) -> T): List<T> = objects(JSONObject(json).optJSONArray(key), parse)
+
+/** The objects of [arr], each read by [parse]; none when it is null. */
+internal fun <T> objects(arr: JSONArray?, parse: (JSONObject) -> T): List<T> =
+    if (arr == null) emptyList() else (0 until arr.length()).map { parse(arr.getJSONObject(it)) }
 
 internal fun strings(arr: JSONArray?): List<String> =
     if (arr == null) emptyList() else (0 until arr.length()).map { arr.optString(it) }

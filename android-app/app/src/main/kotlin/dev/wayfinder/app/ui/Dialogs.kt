@@ -76,7 +76,7 @@ object Dialogs {
         if (flow.version > 1) items += "Earlier versions" to onVersions
         items += "Delete" to { confirm(context, "Delete \"${flow.name}\"?", onDelete) }
         return AlertDialog.Builder(context)
-            .setTitle(flow.name.ifBlank { flow.intent })
+            .setTitle(flow.title)
             .setItems(items.map { it.first }.toTypedArray()) { _, i -> items[i].second() }
             .show()
     }
@@ -90,7 +90,7 @@ object Dialogs {
     fun versions(context: Context, flow: FlowSummary, versions: List<FlowVersion>, onRestore: (Int) -> Unit): AlertDialog {
         val newest = versions.sortedByDescending { it.version }
         return AlertDialog.Builder(context)
-            .setTitle("Versions of \"${flow.name.ifBlank { flow.intent }}\"")
+            .setTitle("Versions of \"${flow.title}\"")
             .setItems(newest.map(::versionLine).toTypedArray()) { _, i -> version(context, newest[i], onRestore) }
             .setNegativeButton("Close", null)
             .show()

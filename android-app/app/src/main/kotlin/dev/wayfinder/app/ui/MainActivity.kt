@@ -234,7 +234,7 @@ class MainActivity : Activity() {
         onPin = { if (!ShortcutPinner.pin(this, f)) toast("This launcher cannot pin shortcuts.") },
         onDelete = { call(Requests.flowsDelete(f.id), refresh = true) { ShortcutPinner.deleted(this, f.id) } },
         onAllowSensitive = { allow -> call(Requests.flowsAllowSensitive(f.id, allow), refresh = true) },
-        onSteps = { call(Requests.flowsGet(f.id)) { reply -> Dialogs.steps(this, f.name.ifBlank { f.intent }, FlowSummary.actionsOf(reply)) } },
+        onSteps = { call(Requests.flowsGet(f.id)) { reply -> Dialogs.steps(this, f.title, FlowSummary.actionsOf(reply)) } },
         onVersions = {
             call(Requests.flowsHistory(f.id)) { reply ->
                 Dialogs.versions(this, f, FlowVersion.parseList(reply)) { v ->
@@ -311,7 +311,7 @@ class MainActivity : Activity() {
             val paused = if (f.healthy) "" else "⏸ (paused after ${f.failStreak} failed replays) "
             val slots = if (f.slots.isEmpty()) "" else " (${f.slots.joinToString { "{$it}" }})"
             val version = if (f.version > 1) ", v${f.version}" else ""
-            return "$pin$paused$warn${f.name.ifBlank { f.intent }}$slots — ${f.steps} steps, used ${f.uses}×$version"
+            return "$pin$paused$warn${f.title}$slots — ${f.steps} steps, used ${f.uses}×$version"
         }
     }
 }

@@ -60,7 +60,7 @@ object ShortcutPinner {
     }
 
     fun info(context: Context, flow: FlowSummary): ShortcutInfo {
-        val name = flow.name.ifBlank { flow.intent }.ifBlank { "Flow ${flow.id}" }
+        val name = flow.title.ifBlank { "Flow ${flow.id}" }
         return ShortcutInfo.Builder(context, shortcutId(flow.id))
             .setShortLabel(name.take(24))
             .setLongLabel(name.take(64))

@@ -355,11 +355,13 @@ func (rs *runState) appLeft(w map[term]float64) float64 {
 // the app carries (runState.unknownW; not one that only says where to
 // look) was not covered by meaning by a step either: the planner cannot
 // tell that the command is done ("record a time-lapse" where only "Record"
-// matched). The app's own name is no such word: the app is open.
+// matched). The app's own name is no such word: the app is open; nor is
+// one whose concept a step covered (conceptCovered: "mark" of "mark it as
+// a favourite" by a tap on "Toggle favorite", which covers its concept).
 func (rs *runState) unknownLeft() bool {
 	var given map[term]bool
 	for _, ct := range rs.terms {
-		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] && !rs.appWords[ct.t] && !rs.recorded[ct.t] {
+		if !ct.nav && rs.unknownW[ct.t] > 0 && !rs.covered[ct.t] && !rs.appWords[ct.t] && !rs.recorded[ct.t] && !rs.conceptCovered(ct.t) {
 			if given == nil {
 				given = rs.givenTerms()
 			}
@@ -370,6 +372,13 @@ func (rs *runState) unknownLeft() bool {
 		}
 	}
 	return false
+}
+
+// conceptCovered reports whether a step covered a concept of the command
+// word literal term t came from (runState.words): "make" of "make an
+// event" done by a tap on "New Event", which carries the concept create.
+func (rs *runState) conceptCovered(t term) bool {
+	return slices.ContainsFunc(termsOf(rs.words[t]), func(c term) bool { return strings.HasPrefix(string(c), "@") && rs.covered[c] })
 }
 
 // givenTerms are the terms of the command's values a step typed or

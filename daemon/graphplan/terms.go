@@ -435,7 +435,7 @@ func (rs *runState) completes(c candidate, w map[term]float64) bool {
 			return false // an object still to reach
 		case intent.ActionWord(rs.words[ct.t]):
 			// a word naming an action: its concept above stands for it
-		case !slices.ContainsFunc(termsOf(rs.words[ct.t]), func(t term) bool { return strings.HasPrefix(string(t), "@") && rs.covered[t] }):
+		case !rs.conceptCovered(ct.t):
 			return false // a word whose synonym was acted on ("picture" for "photo") is done
 		}
 	}

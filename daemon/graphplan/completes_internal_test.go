@@ -1,6 +1,11 @@
 package graphplan
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/wayfinder-agent/wayfinder/daemon"
+)
 
 // TestTheVerbLeftCompletes: once the run has reached the command's object
 // and only its action is left, an element on screen doing that action
@@ -43,6 +48,37 @@ func TestTheVerbLeftCompletes(t *testing.T) {
 		}
 		if got := rs.completes(tc.c, w); got != tc.want {
 			t.Errorf("%s: completes = %v, want %v (terms %v)", tc.name, got, tc.want, rs.terms)
+		}
+	}
+}
+
+// TestUnknownWordDoneByItsConcept: a word no element of the app carries
+// is done when a step covered a concept of that very word ("make" of
+// "make a page" by a tap on "New page", both create); a word with no
+// concept a step covered ("rate") is still left.
+func TestUnknownWordDoneByItsConcept(t *testing.T) {
+	cases := []struct {
+		name, command string
+		steps         []daemon.StepRecord
+		left          bool
+	}{
+		{"its concept covered", "make a page", []daemon.StepRecord{tapOn("New page")}, false},
+		{"no concept of it covered", "rate the page", []daemon.StepRecord{tapOn("Page")}, true},
+		{"another word's concept covered", "make a page and rate it", []daemon.StepRecord{tapOn("New page")}, true},
+	}
+	for _, tc := range cases {
+		rs := newRunState(tc.command, "")
+		rs.unknownW = map[term]float64{}
+		for _, ct := range rs.terms {
+			if !strings.HasPrefix(string(ct.t), "@") && ct.t != "page" {
+				rs.unknownW[ct.t] = 1 // no element of the app carries the verbs
+			}
+		}
+		for _, h := range tc.steps {
+			rs.foldStep(h)
+		}
+		if got := rs.unknownLeft(); got != tc.left {
+			t.Errorf("%s: unknownLeft %v, want %v (terms %v, covered %v)", tc.name, got, tc.left, rs.terms, rs.covered)
 		}
 	}
 }

@@ -121,7 +121,7 @@ func (p *Planner) screenCandidates(rs *runState, st *daemon.PlanState, sem *semS
 			// set the toggle to the command's state: the engine taps it only
 			// when it differs, and the flow keeps "switch on/off"
 			action = daemon.ActEnsureOff
-			if switchPolarity(rs.cmd, e.Label) > 0 {
+			if switchPolarity(rs.cmd, rs.polarLabel(e.Label)) > 0 {
 				action = daemon.ActEnsureOn
 			}
 		}

@@ -146,7 +146,7 @@ func commandWords(bare string) map[term]string {
 // on words alone).
 func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanState, g *appGraph) *semStep {
 	memo := p.memoFor(st)
-	rs.alias = nil
+	rs.alias, rs.polar = nil, nil
 	if memo == nil {
 		return nil
 	}
@@ -263,6 +263,7 @@ func (p *Planner) semantics(ctx context.Context, rs *runState, st *daemon.PlanSt
 	if debugGraph {
 		fmt.Fprintf(os.Stderr, "graphplan: aliases %v\n", rs.alias)
 	}
+	rs.polar = polarWords(ctx, memo, rs.cmd, st)
 	return s
 }
 

@@ -147,6 +147,10 @@ type runState struct {
 	// alias: for a command word no element carries, the app's words that
 	// mean the same (semantic.go), recomputed each step
 	alias map[term][]term
+	// polar: the on/off word the model reads a word of a switch's label
+	// as, where the vocabulary does not know it (polarWords), recomputed
+	// each step
+	polar map[string]string
 	// universal: the command asks for all of something ("delete all call
 	// history"); pickedRow: a step tapped one row of a list that no word
 	// of the command names. Both: the run did something to one item where

@@ -170,7 +170,7 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 		named = true
 	}
 	if rs.opens && len(left) > 0 && slices.ContainsFunc(st.Elements, func(e screen.Element) bool {
-		return e.Kind != screen.KindText && e.Kind != screen.KindInput && subset(left, elementTerms(&e, ""))
+		return e.Kind != screen.KindText && e.Kind != screen.KindInput && rs.namedIn(left, elementTerms(&e, ""))
 	}) {
 		// "open ledger.pdf", "open the virtual private network": what is
 		// left names an element here to open, not a screen already shown
@@ -184,9 +184,9 @@ func (rs *runState) inView(st *daemon.PlanState, w map[term]float64) bool {
 		ts := termsOf(e.Label)
 		if e.Kind == screen.KindCheckbox || holdsSetting(st.Screen, e.NodeID) {
 			// "check use dark theme": a box the rest names is to tick
-			return subset(left, ts)
+			return rs.namedIn(left, ts)
 		}
-		return e.Kind != screen.KindText && e.Kind != screen.KindInput && len(ts) > 0 && subset(left, ts) && subset(ts, said)
+		return e.Kind != screen.KindText && e.Kind != screen.KindInput && len(ts) > 0 && rs.namedIn(left, ts) && rs.namedIn(ts, said)
 	}) {
 		// "check the help page" beside a button labelled only with the
 		// command's words: that names a page to open; a row whose label
@@ -333,6 +333,19 @@ func (rs *runState) unsure(remaining float64, w map[term]float64) bool {
 		}
 	}
 	return remaining-rs.appLeft(w) > 1e-9 || rs.universal && rs.pickedRow && !rs.recordedAll || rs.unknownLeft()
+}
+
+// namedIn reports whether every term of a is in b, or means one of b's in
+// the app's words, either way (runState.alias: "frequent" of the command
+// and "often" of a label): subset, with the words the model ties.
+func (rs *runState) namedIn(a, b []term) bool {
+	for _, t := range a {
+		if !slices.Contains(b, t) && !slices.ContainsFunc(rs.alias[t], func(x term) bool { return slices.Contains(b, x) }) &&
+			!slices.ContainsFunc(b, func(x term) bool { return slices.Contains(rs.alias[x], t) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // appLeft is the weight (w) of the words naming the app

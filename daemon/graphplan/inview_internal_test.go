@@ -64,6 +64,42 @@ func TestLookingVerbsOtherSenses(t *testing.T) {
 	}
 }
 
+// TestPageNamedInOtherWords: a button whose label says the rest of a
+// "check" command in words the model ties to the command's ("Often asked
+// questions" for "frequently asked questions": runState.alias) names a
+// page to open, as it does in the command's own words; a label with more
+// than the command's words shows what was asked.
+func TestPageNamedInOtherWords(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"About","bounds":[0,100,300,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.LinearLayout","bounds":[0,500,1080,650],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":2,"class":"android.widget.TextView","text":"Often asked questions","bounds":[40,510,900,640],"enabled":true,"visible_to_user":true}`)
+	els := screen.Elements(s)
+	for _, tc := range []struct {
+		name, cmd string
+		alias     map[term][]term
+		want      bool
+	}{
+		{"its words tied by the model", "check the frequently asked questions about", map[term][]term{"frequent": {"often"}}, false},
+		{"its own words", "check the often asked questions about", nil, false},
+		{"not all its words", "check the questions about", nil, true}, // "Often" is more than asked
+	} {
+		cmd := tc.cmd
+		rs := newRunState(cmd, "")
+		st := &daemon.PlanState{Screen: s, Elements: els, Print: "here",
+			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "About"}, Screen: "main", After: "here", OK: true}}}
+		rs.foldStep(st.History[0])
+		rs.alias = tc.alias
+		w := map[term]float64{}
+		for _, ct := range rs.terms {
+			w[ct.t] = 1
+		}
+		if got := rs.inView(st, w); got != tc.want {
+			t.Errorf("%s: in view = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 // inViewAfterTap is runState.inView for cmd on screen s (elements els),
 // the run's one step a tap on the tab labelled tab that led here, every
 // term of the command weighing 1.

@@ -255,6 +255,14 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	rs.markSelectors(st, g)
 	rs.shownValues(st)
 	rs.chosenShown(st)
+	if c, ok := rs.interstitial(st); ok {
+		if rs.putOff == nil {
+			rs.putOff = map[int]bool{}
+		}
+		rs.putOff[len(st.History)] = true
+		return decision(c, 0.7), nil
+	}
+	st = rs.withoutPutOffs(st)
 	sem := p.semantics(ctx, rs, st, g) // before weights: aliases give unknown words weight
 	weights := g.weights(rs, st)
 	pending := rs.pendingValues()

@@ -151,6 +151,9 @@ type runState struct {
 	// as, where the vocabulary does not know it (polarWords), recomputed
 	// each step
 	polar map[string]string
+	// putOff: the history indexes of the steps that put off a dialog the
+	// command did not ask for (interstitial.go)
+	putOff map[int]bool
 	// universal: the command asks for all of something ("delete all call
 	// history"); pickedRow: a step tapped one row of a list that no word
 	// of the command names. Both: the run did something to one item where

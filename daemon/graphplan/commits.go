@@ -260,11 +260,10 @@ func (rs *runState) optionAsked(st *daemon.PlanState) (candidate, bool) {
 // " · ") is made of words of the command only ("Scans · 6 items" for "…
 // into the scans folder"): a row the command names in plain words.
 func (rs *runState) rowOfCommand(label string) bool {
-	head, _, ok := strings.Cut(label, " · ")
-	if !ok {
+	if !strings.Contains(label, screen.RowTextSep) {
 		return false
 	}
-	ts := termsOf(head)
+	ts := termsOf(screen.RowName(label))
 	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t term) bool {
 		return !slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == t && !ct.nav })
 	})

@@ -326,8 +326,8 @@ func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 	heads := map[string]bool{} // rows by their first text ("Trips" of "Trips · 4 items")
 	add := func(label string) {
 		labels[strings.ToLower(strings.TrimSpace(label))] = true
-		if head, _, ok := strings.Cut(label, " · "); ok {
-			heads[strings.ToLower(strings.TrimSpace(head))] = true
+		if strings.Contains(label, screen.RowTextSep) {
+			heads[strings.ToLower(screen.RowName(label))] = true
 		}
 	}
 	options := map[string]bool{} // labels of the options of a choice (radio buttons)

@@ -40,8 +40,7 @@ func rowNamed(st *daemon.PlanState, value string) bool {
 // text is ("Ledgers" of "Ledgers · 2 notes"), case and surrounding space
 // aside.
 func namedBy(label, name string) bool {
-	head, _, _ := strings.Cut(label, " · ")
-	return strings.EqualFold(strings.TrimSpace(head), strings.TrimSpace(name))
+	return strings.EqualFold(screen.RowName(label), strings.TrimSpace(name))
 }
 
 // screenCandidates scores the operations on the current screen.

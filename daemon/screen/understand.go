@@ -3,6 +3,7 @@ package screen
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ---- pruning (AutoTask §4.4) ----
@@ -214,10 +215,18 @@ const RowTextLen = 80
 // RowName is the first text of a label that merged a row's texts (before
 // RowTextSep), trimmed: a row's name without its preview, date or size,
 // which change ("Dora · See you · 12.04" is "Dora"); a label of one text is
-// itself.
+// itself. A first text that begins with a digit is a count, size, date or
+// position an app put before the name ("6 items · Scans", "3 · Intro ·
+// 02:10"): the name is the first text after it that does not, when there
+// is one.
 func RowName(label string) string {
-	h, _, _ := strings.Cut(label, RowTextSep)
-	return strings.TrimSpace(h)
+	parts := strings.Split(label, RowTextSep)
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" && !unicode.IsDigit([]rune(p)[0]) {
+			return p
+		}
+	}
+	return strings.TrimSpace(parts[0])
 }
 
 // nearbyLabel finds a text label for an input field among its siblings:

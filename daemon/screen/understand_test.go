@@ -332,3 +332,22 @@ func TestHitTestAndClickableAncestor(t *testing.T) {
 		t.Error("out-of-range ids must give nil")
 	}
 }
+
+// TestRowName: a row's name is its first text, unless an app put a count,
+// size, date or position first; a label of one text is itself.
+func TestRowName(t *testing.T) {
+	for _, tc := range []struct{ label, want string }{
+		{"Dora · See you · 12.04", "Dora"},
+		{"Scans · 6 items", "Scans"},
+		{"6 items · Scans", "Scans"},
+		{"3 · Intro · 02:10", "Intro"},
+		{"scan7.png · 1.2 MB", "scan7.png"},
+		{"12:00 PM", "12:00 PM"},
+		{"4 · 5", "4"},
+		{" Ledger ", "Ledger"},
+	} {
+		if got := RowName(tc.label); got != tc.want {
+			t.Errorf("RowName(%q) = %q, want %q", tc.label, got, tc.want)
+		}
+	}
+}

@@ -543,3 +543,24 @@ func TestPhraseCoveredByItsConcept(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldNamedByWhatItShows: typing into a field whose resource-id has no
+// words covers what the field showed as its label ("Search" of an empty
+// search box): "search …" is then done; a field that showed nothing of
+// the command covers none of it.
+func TestFieldNamedByWhatItShows(t *testing.T) {
+	for _, tc := range []struct {
+		name, label string
+		covered     bool
+	}{
+		{"the box shows what it is for", "Search", true},
+		{"it shows nothing of the command", "Title", false},
+	} {
+		rs := newRunState("search 'Clock' app", "")
+		rs.foldStep(daemon.StepRecord{Action: device.Input, OK: true, Label: tc.label, Text: "Clock",
+			Target: screen.Descriptor{Class: "android.widget.EditText", ResourceID: "org.example.apps:id/q7x", Editable: true}})
+		if got := rs.covered["search"]; got != tc.covered {
+			t.Errorf("%s: search covered %v, want %v (covered %v)", tc.name, got, tc.covered, rs.covered)
+		}
+	}
+}

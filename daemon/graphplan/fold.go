@@ -53,8 +53,11 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 	switch h.Action {
 	case device.Input:
 		// the field typed into is part of what the command asked
-		// ("search …" is done by typing into Search)
-		field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID)
+		// ("search …" is done by typing into Search), by its descriptor
+		// and by the label the step read on it (h.Label: the placeholder
+		// an empty field shows, the label beside it), which is all that
+		// says what a field is for where its resource-id has no words
+		field := termsOf(h.Target.Label() + " " + h.Target.Desc + " " + h.Target.Hint + " " + h.Target.ResourceID + " " + h.Label)
 		for i := range rs.values {
 			if v := rs.values[i]; !v.done && (strings.EqualFold(v.text, h.Text) || v.file && sameName(h.Text, v.text, true) || rs.values[i].typedPart(h.Text)) {
 				rs.values[i].done, rs.values[i].typed = true, true

@@ -256,6 +256,45 @@ func (rs *runState) optionAsked(st *daemon.PlanState) (candidate, bool) {
 	return candidate{}, false
 }
 
+// optionBeforeAccept returns, on a dialog about to be accepted, a tap on
+// one of its options (a radio button) not chosen yet whose label carries
+// a word of the command no step covered ("Name" of "sort the folders by
+// name in descending order", the order already reached on the way): a
+// choice the dialog keeps only once accepted, which accepting first would
+// drop. Not in a group whose chosen option the command names already
+// ("Creation order" beside a chosen "Day and alarm time" for "… by day
+// and time, in order"): that would undo the choice. A check box is a
+// setting of its own, never ticked on a word it shares (optionAsked).
+func (rs *runState) optionBeforeAccept(st *daemon.PlanState) (candidate, bool) {
+	asked := func(t term, covered bool) bool {
+		return slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool {
+			return ct.t == t && !ct.nav && (covered || !rs.covered[t]) && !rs.appWords[t] && !strings.HasPrefix(string(t), "@")
+		})
+	}
+	chosen := map[int]bool{} // groups whose chosen option the command names
+	for i := range st.Elements {
+		if e := &st.Elements[i]; e.Checked && isRadio(screen.Describe(st.Screen, e.NodeID)) && slices.ContainsFunc(termsOf(e.Label), func(t term) bool { return asked(t, true) }) {
+			if n := st.Screen.Node(e.NodeID); n != nil {
+				chosen[n.Parent] = true
+			}
+		}
+	}
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		d := screen.Describe(st.Screen, e.NodeID)
+		n := st.Screen.Node(e.NodeID)
+		if e.Checked || e.Disabled || !isRadio(d) || n == nil || chosen[n.Parent] || penalty(st, device.Tap, d) > 0 {
+			continue
+		}
+		for _, t := range termsOf(e.Label) {
+			if asked(t, false) {
+				return candidate{action: device.Tap, element: i, covers: []term{t}, reason: fmt.Sprintf("pick %q, as the command asks, before accepting", e.Label)}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
 // rowOfCommand reports whether label is a row whose first text (before
 // " · ") is made of words of the command only ("Scans · 6 items" for "…
 // into the scans folder"): a row the command names in plain words.

@@ -295,9 +295,10 @@ func (rs *runState) optionBeforeAccept(st *daemon.PlanState) (candidate, bool) {
 	return candidate{}, false
 }
 
-// rowOfCommand reports whether label is a row whose first text (before
-// " · ") is made of words of the command only ("Scans · 6 items" for "…
-// into the scans folder"): a row the command names in plain words.
+// rowOfCommand reports whether label is a row whose name (screen.RowName:
+// its first text, or the first after a count) is made of words of the
+// command only ("Scans · 6 items" for "… into the scans folder"): a row
+// the command names in plain words.
 func (rs *runState) rowOfCommand(label string) bool {
 	if !strings.Contains(label, screen.RowTextSep) {
 		return false

@@ -323,7 +323,7 @@ func (rs *runState) markSelectors(st *daemon.PlanState, g *appGraph) {
 	}
 	rs.selectorsMarked = true
 	labels := map[string]bool{}
-	heads := map[string]bool{} // rows by their first text ("Trips" of "Trips · 4 items")
+	heads := map[string]bool{} // rows by their name ("Trips" of "Trips · 4 items": screen.RowName)
 	add := func(label string) {
 		labels[strings.ToLower(strings.TrimSpace(label))] = true
 		if strings.Contains(label, screen.RowTextSep) {

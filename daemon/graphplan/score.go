@@ -36,9 +36,9 @@ func rowNamed(st *daemon.PlanState, value string) bool {
 	return slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return e.Kind != screen.KindInput && namedBy(e.Label, value) })
 }
 
-// namedBy reports whether label is name, or is a row's label whose first
-// text is ("Ledgers" of "Ledgers · 2 notes"), case and surrounding space
-// aside.
+// namedBy reports whether label is name, or is a row's label whose name
+// is (screen.RowName: "Ledgers" of "Ledgers · 2 notes" and of "2 notes ·
+// Ledgers"), case and surrounding space aside.
 func namedBy(label, name string) bool {
 	return strings.EqualFold(screen.RowName(label), strings.TrimSpace(name))
 }

@@ -73,7 +73,7 @@ test-eval: ## eval on the recorded apps: oracle (all tasks) and graph planner
 	@# ... and from the frozen test set's rewordings: words the planner was not developed on
 	@for k in 0 1; do $(GO) run ./cmd/wayfinder eval --data $(DATA) --planner graph --instructions testdata/frozen/test.jsonl --instructions-pick $$k --embed-model local --report $(OUT)/eval-graph-reworded-$$k.json -q --min-success $(GRAPH_REWORD_MIN) > $(OUT)/eval-graph-reworded-$$k.txt; status=$$?; grep '^total' $(OUT)/eval-graph-reworded-$$k.txt | sed "s/^/rewording $$k: /"; [ $$status -eq 0 ] || exit $$status; done
 	@# ... and on an updated copy of the apps with dialogs nobody asked for: screens it was not developed on
-	$(GO) run ./cmd/wayfinder drift --data $(DATA) --out $(OUT)/graph-drift-ci --kinds interstitial --strength moderate --seed 1 > /dev/null
+	rm -rf $(OUT)/graph-drift-ci && $(GO) run ./cmd/wayfinder drift --data $(DATA) --out $(OUT)/graph-drift-ci --kinds interstitial --strength moderate --seed 1 > /dev/null
 	$(GO) run ./cmd/wayfinder eval --data $(OUT)/graph-drift-ci --planner graph --embed-model local --report $(OUT)/eval-graph-drift.json -q --min-success $(GRAPH_DRIFT_MIN) > $(OUT)/eval-graph-drift.txt; status=$$?; grep '^total' $(OUT)/eval-graph-drift.txt | sed 's/^/interstitial dialogs: /'; exit $$status
 	$(MAKE) --no-print-directory test-eval-drift
 
@@ -132,7 +132,7 @@ eval-graph-rewordings: ## the graph planner planning from the frozen sets' value
 eval-graph-drift: ## the graph planner on updated copies of the apps (wayfinder drift: every kind but bounds, moderate and high, seed 1), a stand-in for apps never seen
 	mkdir -p $(OUT)/graph-drift
 	@for k in text rename-id shuffle deeper wrap interstitial; do for s in moderate high; do \
-		$(GO) run ./cmd/wayfinder drift --data $(DATA) --out $(OUT)/graph-drift/$$k-$$s --kinds $$k --strength $$s --seed 1 > /dev/null && \
+		rm -rf $(OUT)/graph-drift/$$k-$$s && $(GO) run ./cmd/wayfinder drift --data $(DATA) --out $(OUT)/graph-drift/$$k-$$s --kinds $$k --strength $$s --seed 1 > /dev/null && \
 		$(GO) run ./cmd/wayfinder eval --data $(OUT)/graph-drift/$$k-$$s --planner graph --embed-model local --report $(OUT)/graph-drift/$$k-$$s.json -q 2>&1 | grep -E '^total' | sed "s/^/$$k $$s: /"; \
 	done; done
 

@@ -556,8 +556,8 @@ func TestFieldNamedByWhatItShows(t *testing.T) {
 		{"the box shows what it is for", "Search", true},
 		{"it shows nothing of the command", "Title", false},
 	} {
-		rs := newRunState("search 'Clock' app", "")
-		rs.foldStep(daemon.StepRecord{Action: device.Input, OK: true, Label: tc.label, Text: "Clock",
+		rs := newRunState("search 'Abacus' app", "")
+		rs.foldStep(daemon.StepRecord{Action: device.Input, OK: true, Label: tc.label, Text: "Abacus",
 			Target: screen.Descriptor{Class: "android.widget.EditText", ResourceID: "org.example.apps:id/q7x", Editable: true}})
 		if got := rs.covered["search"]; got != tc.covered {
 			t.Errorf("%s: search covered %v, want %v (covered %v)", tc.name, got, tc.covered, rs.covered)

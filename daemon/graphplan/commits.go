@@ -262,8 +262,8 @@ func (rs *runState) optionAsked(st *daemon.PlanState) (candidate, bool) {
 // name in descending order", the order already reached on the way): a
 // choice the dialog keeps only once accepted, which accepting first would
 // drop. Not in a group whose chosen option the command names already
-// ("Creation order" beside a chosen "Day and alarm time" for "… by day
-// and time, in order"): that would undo the choice. A check box is a
+// ("Manual order" beside a chosen "Due date" for "… by due date, in
+// order"): that would undo the choice. A check box is a
 // setting of its own, never ticked on a word it shares (optionAsked).
 func (rs *runState) optionBeforeAccept(st *daemon.PlanState) (candidate, bool) {
 	asked := func(t term, covered bool) bool {

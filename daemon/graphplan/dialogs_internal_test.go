@@ -239,17 +239,17 @@ func TestDoneOnceTheDeletionIsConfirmed(t *testing.T) {
 func TestOptionBeforeAccepting(t *testing.T) {
 	const dialog = `{"id":1,"parent":0,"class":"android.widget.RadioGroup","bounds":[100,700,980,1100],"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":1,"class":"android.widget.RadioButton","text":"Name","checkable":true,"checked":false,"bounds":[100,700,980,800],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":3,"parent":1,"class":"android.widget.RadioButton","text":"Date taken","checkable":true,"checked":%s,"bounds":[100,800,980,900],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":4,"parent":0,"class":"android.widget.CheckBox","text":"Use for this folder only","checkable":true,"checked":false,"bounds":[100,1100,980,1200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":1,"class":"android.widget.RadioButton","text":"Date shot","checkable":true,"checked":%s,"bounds":[100,800,980,900],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.CheckBox","text":"Apply to this album alone","checkable":true,"checked":false,"bounds":[100,1100,980,1200],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":5,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[700,1400,980,1500],"clickable":true,"enabled":true,"visible_to_user":true}`
 	for _, tc := range []struct {
 		name, cmd, dateChecked string
 		want                   string // the option tapped, "" none
 	}{
 		{"the option named", "sort the albums by name", "true", "Name"},
-		{"its group's choice named already", "sort the albums by date taken, by name", "true", ""},
+		{"its group's choice named already", "sort the albums by date shot, by name", "true", ""},
 		{"nothing named", "sort the albums", "true", ""},
-		{"a check box is no option", "sort the albums for this folder only", "true", ""},
+		{"a check box is no option", "sort the albums, apply to this album alone", "true", ""},
 	} {
 		s := dialogOf(t, fmt.Sprintf(dialog, tc.dateChecked))
 		st := &daemon.PlanState{Command: tc.cmd, Screen: s, Elements: screen.Elements(s), Print: "sort"}

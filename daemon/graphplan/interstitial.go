@@ -28,7 +28,7 @@ var putOffWords = []string{"not now", "later", "maybe later", "remind me later",
 // carrying a word of the command (literal, no navigation word, not the
 // app's name) or one of its values, and its texts showing less than half
 // of the command's words. "Rate the app" taps the dialog's "Rate", not its
-// "Not now"; a dialog the command's own step opened ("Delete 3 notes?")
+// "Not now"; a dialog the command's own step opened ("Delete 3 memos?")
 // has no button that only puts it off. The same dialog may come back
 // before the same screen, and is put off again; a tap the run undid, or
 // that did nothing (daemon.PlanState.Penalties), is not made again.

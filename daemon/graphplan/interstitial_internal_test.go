@@ -14,7 +14,7 @@ import (
 // one "OK"), never with the button that does what it offers; a dialog
 // offering what the command asks ("rate the app"), asking something (a
 // field, a box), about the command, or one the run's own step opened with
-// no button that only puts it off ("Delete 3 notes?") is left to the
+// no button that only puts it off ("Delete 3 memos?") is left to the
 // other rules. Put off and undone once, it is not put off again.
 func TestDialogNobodyAskedFor(t *testing.T) {
 	const rate = `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Enjoying Jotter?","bounds":[160,640,920,740],"enabled":true,"visible_to_user":true},
@@ -24,7 +24,7 @@ func TestDialogNobodyAskedFor(t *testing.T) {
 	const news = `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Fresh in this version","bounds":[160,640,920,740],"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"Pages load faster than before.","bounds":[160,760,920,900],"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":0,"class":"android.widget.Button","text":"OK","bounds":[560,1400,920,1500],"clickable":true,"enabled":true,"visible_to_user":true}`
-	const confirm = `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Delete 3 notes?","bounds":[160,640,920,740],"enabled":true,"visible_to_user":true},
+	const confirm = `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Delete 3 memos?","bounds":[160,640,920,740],"enabled":true,"visible_to_user":true},
 	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Cancel","bounds":[160,1400,520,1500],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Delete","bounds":[560,1400,920,1500],"clickable":true,"enabled":true,"visible_to_user":true}`
 	const asks = `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Enjoying Jotter?","bounds":[160,640,920,740],"enabled":true,"visible_to_user":true},
@@ -41,7 +41,7 @@ func TestDialogNobodyAskedFor(t *testing.T) {
 		{"a notice of one button", "colour the tag work red", news, []daemon.StepRecord{tap}, false, "OK"},
 		{"at the start of the run", "colour the tag work red", rate, nil, false, "Not now"},
 		{"what the command asks", "rate the app on the store", rate, []daemon.StepRecord{tap}, false, ""},
-		{"the run's own question", "delete 3 notes", confirm, []daemon.StepRecord{tap}, false, ""},
+		{"the run's own question", "delete 3 memos", confirm, []daemon.StepRecord{tap}, false, ""},
 		{"it asks something", "colour the tag work red", asks, []daemon.StepRecord{tap}, false, ""},
 		{"not brought up by the last step", "colour the tag work red", rate, []daemon.StepRecord{{Action: device.Tap, Screen: "list", After: "list", OK: true}}, false, ""},
 		{"undone once", "colour the tag work red", rate, []daemon.StepRecord{tap}, true, ""},

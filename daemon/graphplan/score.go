@@ -37,7 +37,7 @@ func rowNamed(st *daemon.PlanState, value string) bool {
 }
 
 // namedBy reports whether label is name, or is a row's label whose name
-// is (screen.RowName: "Ledgers" of "Ledgers · 2 notes" and of "2 notes ·
+// is (screen.RowName: "Ledgers" of "Ledgers · 2 memos" and of "2 memos ·
 // Ledgers"), case and surrounding space aside.
 func namedBy(label, name string) bool {
 	return strings.EqualFold(screen.RowName(label), strings.TrimSpace(name))

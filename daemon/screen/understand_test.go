@@ -342,7 +342,7 @@ func TestRowName(t *testing.T) {
 		{"6 items · Scans", "Scans"},
 		{"3 · Intro · 02:10", "Intro"},
 		{"scan7.png · 1.2 MB", "scan7.png"},
-		{"12:00 PM", "12:00 PM"},
+		{"09:41", "09:41"},
 		{"4 · 5", "4"},
 		{" Ledger ", "Ledger"},
 	} {

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -218,16 +219,20 @@ const RowTextLen = 80
 // itself. A first text that begins with a digit is a count, size, date or
 // position an app put before the name ("6 items · Scans", "3 · Intro ·
 // 02:10"): the name is the first text after it that does not, when there
-// is one.
+// is one. A time of day alone names its row ("7:00 am · Mon, Tue": an
+// alarm).
 func RowName(label string) string {
 	parts := strings.Split(label, RowTextSep)
 	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" && !unicode.IsDigit([]rune(p)[0]) {
+		if p = strings.TrimSpace(p); p != "" && (!unicode.IsDigit([]rune(p)[0]) || timeOfDay.MatchString(p)) {
 			return p
 		}
 	}
 	return strings.TrimSpace(parts[0])
 }
+
+// timeOfDay matches a text that is only a clock time: "7:00 am", "19:30".
+var timeOfDay = regexp.MustCompile(`(?i)^\d{1,2}:\d{2}(\s?[ap]\.?m\.?)?$`)
 
 // nearbyLabel finds a text label for an input field among its siblings:
 // the closest non-interactive one with text before it (a form's "Title"

@@ -343,6 +343,9 @@ func TestRowName(t *testing.T) {
 		{"3 · Intro · 02:10", "Intro"},
 		{"scan7.png · 1.2 MB", "scan7.png"},
 		{"09:41", "09:41"},
+		{"6:15 am · Mon, Wed", "6:15 am"},
+		{"0 · Intro · 02:10", "Intro"},
+		{"124 kB · 14.03.2024, 9:02 AM · draft.txt", "draft.txt"},
 		{"4 · 5", "4"},
 		{" Ledger ", "Ledger"},
 	} {

@@ -90,6 +90,12 @@
 //     settings screen no known path reaches, at least twice as well as
 //     anything reachable, the run heads for the app's settings (its
 //     settings button, else its overflow menu).
+//  9. A dialog nobody asked for that a step brings up (a rating prompt, a
+//     "what's new" notice: nothing of the command in it, nothing to set)
+//     is put off with its "Not now" / "Got it" first, and the rules read
+//     the route as if it had not been there (interstitial.go). A switch
+//     labelled with an on/off word the vocabulary does not know is read as
+//     the model reads that word (polar.go).
 //
 // Confidence reports how clearly the chosen operation won, for a
 // composite planner that asks an LLM only when the graph planner is unsure
@@ -104,7 +110,9 @@
 // (coverage and when the command is done), filters.go (candidates passed
 // over, an element here before a path elsewhere), explore.go (trying what
 // the graph does not know), valuerow.go (a setting's choices behind its
-// value), semantic.go (meaning from the embedder).
+// value), semantic.go (meaning from the embedder), interstitial.go
+// (dialogs nobody asked for), polar.go (a switch's unknown on/off word),
+// commits.go (committing forms, accepting dialogs).
 package graphplan
 
 import (

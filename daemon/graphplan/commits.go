@@ -10,6 +10,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
@@ -96,6 +97,27 @@ func confirmButton(st *daemon.PlanState) (candidate, bool) {
 		return candidate{}, false
 	}
 	return candidate{action: device.Tap, element: best, reason: fmt.Sprintf("commit the typed values with %q", st.Elements[best].Label)}, true
+}
+
+// addsSomethingElse reports whether label is an "add" button (the
+// weakest of the commits, confirmOrder) that names something the command
+// does not: "Add person" beside a typed message adds a recipient, it
+// sends nothing; "Add" alone, or "Add contact" for "add a contact …",
+// commits.
+func (rs *runState) addsSomethingElse(label string) bool {
+	ts := termsOf(label)
+	if slices.ContainsFunc(ts, func(t term) bool { return t == "@save" || t == "@send" }) || !slices.Contains(ts, "@add") {
+		return false
+	}
+	for _, t := range ts {
+		if strings.HasPrefix(string(t), "@") || slices.Contains(termsOf("add"), t) {
+			continue
+		}
+		if !slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == t }) && !slices.Contains(intent.Surfaces("add"), string(t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // confirmation reports whether the screen is a confirmation prompt drawn

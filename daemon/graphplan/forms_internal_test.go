@@ -456,3 +456,24 @@ func TestNewName(t *testing.T) {
 		t.Errorf("typing the new name left the rename undone: covered %v", rs.covered)
 	}
 }
+
+// TestAddButtonThatAddsSomethingElse: an "add" button naming something
+// the command does not ("Add person" beside a typed message) commits no
+// form; "Add" alone, an "add" naming what the command adds, and a save or
+// send button do.
+func TestAddButtonThatAddsSomethingElse(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, label string
+		other      bool
+	}{
+		{"send Ola a message saying hi", "Add person", true},
+		{"send Ola a message saying hi", "Add", false},
+		{"add a contact named Ola", "Add contact", false},
+		{"send Ola a message saying hi", "Send", false},
+		{"rename the memo to hi", "Save", false},
+	} {
+		if got := newRunState(tc.cmd, "").addsSomethingElse(tc.label); got != tc.other {
+			t.Errorf("%q, %q: adds something else %v, want %v", tc.cmd, tc.label, got, tc.other)
+		}
+	}
+}

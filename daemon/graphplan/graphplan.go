@@ -346,7 +346,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		if c, ok := rs.formRow(st, g, cands); ok {
 			return decision(c, 0.6), nil
 		}
-		if c, ok := confirmButton(st); ok {
+		if c, ok := confirmButton(st); ok && !rs.addsSomethingElse(st.Elements[c.element].Label) {
 			rs.committed = true
 			return decision(c, 0.9), nil
 		}

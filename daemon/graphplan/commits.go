@@ -288,11 +288,8 @@ func (rs *runState) optionAsked(st *daemon.PlanState) (candidate, bool) {
 // order"): that would undo the choice. A check box is a
 // setting of its own, never ticked on a word it shares (optionAsked).
 func (rs *runState) optionBeforeAccept(st *daemon.PlanState) (candidate, bool) {
-	asked := func(t term, covered bool) bool {
-		return slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool {
-			return ct.t == t && !ct.nav && (covered || !rs.covered[t]) && !rs.appWords[t] && !strings.HasPrefix(string(t), "@")
-		})
-	}
+	own := rs.ownTerms()
+	asked := func(t term, covered bool) bool { return own[t] && (covered || !rs.covered[t]) }
 	chosen := map[int]bool{} // groups whose chosen option the command names
 	for i := range st.Elements {
 		if e := &st.Elements[i]; e.Checked && isRadio(screen.Describe(st.Screen, e.NodeID)) && slices.ContainsFunc(termsOf(e.Label), func(t term) bool { return asked(t, true) }) {

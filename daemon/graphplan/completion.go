@@ -348,6 +348,20 @@ func (rs *runState) namedIn(a, b []term) bool {
 	return true
 }
 
+// ownTerms are the command's own words as terms: literal (no concept), no
+// navigation word, not a word of the app's name — what an element must
+// carry to offer what the command asks (interstitial, optionBeforeAccept,
+// addsSomethingElse).
+func (rs *runState) ownTerms() map[term]bool {
+	own := map[term]bool{}
+	for _, ct := range rs.terms {
+		if !ct.nav && !rs.appWords[ct.t] && !strings.HasPrefix(string(ct.t), "@") {
+			own[ct.t] = true
+		}
+	}
+	return own
+}
+
 // appLeft is the weight (w) of the words naming the app
 // (runState.appWords) that no step covered: the app is open, so they are
 // no reason to doubt a "done" ("… in Notebook"), though they may still

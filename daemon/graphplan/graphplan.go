@@ -381,8 +381,10 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	// and a path elsewhere from it would abandon what it saves.
 	if (best == nil || best.via > 0) && pending == 0 && rs.coveredAny() {
 		if c, ok := positiveButton(st); ok {
-			if o, ok := rs.optionBeforeAccept(st); ok && daemon.IsDialog(st.Screen) {
-				return decision(o, 0.6), nil
+			if daemon.IsDialog(st.Screen) {
+				if o, ok := rs.optionBeforeAccept(st); ok {
+					return decision(o, 0.6), nil
+				}
 			}
 			prompt := confirmation(st)
 			saveHere := !rs.savedAs && prompt && saveAs(st, c)

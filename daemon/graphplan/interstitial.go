@@ -39,12 +39,7 @@ func (rs *runState) interstitial(st *daemon.PlanState) (candidate, bool) {
 	if n := len(st.History); n > 0 && (st.History[n-1].After != st.Print || st.History[n-1].Screen == st.Print) {
 		return candidate{}, false
 	}
-	own := map[term]bool{} // the command's own words
-	for _, ct := range rs.terms {
-		if !ct.nav && !rs.appWords[ct.t] && !strings.HasPrefix(string(ct.t), "@") {
-			own[ct.t] = true
-		}
-	}
+	own := rs.ownTerms()
 	shown := map[term]bool{}
 	var buttons []int
 	for i := range st.Elements {

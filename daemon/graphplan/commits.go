@@ -10,7 +10,6 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
-	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
@@ -102,18 +101,21 @@ func confirmButton(st *daemon.PlanState) (candidate, bool) {
 // addsSomethingElse reports whether label is an "add" button (the
 // weakest of the commits, confirmOrder) that names something the command
 // does not: "Add person" beside a typed message adds a recipient, it
-// sends nothing; "Add" alone, or "Add contact" for "add a contact …",
-// commits.
+// sends nothing; "Add" or "Create" alone, or "Add contact" for "add a
+// contact …", commits. Words are read one by one, each with its concepts:
+// a stem ("creat") is no word of the vocabulary's.
 func (rs *runState) addsSomethingElse(label string) bool {
 	ts := termsOf(label)
 	if slices.ContainsFunc(ts, func(t term) bool { return t == "@save" || t == "@send" }) || !slices.Contains(ts, "@add") {
 		return false
 	}
-	for _, t := range ts {
-		if strings.HasPrefix(string(t), "@") || slices.Contains(termsOf("add"), t) {
-			continue
+	said := func(t term) bool { return slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == t }) }
+	for _, w := range strings.Fields(label) {
+		wt := termsOf(w)
+		if slices.Contains(wt, "@add") {
+			continue // the button's own verb, however written ("Add", "New", "Create")
 		}
-		if !slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == t }) && !slices.Contains(intent.Surfaces("add"), string(t)) {
+		if slices.ContainsFunc(wt, func(t term) bool { return !strings.HasPrefix(string(t), "@") && !said(t) }) {
 			return true
 		}
 	}

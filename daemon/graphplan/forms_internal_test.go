@@ -469,6 +469,7 @@ func TestAddButtonThatAddsSomethingElse(t *testing.T) {
 		{"send Ola a message saying hi", "Add person", true},
 		{"send Ola a message saying hi", "Add", false},
 		{"add a contact named Ola", "Add contact", false},
+		{"add a contact named Ola", "Create", false},
 		{"send Ola a message saying hi", "Send", false},
 		{"rename the memo to hi", "Save", false},
 	} {

@@ -39,8 +39,10 @@ func polarWords(ctx context.Context, memo *simil.Memo, cmd string, st *daemon.Pl
 	sides := [2]string{"on", "off"}
 	var own [2]string // the command's weak word of each side
 	weak := false
+	said := map[string]bool{} // the command's words, by stem
 	for _, w := range strings.Fields(strings.ToLower(cmd)) {
 		w = strings.Trim(w, ".,!?'\"")
+		said[intent.Stem(w)] = true
 		for i, c := range sides {
 			if own[i] == "" && slices.Contains(intent.Surfaces(c), w) && !slices.Contains(intent.StrongSurfaces(c), w) && !inSecret(w, st.Secrets) {
 				own[i], weak = w, true
@@ -58,8 +60,7 @@ func polarWords(ctx context.Context, memo *simil.Memo, cmd string, st *daemon.Pl
 		}
 		for _, x := range strings.Fields(strings.ToLower(e.Label)) {
 			x = strings.Trim(x, ".,!?'\"()")
-			if len([]rune(x)) >= 3 && !intent.IsStopword(x) && len(intent.Concepts(x)) == 0 && !slices.Contains(cands, x) && !inSecret(x, st.Secrets) &&
-				!slices.ContainsFunc(strings.Fields(strings.ToLower(cmd)), func(w string) bool { return intent.Stem(strings.Trim(w, ".,!?'\"")) == intent.Stem(x) }) {
+			if len([]rune(x)) >= 3 && !intent.IsStopword(x) && len(intent.Concepts(x)) == 0 && !slices.Contains(cands, x) && !inSecret(x, st.Secrets) && !said[intent.Stem(x)] {
 				cands = append(cands, x)
 			}
 		}

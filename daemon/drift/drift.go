@@ -253,6 +253,14 @@ type app struct {
 	trans     []map[string]any
 	dataWords map[string]bool // words the tasks name as data (kept by Text)
 	added     []string        // states created by the drift, in order
+	made      []map[string]any // transitions created by the drift, in order (written after the recorded ones)
+}
+
+// addTrans records transitions the drift created: the app's own list,
+// and the list written to transitions.jsonl.
+func (a *app) addTrans(ts ...map[string]any) {
+	a.trans = append(a.trans, ts...)
+	a.made = append(a.made, ts...)
 }
 
 // state is one screen: the document and its views (pre-order).
@@ -409,10 +417,14 @@ func (d *dataset) write(out string) error {
 	if err := os.WriteFile(filepath.Join(out, "apps.json"), b, 0o644); err != nil {
 		return fmt.Errorf("drift: %w", err)
 	}
+	trans := d.lines.trans
+	for _, name := range d.appNames() {
+		trans = append(trans, d.apps[name].made...)
+	}
 	for _, f := range []struct {
 		name  string
 		lines []map[string]any
-	}{{"tasks.jsonl", d.lines.tasks}, {"transitions.jsonl", d.lines.trans}} {
+	}{{"tasks.jsonl", d.lines.tasks}, {"transitions.jsonl", trans}} {
 		var buf bytes.Buffer
 		for _, l := range f.lines {
 			b, err := json.Marshal(l)

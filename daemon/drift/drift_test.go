@@ -298,9 +298,30 @@ func TestKinds(t *testing.T) {
 			d, out := generate(t, in, cfg)
 			tc.check(t, d)
 			replayGroundTruth(t, d)
+			madeStatesLead(t, d)
 			_, again := generate(t, in, cfg)
 			sameTree(t, out, again)
 		})
+	}
+}
+
+// madeStatesLead fails unless every screen the drift made has a recorded
+// way out in transitions.jsonl (not only in the tasks' own steps): a
+// planner that reaches it off the tasks' paths must be able to go on.
+func madeStatesLead(t *testing.T, d *droidtask.Dataset) {
+	t.Helper()
+	ids, err := d.StateIDs("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := map[string]int{}
+	for _, tr := range d.AppTransitions("demo") {
+		from[tr.From]++
+	}
+	for _, id := range ids {
+		if strings.HasPrefix(id, "drift-") && from[id] == 0 {
+			t.Errorf("no recorded transition leaves the drift-made screen %s", id)
+		}
 	}
 }
 

@@ -125,7 +125,7 @@ func (a *app) interstitial(s float64, r *rand.Rand) (int, error) {
 				t["to"] = id
 			}
 		}
-		a.trans = append(a.trans, a.edge(id, x, "click", d, dismiss), a.edge(id, x, "key", d, -1))
+		a.addTrans(a.edge(id, x, "click", d, dismiss), a.edge(id, x, "key", d, -1))
 		for _, t := range a.tasks {
 			a.insertAfter(t, func(step map[string]any) (map[string]any, bool) {
 				if str(step["next_state"]) != x || str(step["state"]) == x || str(obj(step["action"])["type"]) != "click" {
@@ -292,8 +292,8 @@ func (a *app) deeper(s float64, r *rand.Rand) (int, error) {
 			added = append(added, moved)
 			t["to"] = page.id
 		}
-		a.trans = append(a.trans, added...)
-		a.trans = append(a.trans, a.edge(page.id, e.state, "key", page, -1))
+		a.addTrans(added...)
+		a.addTrans(a.edge(page.id, e.state, "key", page, -1))
 		for _, t := range a.tasks {
 			a.insertAfter(t, func(step map[string]any) (map[string]any, bool) {
 				tgt := obj(obj(step["action"])["target"])

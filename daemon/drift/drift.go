@@ -251,8 +251,8 @@ type app struct {
 	states    map[string]*state
 	tasks     []map[string]any
 	trans     []map[string]any
-	dataWords map[string]bool // words the tasks name as data (kept by Text)
-	added     []string        // states created by the drift, in order
+	dataWords map[string]bool  // words the tasks name as data (kept by Text)
+	added     []string         // states created by the drift, in order
 	made      []map[string]any // transitions created by the drift, in order (written after the recorded ones)
 }
 

@@ -185,6 +185,25 @@ func actedHere(st *daemon.PlanState) bool {
 	return false
 }
 
+// failedHere reports whether a tap on element i of this screen was tried
+// and did nothing or was taken back, with nothing done on this screen
+// since: a commit that failed is not tried again on the same form, but
+// is once the form changed (a value typed after it).
+func failedHere(st *daemon.PlanState, i int) bool {
+	key := screen.Describe(st.Screen, st.Elements[i].NodeID).Key()
+	failed := false
+	for _, h := range st.History {
+		switch {
+		case h.Screen != st.Print:
+		case h.Action == device.Tap && (!h.OK || h.Backtracked) && h.Target.Key() == key:
+			failed = true
+		case h.OK && !h.Backtracked && !h.Undo && h.Action != device.Scroll:
+			failed = false
+		}
+	}
+	return failed
+}
+
 // saveButton finds a button named save on this screen (the literal word:
 // "OK" or "Done" on a full screen often only closes it).
 func saveButton(st *daemon.PlanState) (candidate, bool) {

@@ -11,6 +11,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
 // fold updates coverage from the steps taken since the last call.
@@ -18,6 +19,9 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 	for ; rs.seen < len(st.History); rs.seen++ {
 		h := st.History[rs.seen]
 		if h.Backtracked || h.Undo || !h.OK {
+			if rs.commitAt == rs.seen+1 {
+				rs.committed, rs.commitAt = false, 0
+			}
 			continue
 		}
 		before := rs.progress()
@@ -29,6 +33,11 @@ func (p *Planner) fold(rs *runState, st *daemon.PlanState) {
 		}
 	}
 }
+
+// commit notes that the step being decided commits the form: the next
+// entry of the history, once it comes (fold undoes it if that step did
+// nothing).
+func (rs *runState) commit() { rs.committed, rs.commitAt = true, rs.seen+1 }
 
 // progress counts what the command asked that the steps have done: its
 // terms covered (not navigation words) and its values typed or picked.
@@ -107,6 +116,15 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 		}
 		for _, t := range targetTerms(h.Target) {
 			rs.covered[t], rs.worded[t] = true, true
+		}
+		if h.Action == device.Tap && h.Target.InList {
+			// a row the command names as written, unquoted ("open the
+			// Ledgers folder"): the word after the name says what it is
+			if name := screen.RowName(h.Target.Label()); name != "" {
+				if at := wordIndexFold(rs.cmd, name); at >= 0 {
+					rs.coverOpening(value{at: at, text: rs.cmd[at : at+len(name)]})
+				}
+			}
 		}
 		for _, t := range rs.semCovers[h.Target.Key()] {
 			rs.covered[t] = true
@@ -240,4 +258,29 @@ func (rs *runState) coverEdit() {
 			rs.covered[ct.t], rs.worded[ct.t] = true, true
 		}
 	}
+}
+
+// wordIndexFold returns where name occurs in cmd as whole words, case
+// folded, or -1.
+func wordIndexFold(cmd, name string) int {
+	lc, ln := strings.ToLower(cmd), strings.ToLower(strings.TrimSpace(name))
+	if ln == "" {
+		return -1
+	}
+	for from := 0; from < len(lc); {
+		i := strings.Index(lc[from:], ln)
+		if i < 0 {
+			return -1
+		}
+		at, end := from+i, from+i+len(ln)
+		if (at == 0 || !isWordByte(lc[at-1])) && (end == len(lc) || !isWordByte(lc[end])) {
+			return at
+		}
+		from = at + 1
+	}
+	return -1
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
 }

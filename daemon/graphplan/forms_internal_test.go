@@ -478,3 +478,89 @@ func TestAddButtonThatAddsSomethingElse(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedCommitCommitsNothing: a commit tap that did nothing, or was
+// taken back, leaves the form uncommitted; one that worked commits it.
+func TestFailedCommitCommitsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		ok, undone bool
+		want       bool
+	}{
+		{"worked", true, false, true},
+		{"no effect", false, false, false},
+		{"taken back", true, true, false},
+	} {
+		rs := newRunState("add a memo called 'trips' and save it", "")
+		rs.commit()
+		h := daemon.StepRecord{Action: device.Tap, OK: tc.ok, Backtracked: tc.undone, Label: "Keep", Target: desc("Keep")}
+		(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{h}})
+		if rs.committed != tc.want {
+			t.Errorf("%s: committed %v, want %v", tc.name, rs.committed, tc.want)
+		}
+	}
+}
+
+// TestFailedCommitNotRetriedOnTheSameForm: a commit button that did
+// nothing is not tried again on the same screen, unless something was
+// done there since (a value typed after it).
+func TestFailedCommitNotRetriedOnTheSameForm(t *testing.T) {
+	s := screenOf(t, `		 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Title","bounds":[100,200,980,300],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+		 {"id":2,"parent":0,"class":"android.widget.Button","text":"Keep","bounds":[600,900,980,1000],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	st := &daemon.PlanState{Screen: s, Print: "form", Elements: screen.Elements(s)}
+	keep := -1
+	for i, e := range st.Elements {
+		if e.Label == "Keep" {
+			keep = i
+		}
+	}
+	if keep < 0 {
+		t.Fatalf("no Keep button among %+v", st.Elements)
+	}
+	tap := daemon.StepRecord{Action: device.Tap, Screen: "form", Label: "Keep", Target: screen.Describe(s, st.Elements[keep].NodeID)}
+	typed := daemon.StepRecord{Action: device.Input, Screen: "form", OK: true, Text: "trips", Target: screen.Describe(s, st.Elements[0].NodeID)}
+	elsewhere := tap
+	elsewhere.Screen = "list"
+	for _, tc := range []struct {
+		name string
+		hist []daemon.StepRecord
+		want bool
+	}{
+		{"failed here", []daemon.StepRecord{tap}, true},
+		{"failed, then a value typed here", []daemon.StepRecord{tap, typed}, false},
+		{"failed on another screen", []daemon.StepRecord{elsewhere}, false},
+		{"never tried", nil, false},
+	} {
+		st.History = tc.hist
+		if got := failedHere(st, keep); got != tc.want {
+			t.Errorf("%s: failedHere %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRowNamedByTheCommand: a tapped row of a list whose name the command
+// gives unquoted ("the Ledgers folder") covers the word after the name,
+// which says what the row is; another row does not, and the command's
+// action ("delete") is still to do.
+func TestRowNamedByTheCommand(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, row string
+		term     term
+		want     bool
+	}{
+		{"open the Ledgers folder", "Ledgers · 6", "folder", true},
+		{"open the Ledgers folder", "Trips · 2", "folder", false},
+		{"delete the ledgers folder", "Ledgers · 6", "folder", true},
+		{"delete the ledgers folder", "Ledgers · 6", "@delete", false},
+		{"open the Ledgersfolder", "Ledgers · 6", "folder", false},
+	} {
+		rs := newRunState(tc.cmd, "")
+		d := desc(tc.row)
+		d.InList = true
+		h := daemon.StepRecord{Action: device.Tap, OK: true, Label: tc.row, Target: d}
+		(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{h}})
+		if got := rs.covered[tc.term]; got != tc.want {
+			t.Errorf("%q after %q: %s covered %v, want %v", tc.cmd, tc.row, tc.term, got, tc.want)
+		}
+	}
+}

@@ -346,8 +346,8 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		if c, ok := rs.formRow(st, g, cands); ok {
 			return decision(c, 0.6), nil
 		}
-		if c, ok := confirmButton(st); ok && !rs.addsSomethingElse(st.Elements[c.element].Label) {
-			rs.committed = true
+		if c, ok := confirmButton(st); ok && !rs.addsSomethingElse(st.Elements[c.element].Label) && !failedHere(st, c.element) {
+			rs.commit()
 			return decision(c, 0.9), nil
 		}
 	}
@@ -392,7 +392,8 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 				rs.confirmedDialog = true
 				rs.deleteConfirmed = rs.covered["@delete"]
 				if saveHere { // what was saved is the command's work: a committed form
-					rs.savedAs, rs.committed = true, true
+					rs.savedAs = true
+					rs.commit()
 				}
 				return decision(c, 0.7), nil
 			}
@@ -441,8 +442,8 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	if best == nil && pending == 0 && (remaining < 1e-9 || len(st.History) > 0) && rs.coveredAny() && unknown == "" && !unset {
 		// changes made on a form with a save button are kept only once saved
 		if !rs.committed && actedHere(st) && !daemon.IsDialog(st.Screen) {
-			if c, ok := saveButton(st); ok {
-				rs.committed = true
+			if c, ok := saveButton(st); ok && !failedHere(st, c.element) {
+				rs.commit()
 				return decision(c, 0.7), nil
 			}
 		}

@@ -98,8 +98,12 @@ type runState struct {
 	switches, flipped bool
 	typed             int
 	committed         bool
-	scrolls           int
-	lastPrint         string
+	// commitAt: 1 + the history index of the step decided as the commit
+	// (commit); 0 when none. A commit tap that had no effect, or was
+	// backtracked, commits nothing (fold)
+	commitAt  int
+	scrolls   int
+	lastPrint string
 	// pickedInDialog: an option (a radio button, a check box) of a
 	// dialog was tapped; its confirming button commits it
 	pickedInDialog bool

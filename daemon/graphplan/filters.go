@@ -281,8 +281,12 @@ func isNumber(s string) bool {
 // "Ledger") is a side effect nobody asked for; so must a command that only
 // asks to see something ("view my starred people"), and one that adds
 // something the app shows to something else ("add contact Dora to
-// favorites": addsShown). A command that adds a new thing ("set an
-// alarm", "add a number to Dora Lind") keeps every element.
+// favorites": addsShown). A command that asks to add or send nothing and
+// gives no value for a new thing (makesNothing: "wipe every entry" in
+// words the vocabulary lacks) never taps what makes a new one ("New
+// entry"), though it may tap an "Add …" that puts something the app has
+// in place. A command that adds a new thing ("set an alarm", "add a
+// number to Dora Lind") keeps every element.
 func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)
 	if e == nil || c.action != device.Tap {
@@ -292,8 +296,14 @@ func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 	// a thing the app shows, added somewhere: only what makes a new one
 	// ("Create new entry", "New task") is unasked; "Add to starred"
 	// is the add itself
-	return slices.Contains(ts, "@add") && (rs.changesOnly || rs.viewing && !rs.adds ||
+	return slices.Contains(ts, "@add") && (rs.changesOnly || rs.viewing && !rs.adds || rs.makesNothing() && (slices.Contains(ts, "new") || slices.Contains(ts, "creat")) ||
 		rs.addsExisting && (slices.Contains(ts, "new") || slices.Contains(ts, "creat")))
+}
+
+// makesNothing reports whether the command asks to add or send nothing
+// and gives no value (a name, a number, a time) a new thing would hold.
+func (rs *runState) makesNothing() bool {
+	return !rs.adds && !rs.sends && len(rs.values) == 0
 }
 
 // discards reports whether candidate c taps, now, a button that cancels

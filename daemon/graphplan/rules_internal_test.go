@@ -128,12 +128,14 @@ func TestStaleSteps(t *testing.T) {
 }
 
 // TestCreatesUnasked: a command that changes or deletes an existing item
-// never taps an element that creates one; one that adds, or says neither,
-// may.
+// never taps an element that creates one, nor does one that adds nothing
+// and gives no value, whatever its verb ("zap"); one that adds, or gives
+// a value, may; "Add …" that is no new thing stays.
 func TestCreatesUnasked(t *testing.T) {
 	st := &daemon.PlanState{Elements: []screen.Element{
 		{Kind: screen.KindButton, Label: "Create a new note"},
 		{Kind: screen.KindButton, Label: "More options"},
+		{Kind: screen.KindButton, Label: "Add contact birthdays"},
 	}}
 	for _, tt := range []struct {
 		cmd     string
@@ -146,6 +148,10 @@ func TestCreatesUnasked(t *testing.T) {
 		{"create a note 'Ledger' and write eggs", 0, false},
 		{"set an alarm for 7 am", 0, false},
 		{"show the note 'Ledger'", 0, false},
+		{"zap every single note in the jotter", 0, true},
+		{"zap every single note in the jotter", 1, false},
+		{"import the birthdays of my contacts", 2, false},
+		{"jot down eggs and milk", 0, false},
 	} {
 		rs := newRunState(tt.cmd, "")
 		if got := createsUnasked(rs, st, candidate{action: device.Tap, element: tt.element}); got != tt.want {

@@ -3,6 +3,7 @@ package graphplan
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,6 +216,50 @@ func TestKeypadOpenedByItsActivityName(t *testing.T) {
 		got := d.Action == device.Tap && d.Element >= 0 && strings.Contains(d.Reason, "named as the screen")
 		if got != tc.want {
 			t.Errorf("%s: %s %d (%s); want the keypad's opener: %v", tc.name, d.Action, d.Element, d.Reason, tc.want)
+		}
+	}
+}
+
+// TestNoPathToAKeyWithoutANumber: with no number to enter, a keypad's
+// key is no target of a path either ("hide the digits on the pad" heads
+// for the setting that hides them, not for the key "Nine" whose word
+// "digit" it shares); a command that dials still heads for the keypad.
+func TestNoPathToAKeyWithoutANumber(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cmd  string
+		want bool // a candidate heads for the keypad's key
+	}{
+		{"hide the digits on the pad", false},
+		{"dial 909", true},
+	} {
+		store, appID := storeWithApp(t, "org.example.phone", "Ringer")
+		s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.Button","text":"Pad","bounds":[0,200,540,300],"clickable":true,"enabled":true,"visible_to_user":true}`)
+		home, homeEls := recordScreen(t, store, appID, "main", "org.example.phone/.MainActivity", screen.Describe(s, 1))
+		var keys []screen.Descriptor
+		for _, n := range []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"} {
+			keys = append(keys, screen.Descriptor{Desc: n})
+		}
+		pad, _ := recordScreen(t, store, appID, "pad", "org.example.phone/.MainActivity", keys...)
+		if _, err := store.RecordTransition(ctx, knowledge.Transition{From: home.ID, To: pad.ID, Action: device.Tap, ElementID: homeEls[0].ID}); err != nil {
+			t.Fatal(err)
+		}
+		s.Package = "org.example.phone"
+		st := &daemon.PlanState{Command: tc.cmd, Package: "org.example.phone", AppID: appID, Screen: s, Elements: screen.Elements(s), Print: "main"}
+		p := New(store)
+		g, err := p.graph(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := newRunState(st.Command, "Ringer")
+		cands := p.graphCandidates(ctx, rs, st, g, nil, g.weights(rs, st))
+		got := slices.ContainsFunc(cands, func(c candidate) bool {
+			_, key := keyOf(strings.TrimSuffix(strings.TrimPrefix(c.reason, `on the way to "`), `" (1 steps away in the UI graph)`))
+			return c.via == 1 && key
+		})
+		if got != tc.want {
+			t.Errorf("%q: candidates %+v; heads for a key: %v, want %v", tc.cmd, cands, got, tc.want)
 		}
 	}
 }

@@ -144,12 +144,31 @@ func polarity(cmd string) int { return intent.Polarity(cmd) }
 var onOffWords = append(intent.StrongSurfaces("on"), intent.StrongSurfaces("off")...)
 
 // switchesSomething reports whether cmd says in so many words that it turns
-// something on or off (onOffWords, whole words).
+// something on or off (onOffWords, whole words), or negates a word that
+// may (negatedToggle).
 func switchesSomething(cmd string) bool {
 	words := " " + strings.Join(strings.FieldsFunc(strings.ToLower(cmd), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ") + " "
 	for _, w := range onOffWords {
 		if strings.Contains(words, " "+w+" ") {
 			return true
+		}
+	}
+	return negatedToggle(cmd)
+}
+
+// negatedToggle reports whether cmd negates a word that may turn
+// something on or off without meaning only that ("show", "allow": the
+// concepts on and off): "don't show the digits" asks for them hidden, and
+// opens nothing.
+func negatedToggle(cmd string) bool {
+	if !intent.Negated(cmd) {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(cmd)) {
+		for _, c := range intent.Concepts(strings.Trim(w, ".,;:!?'\"")) {
+			if c == "on" || c == "off" {
+				return true
+			}
 		}
 	}
 	return false

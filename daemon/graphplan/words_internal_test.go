@@ -84,3 +84,25 @@ func TestRenameIsATarget(t *testing.T) {
 		}
 	}
 }
+
+// TestNegatedToggle: a negated word that may turn something on or off
+// ("don't show", "never allow") asks for a switch, and shows nothing; a
+// negated action of another kind, or the word alone, does not; a
+// negated view verb asks to show nothing.
+func TestNegatedToggle(t *testing.T) {
+	for _, tc := range []struct {
+		cmd               string
+		switches, viewing bool
+	}{
+		{"dont show the digits on the pad", true, false},
+		{"never allow the jotter to ring", true, false},
+		{"open the digits on the pad", false, true},
+		{"don't delete the memo", false, false},
+		{"turn off the chime", true, false},
+	} {
+		rs := newRunState(tc.cmd, "")
+		if rs.switches != tc.switches || rs.viewing != tc.viewing {
+			t.Errorf("%q: switches %v viewing %v, want %v %v", tc.cmd, rs.switches, rs.viewing, tc.switches, tc.viewing)
+		}
+	}
+}

@@ -5,6 +5,7 @@
 package graphplan
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -121,8 +122,8 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			// a row the command names as written, unquoted ("open the
 			// Ledgers folder"): the word after the name says what it is
 			if name := screen.RowName(h.Target.Label()); name != "" {
-				if at := wordIndexFold(rs.cmd, name); at >= 0 {
-					rs.coverOpening(value{at: at, text: rs.cmd[at : at+len(name)]})
+				if at, end, ok := wordSpanFold(rs.cmd, name); ok {
+					rs.coverOpening(value{at: at, text: rs.cmd[at:end]})
 				}
 			}
 		}
@@ -260,27 +261,16 @@ func (rs *runState) coverEdit() {
 	}
 }
 
-// wordIndexFold returns where name occurs in cmd as whole words, case
-// folded, or -1.
-func wordIndexFold(cmd, name string) int {
-	lc, ln := strings.ToLower(cmd), strings.ToLower(strings.TrimSpace(name))
-	if ln == "" {
-		return -1
+// wordSpanFold returns the byte span [start, end) of cmd where name
+// occurs as whole words, case folded; ok false when it does not.
+func wordSpanFold(cmd, name string) (start, end int, ok bool) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return 0, 0, false
 	}
-	for from := 0; from < len(lc); {
-		i := strings.Index(lc[from:], ln)
-		if i < 0 {
-			return -1
-		}
-		at, end := from+i, from+i+len(ln)
-		if (at == 0 || !isWordByte(lc[at-1])) && (end == len(lc) || !isWordByte(lc[end])) {
-			return at
-		}
-		from = at + 1
+	loc := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(name) + `\b`).FindStringIndex(cmd)
+	if loc == nil {
+		return 0, 0, false
 	}
-	return -1
-}
-
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
+	return loc[0], loc[1], true
 }

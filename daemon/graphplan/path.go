@@ -74,8 +74,10 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			if titles[screen.Normalize(label)] || rs.narrowsScope(e.Descriptor) {
 				continue
 			}
-			if _, key := keyOf(label); key && !keys && g.keypad(scr) {
-				continue // a keypad's key, and no number to enter (keyWithoutNumber)
+			if !keys && g.keypad(scr) {
+				if _, key := keyOf(label); key {
+					continue // a keypad's key, and no number to enter (keyWithoutNumber)
+				}
 			}
 			terms, text, rid := g.terms[e.ID], g.texts[e.ID], e.Descriptor.ResourceID
 			if foreign {

@@ -30,8 +30,10 @@
 //  4. Values are typed into editable fields (the field whose label is
 //     nearest to the value's words in the command first); a form with typed
 //     values is committed with its confirming button (save / OK / done /
-//     send / add). A toggle is only tapped when its state differs from the
-//     command's polarity (turn on / off).
+//     send / add): committed once that tap worked, and a commit that did
+//     nothing is not tried again until the form changes. A toggle is only
+//     tapped when its state differs from the command's polarity (turn on /
+//     off).
 //  5. The command is complete when every matchable term is covered and
 //     every value typed (and committed): the planner stops there, never
 //     overshooting. Navigation words (open, view, check, page, tab) guide
@@ -50,7 +52,8 @@
 //     nothing the command asks, it gives up too: wandering taps are not
 //     free on a person's phone.
 //     A command that turns something on or off in so many words ("enable",
-//     "turn off") is not done until a step set a switch or a check box
+//     "turn off", or a negated "show" / "allow": "don't show the digits")
+//     is not done until a step set a switch or a check box
 //     changed state (switchSet, flippedToggle): reaching the screen that
 //     names the setting is not setting it, and the planner gives up
 //     rather than report it done.
@@ -71,7 +74,9 @@
 //     a commit ("… and save it") before what it commits or on another
 //     screen, a tap on text no interactive element holds, Cancel right
 //     after a choice made here, a second tap on a toggle, "create" for a
-//     command that changes what exists, a deletion of one item for a
+//     command that changes what exists or makes nothing (no add, no send,
+//     no value for a new thing), a keypad's key (here or as a path's
+//     target) for a command with no number, a deletion of one item for a
 //     command about all, a row whose summary alone holds the command's
 //     number, a switch for a command that gives a number, another tab of the tab
 //     bar whose tab a step chose for the command. An element here

@@ -135,7 +135,7 @@ func TestCreatesUnasked(t *testing.T) {
 	st := &daemon.PlanState{Elements: []screen.Element{
 		{Kind: screen.KindButton, Label: "Create a new note"},
 		{Kind: screen.KindButton, Label: "More options"},
-		{Kind: screen.KindButton, Label: "Add contact birthdays"},
+		{Kind: screen.KindButton, Label: "Add crew anniversaries"},
 	}}
 	for _, tt := range []struct {
 		cmd     string
@@ -150,7 +150,7 @@ func TestCreatesUnasked(t *testing.T) {
 		{"show the note 'Ledger'", 0, false},
 		{"zap every single note in the jotter", 0, true},
 		{"zap every single note in the jotter", 1, false},
-		{"import the birthdays of my contacts", 2, false},
+		{"import the anniversaries of my crew", 2, false},
 		{"jot down eggs and milk", 0, false},
 	} {
 		rs := newRunState(tt.cmd, "")

@@ -46,8 +46,11 @@ import (
 //     recorded screens (semantic.Grounding: "sort books by author ascending
 //     and set 4 tiles" names the sort dialog too; "make the week start
 //     on Monday" names a switch, not the "Weekly planner" option); the words
-//     naming the app are no such words. A flow that fails only this is
-//     offered to the owner ("did you mean …?"), never replayed.
+//     naming the app are no such words. Nor does the command leave out a
+//     word every option of the step shares (the choice's unit, "tiles"
+//     of "3 tiles") and say another in its place ("set the row count to
+//     3": unitSwapped). A flow that fails only this is offered to the
+//     owner ("did you mean …?"), never replayed.
 //  4. An option that other flows of the app offer too (a contact, a
 //     folder, "5 minutes") names a list, not a flow: it anchors a flow
 //     only when every other word of the command is that flow's own, as
@@ -196,6 +199,10 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 		if len(other) > 0 {
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))
 		}
+		swapped := unitSwapped(f, c.FlowUnmatched, withoutWords(extra, named))
+		if swapped {
+			why = append(why, fmt.Sprintf("flow %d: the command calls its option's unit by another word", id))
+		}
 		slots := map[string]string{}
 		for k, v := range c.Slots {
 			slots[k] = v
@@ -204,7 +211,7 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 			slots[k] = v
 		}
 		c.Slots = slots
-		out = append(out, anchor{cand: c, rewritten: rewritten, options: options, picks: picks, near: len(other) > 0})
+		out = append(out, anchor{cand: c, rewritten: rewritten, options: options, picks: picks, near: len(other) > 0 || swapped})
 	}
 	sws, swhy := switchAnchors(command, pkg, named, flows, g)
 	out, why = append(out, sws...), append(why, swhy...)

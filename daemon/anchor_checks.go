@@ -167,3 +167,36 @@ func supported(rewritten string, c intent.Candidate, extra []string, options map
 	}
 	return false
 }
+
+// unitSwapped reports whether the command, naming an option of a choice
+// step of f, leaves out a word every option of that step shares (the
+// choice's unit: "columns" of "3 columns", flowUnmatched) and says
+// another word in its place (extra): "set the row count to 3" is no
+// "3 columns".
+func unitSwapped(f *knowledge.Flow, flowUnmatched, extra []string) bool {
+	if len(extra) == 0 || len(flowUnmatched) == 0 {
+		return false
+	}
+	for _, st := range f.Steps {
+		labels, _ := optionGroup(st)
+		if len(labels) < 2 {
+			continue
+		}
+		shared := map[string]int{}
+		for _, l := range labels {
+			seen := map[string]bool{}
+			for _, w := range choiceWords(l) {
+				if s := intent.Stem(w); !seen[s] {
+					seen[s] = true
+					shared[s]++
+				}
+			}
+		}
+		for _, w := range flowUnmatched {
+			if shared[intent.Stem(strings.ToLower(w))] == len(labels) {
+				return true
+			}
+		}
+	}
+	return false
+}

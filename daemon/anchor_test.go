@@ -81,6 +81,8 @@ func TestAnchorFlows(t *testing.T) {
 		{"a flow that types a value", "message ben that i am late", 0, "", "", 0},
 		{"no option named", "change the palette to purple", 0, "", "", 0},
 		{"a value no option holds", "move photo1.jpg to 2 tiles", 0, "", "", 0},
+		{"the options' unit called by another word", "change the row count to 3", 0, "", "", 1},
+		{"the unit as written, another word beside it", "change the tile count to 3 on the front page", 1, "number", "3", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			all, why := anchorFlows(tt.command, "org.example.reader", "Book Shelf", m, flows)

@@ -48,8 +48,8 @@ import (
 //     on Monday" names a switch, not the "Weekly planner" option); the words
 //     naming the app are no such words. Nor does the command leave out a
 //     word every option of the step shares (the choice's unit, "tiles"
-//     of "3 tiles") and say another in its place ("set the row count to
-//     3": unitSwapped). A flow that fails only this is offered to the
+//     of "3 tiles") while it says a word the flow lacks ("set the row
+//     count to 3": unitSwapped). A flow that fails only this is offered to the
 //     owner ("did you mean …?"), never replayed.
 //  4. An option that other flows of the app offer too (a contact, a
 //     folder, "5 minutes") names a list, not a flow: it anchors a flow

@@ -170,8 +170,9 @@ func supported(rewritten string, c intent.Candidate, extra []string, options map
 
 // unitSwapped reports whether the command, naming an option of a choice
 // step of f, leaves out a word every option of that step shares (the
-// choice's unit: "tiles" of "3 tiles", flowUnmatched) and says another
-// word in its place (extra): "set the row count to 3" is no "3 tiles".
+// choice's unit: "tiles" of "3 tiles", among flowUnmatched) and says a
+// word the flow lacks (extra, not where it says it): "set the row count
+// to 3" is no "3 tiles".
 func unitSwapped(f *knowledge.Flow, flowUnmatched, extra []string) bool {
 	if len(extra) == 0 || len(flowUnmatched) == 0 {
 		return false

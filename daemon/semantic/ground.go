@@ -33,8 +33,9 @@ type screenWords struct {
 	// labels: package → the element labels of the app's recorded screens
 	// (at most maxNameWords words each), without repeats
 	labels map[string][]string
-	// command: the command a decision is about ("" for a Grounding)
-	command string
+	// command: the command a decision is about ("" for a Grounding);
+	// label: the label of its app (Input.Label)
+	command, label string
 }
 
 func newScreenWords(flows map[int64]*knowledge.Flow) *screenWords {

@@ -34,6 +34,7 @@ const (
 	BarChoice       = "leaves out a choice the flow makes"
 	BarStretched    = "a slot value stretched"
 	BarVerb         = "a verb the model does not bridge to the flow's"
+	BarApp          = "nothing of the flow's in the command but the app's name"
 )
 
 // barred says why candidate c may not be promoted under the grey-zone
@@ -177,6 +178,9 @@ func (r *Rescorer) rule(d *Decision, flows map[int64]*knowledge.Flow, sw *screen
 		d.Barred[i] = r.barred(c, flows, sw, floor, threshold, i < len(d.Minor) && d.Minor[i])
 		if d.Barred[i] == "" && i < len(d.VerbGap) && d.VerbGap[i] {
 			d.Barred[i] = BarVerb
+		}
+		if d.Barred[i] == "" && onlyTheApp(sw.command, sw.label, c) {
+			d.Barred[i] = BarApp
 		}
 		if d.Barred[i] == "" && (bi < 0 || d.Cosine[i] > d.Cosine[bi]) {
 			bi = i
@@ -394,4 +398,30 @@ func LeadingWord(command string) string {
 		return ""
 	}
 	return ""
+}
+
+// onlyTheApp reports whether the command shares nothing with candidate c
+// but its mention of the app (labelled label: "… of the Ticker app") and
+// words that only say to look: every other word of it is a stopword or
+// one c leaves unmatched. "check the privacy policy of the Ticker app"
+// against "open the ticker page" shares the app's name alone.
+func onlyTheApp(command, label string, c intent.Candidate) bool {
+	if label == "" {
+		return false
+	}
+	rest := intent.WithoutMentions(command, label)
+	if rest == command {
+		return false // no mention of the app
+	}
+	unmatched := map[string]bool{}
+	for _, u := range c.Unmatched {
+		unmatched[strings.ToLower(u)] = true
+	}
+	for _, w := range labelWords(rest) {
+		if intent.IsStopword(w) || unmatched[w] || slices.Contains(intent.Concepts(w), "open") {
+			continue
+		}
+		return false
+	}
+	return true
 }

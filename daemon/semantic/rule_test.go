@@ -313,3 +313,29 @@ func TestVerbGap(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlyTheAppShared: a grey-zone candidate that shares with the
+// command nothing but the app's name, said as the app ("… of the Ticker
+// app"), and words that only say to look, is not promoted; a command
+// with a word of the flow's is, and so is one that names no app.
+func TestOnlyTheAppShared(t *testing.T) {
+	flows := map[int64]*knowledge.Flow{1: {ID: 1, Intent: "same open the ticker alarms", Package: "p",
+		Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Menu"}}, {Action: "tap", Target: screen.Descriptor{Text: "Alarms"}}}}}
+	for _, tc := range []struct {
+		name, cmd string
+		unmatched []string
+		want      int
+	}{
+		{"only the app's name", "cmd check the privacy policy of the ticker app", []string{"cmd", "privacy", "policy"}, -1},
+		{"a word of the flow's too", "cmd check the alarms of the ticker app", []string{"cmd"}, 0},
+		{"no mention of the app", "cmd check the privacy policy", []string{"cmd", "privacy", "policy"}, 0},
+	} {
+		var calls atomic.Int32
+		c := intent.Candidate{FlowID: 1, Score: th - 0.05, Unmatched: tc.unmatched}
+		d := semantic.New(unit(&calls, vecs), nil, semantic.MiniLM).DecideIn(context.Background(), tc.cmd,
+			semantic.Input{Cands: []intent.Candidate{c}, Flows: flows, Threshold: th, Label: "Ticker"})
+		if d.Promoted != tc.want || d.Err != nil {
+			t.Errorf("%s: promoted %d err %v (%s); want %d", tc.name, d.Promoted, d.Err, d.Reason, tc.want)
+		}
+	}
+}

@@ -45,7 +45,10 @@
 //     place for one of its own (a sibling setting: "wrap short lines"
 //     against a flow that taps "Wrap long lines").
 //     Nor a candidate whose slot value stretches over words the
-//     alignment could not place (more than twice its example's words).
+//     alignment could not place (more than twice its example's words),
+//     nor one that shares with the command nothing but the app's name
+//     said as the app ("… of the Ticker app") and words that only say to
+//     look (onlyTheApp, with Input.Label).
 //     An extra requirement (intent.VetoExtra), the only veto of a
 //     candidate that fills no slot, is bridged when the command without
 //     the words behind it means the same (Config.MinorExtra: "clear the
@@ -252,7 +255,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	}
 	floor := threshold - r.cfg.GreyZone
 	sw := newScreenWords(flows)
-	sw.command = command
+	sw.command, sw.label = command, in.Label
 	if !retrieve && !in.OfferOnly && !slices.ContainsFunc(cands, func(c intent.Candidate) bool {
 		return r.eligible(c, flows, sw, floor, threshold, r.cfg.MinorExtra > 0 && onlyExtra(c))
 	}) {

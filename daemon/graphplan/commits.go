@@ -188,7 +188,11 @@ func actedHere(st *daemon.PlanState) bool {
 // failedHere reports whether a tap on element i of this screen was tried
 // and did nothing or was taken back, with nothing done on this screen
 // since: a commit that failed is not tried again on the same form, but
-// is once the form changed (a value typed after it).
+// is once the form changed (a value typed after it). Not penalty: its
+// retriable gives a failed tap another chance only after a tap that
+// changed this screen in place, and counts a value typed as no change;
+// nor does a commit decided here pass through the scored candidates that
+// penalty weighs.
 func failedHere(st *daemon.PlanState, i int) bool {
 	key := screen.Describe(st.Screen, st.Elements[i].NodeID).Key()
 	failed := false

@@ -79,10 +79,38 @@ func (rs *runState) formChoice(st *daemon.PlanState, cands []candidate) (candida
 // rather than "New directory" in a save picker), the first on screen among
 // equals.
 func confirmButton(st *daemon.PlanState) (candidate, bool) {
+	best := commitButton(st, false)
+	if best < 0 {
+		return candidate{}, false
+	}
+	return candidate{action: device.Tap, element: best, reason: fmt.Sprintf("commit the typed values with %q", st.Elements[best].Label)}, true
+}
+
+// commitDisabled reports whether the surest commit button of the screen
+// is disabled ("Send" greyed out beside a message typed, whatever "Add
+// person" offers): the app has not taken what was typed, or wants more,
+// and nothing is sent or saved yet.
+func commitDisabled(st *daemon.PlanState) bool {
+	i := commitButton(st, true)
+	return i >= 0 && st.Elements[i].Disabled
+}
+
+// typedLast reports whether the run's last step typed into a field and
+// left the phone on this screen.
+func typedLast(st *daemon.PlanState) bool {
+	n := len(st.History)
+	return n > 0 && st.History[n-1].Action == device.Input && st.History[n-1].OK && st.History[n-1].After == st.Print
+}
+
+// commitButton returns the index of the button of the screen that commits
+// a form (confirmOrder: one that saves before one that sends before one
+// that adds, the first on screen among equals), among the disabled ones
+// too when asked, or -1.
+func commitButton(st *daemon.PlanState, disabledToo bool) int {
 	best, rank := -1, len(confirmOrder)
 	for i := range st.Elements {
 		e := &st.Elements[i]
-		if e.Kind != screen.KindButton || e.Disabled {
+		if e.Kind != screen.KindButton || e.Disabled && !disabledToo {
 			continue
 		}
 		for r, c := range confirmOrder[:rank] {
@@ -92,10 +120,7 @@ func confirmButton(st *daemon.PlanState) (candidate, bool) {
 			}
 		}
 	}
-	if best < 0 {
-		return candidate{}, false
-	}
-	return candidate{action: device.Tap, element: best, reason: fmt.Sprintf("commit the typed values with %q", st.Elements[best].Label)}, true
+	return best
 }
 
 // addsSomethingElse reports whether label is an "add" button (the

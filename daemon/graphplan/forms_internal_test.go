@@ -3,6 +3,8 @@
 package graphplan
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -561,6 +563,50 @@ func TestRowNamedByTheCommand(t *testing.T) {
 		(&Planner{}).fold(rs, &daemon.PlanState{History: []daemon.StepRecord{h}})
 		if got := rs.covered[tc.term]; got != tc.want {
 			t.Errorf("%q after %q: %s covered %v, want %v", tc.cmd, tc.row, tc.term, got, tc.want)
+		}
+	}
+}
+
+// TestTypedBesideADisabledCommit: a message typed beside a greyed-out
+// "Post" (and an enabled "Add member", which commits nothing the command
+// asks) is not a command surely done, though "Send message" covered every
+// word of it on the way: nothing was sent. With "Post" enabled the
+// planner taps it.
+func TestTypedBesideADisabledCommit(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, post string // post: the send button's node
+		wantTap    bool
+		wantUnsure bool
+	}{
+		{"disabled", `,{"id":4,"parent":0,"class":"android.widget.Button","text":"Post","resource-id":"org.example.chats:id/send_button","bounds":[900,2100,1080,2200],"clickable":true,"enabled":false,"visible_to_user":true}`, false, true},
+		{"enabled", `,{"id":4,"parent":0,"class":"android.widget.Button","text":"Post","resource-id":"org.example.chats:id/send_button","bounds":[900,2100,1080,2200],"clickable":true,"enabled":true,"visible_to_user":true}`, true, false},
+	} {
+		store, appID := storeWithApp(t, "org.example.chats", "Chats")
+		chat := screenOf(t, `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Sam","bounds":[0,100,1080,200],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.Button","text":"Add member","resource-id":"org.example.chats:id/add_member","bounds":[800,100,1080,200],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.EditText","text":"see you soon","resource-id":"org.example.chats:id/compose_message","bounds":[0,2100,900,2200],"editable":true,"clickable":true,"focused":true,"enabled":true,"visible_to_user":true}`+tc.post)
+		chat.Package = "org.example.chats"
+		els := screen.Elements(chat)
+		field := slices.IndexFunc(els, func(e screen.Element) bool { return e.Kind == screen.KindInput })
+		if field < 0 {
+			t.Fatalf("%s: no field among %+v", tc.name, els)
+		}
+		history := []daemon.StepRecord{
+			{Action: device.Tap, Target: screen.Descriptor{Text: "Sam"}, Label: "Sam", Screen: "list", After: "contact", OK: true, Changed: true},
+			{Action: device.Tap, Target: screen.Descriptor{Text: "Send message"}, Label: "Send message", Screen: "contact", After: "chat", OK: true, Changed: true},
+			{Action: device.Input, Target: screen.Describe(chat, els[field].NodeID), Text: "see you soon", Screen: "chat", After: "chat", OK: true, Changed: true},
+		}
+		st := &daemon.PlanState{Command: "send Sam a message saying 'see you soon'", Package: "org.example.chats", AppID: appID, Screen: chat, Elements: els, Print: "chat", Step: 3, History: history}
+		d, err := New(store).Next(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tapsLabel(d, st, "Post"); got != tc.wantTap {
+			t.Errorf("%s: %s %d (%s), tap on Post %v, want %v", tc.name, d.Action, d.Element, d.Reason, got, tc.wantTap)
+		}
+		if !tc.wantTap && (d.Action != daemon.ActDone || d.Unsure != tc.wantUnsure) {
+			t.Errorf("%s: %s %d unsure %v (%s), want done, unsure %v", tc.name, d.Action, d.Element, d.Unsure, d.Reason, tc.wantUnsure)
 		}
 	}
 }

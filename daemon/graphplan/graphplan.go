@@ -456,6 +456,13 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		if c, ok := notice(st); ok {
 			return decision(c, 0.7), nil
 		}
+		if rs.typed > rs.searchTyped && !rs.committed && typedLast(st) && commitDisabled(st) {
+			// a value just typed that no enabled button commits: the app
+			// did not take it (a message typed beside a greyed-out "Send"),
+			// so nothing is sent or saved; done, but not sure of it
+			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: true,
+				Reason: "the typed values wait on a commit button that is disabled"}, nil
+		}
 		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, weights),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}

@@ -35,7 +35,9 @@ func (rs *runState) afterCommit(st *daemon.PlanState, remaining float64, w map[t
 // commitAsked returns the positive button of a dialog the run's last
 // step opened once the form was committed, unless a dialog was accepted
 // already: the commit asks to be confirmed ("Overwrite the file?" after
-// OK), and its work is not done until it is.
+// OK), and its work is not done until it is. A dialog whose accepting
+// button is the command's own verb ("Send" and "Cancel" after a message's
+// send button) is accepted with it.
 func (rs *runState) commitAsked(st *daemon.PlanState) (candidate, bool) {
 	n := len(st.History)
 	if n == 0 || rs.confirmedDialog || !daemon.IsDialog(st.Screen) {
@@ -44,7 +46,34 @@ func (rs *runState) commitAsked(st *daemon.PlanState) (candidate, bool) {
 	if h := st.History[n-1]; !h.OK || h.Backtracked || h.Undo || h.After != st.Print || h.Screen == st.Print {
 		return candidate{}, false
 	}
-	return positiveButton(st)
+	if c, ok := positiveButton(st); ok {
+		return c, true
+	}
+	return rs.verbButton(st)
+}
+
+// verbButton returns the one enabled button of a dialog labelled with a
+// single word that is a verb of the command (a concept the command says,
+// "Send" for "send … a text"), or none: two such buttons leave the choice
+// open.
+func (rs *runState) verbButton(st *daemon.PlanState) (candidate, bool) {
+	found, at := 0, -1
+	for i := range st.Elements {
+		e := &st.Elements[i]
+		if e.Kind != screen.KindButton || e.Disabled || len(strings.Fields(e.Label)) != 1 {
+			continue
+		}
+		ts := termsOf(e.Label)
+		if slices.ContainsFunc(ts, func(t term) bool {
+			return strings.HasPrefix(string(t), "@") && slices.ContainsFunc(rs.terms, func(ct cmdTerm) bool { return ct.t == t && !ct.nav })
+		}) {
+			found, at = found+1, i
+		}
+	}
+	if found != 1 || penalty(st, device.Tap, screen.Describe(st.Screen, st.Elements[at].NodeID)) > 0 {
+		return candidate{}, false
+	}
+	return candidate{action: device.Tap, element: at, reason: fmt.Sprintf("confirm the commit with %q, what the command asks", st.Elements[at].Label)}, true
 }
 
 // formChoice returns, before a form is committed, a tap on a radio button

@@ -4,6 +4,7 @@ package graphplan
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -607,6 +608,37 @@ func TestTypedBesideADisabledCommit(t *testing.T) {
 		}
 		if !tc.wantTap && (d.Action != daemon.ActDone || d.Unsure != tc.wantUnsure) {
 			t.Errorf("%s: %s %d unsure %v (%s), want done, unsure %v", tc.name, d.Action, d.Element, d.Unsure, d.Reason, tc.wantUnsure)
+		}
+	}
+}
+
+// TestCommitConfirmedWithTheCommandsVerb: a dialog the commit opened
+// whose accepting button is the command's verb ("Send" beside "Cancel",
+// after a message's send button) is accepted with it; not for a command
+// that asks no such thing, nor when two buttons say it.
+func TestCommitConfirmedWithTheCommandsVerb(t *testing.T) {
+	button := func(id int, text string) string {
+		return fmt.Sprintf(`,{"id":%d,"parent":0,"class":"android.widget.Button","text":%q,"bounds":[%d,1200,%d,1300],"clickable":true,"enabled":true,"visible_to_user":true}`, id, text, 100+id*150, 240+id*150)
+	}
+	const ask = `{"id":1,"parent":0,"class":"android.widget.TextView","text":"Chats would like to send a message to 12345","bounds":[100,900,980,1000],"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, command, buttons, want string
+	}{
+		{"the command's verb", "send Sam a text saying 'hi'", button(2, "Cancel") + button(3, "Send"), "Send"},
+		{"a verb the command does not say", "open the chat with Sam", button(2, "Cancel") + button(3, "Send"), ""},
+		{"two buttons say it", "send Sam a text saying 'hi'", button(2, "Send") + button(3, "Send"), ""},
+	} {
+		d := dialogOf(t, ask+tc.buttons)
+		st := &daemon.PlanState{Command: tc.command, Screen: d, Elements: screen.Elements(d), Print: "ask",
+			History: []daemon.StepRecord{{Action: device.Tap, Label: "Post", Target: desc("Post"), Screen: "chat", After: "ask", OK: true, Changed: true}}}
+		rs := newRunState(tc.command, "")
+		c, ok := rs.commitAsked(st)
+		got := ""
+		if ok {
+			got = st.Elements[c.element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%s: commitAsked taps %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

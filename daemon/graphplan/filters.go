@@ -301,9 +301,10 @@ func createsUnasked(rs *runState, st *daemon.PlanState, c candidate) bool {
 }
 
 // makesNothing reports whether the command asks to add or send nothing
-// and gives no value (a name, a number, a time) a new thing would hold.
+// and gives no value (a name, a number, a time) a new thing would hold,
+// or only searches: what it searches for is no new thing's name.
 func (rs *runState) makesNothing() bool {
-	return !rs.adds && !rs.sends && len(rs.values) == 0
+	return !rs.adds && !rs.sends && (len(rs.values) == 0 || rs.search)
 }
 
 // discards reports whether candidate c taps, now, a button that cancels

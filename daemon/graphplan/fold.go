@@ -72,6 +72,11 @@ func (rs *runState) foldStep(h daemon.StepRecord) {
 			if v := rs.values[i]; !v.done && (strings.EqualFold(v.text, h.Text) || v.file && sameName(h.Text, v.text, true) || rs.values[i].typedPart(h.Text)) {
 				rs.values[i].done, rs.values[i].typed = true, true
 				rs.typed++
+				if v.query {
+					for _, t := range termsOf(v.text) {
+						rs.covered[t] = true
+					}
+				}
 				if !slices.Contains(field, "@search") {
 					// typed to search, it names what to find: the words
 					// before it are done once that is opened (openedResult)

@@ -152,6 +152,7 @@ func TestCreatesUnasked(t *testing.T) {
 		{"zap every single note in the jotter", 1, false},
 		{"import the anniversaries of my crew", 2, false},
 		{"jot down eggs and milk", 0, false},
+		{"find the note Ledger", 0, true}, // a search makes nothing, whatever it names
 	} {
 		rs := newRunState(tt.cmd, "")
 		if got := createsUnasked(rs, st, candidate{action: device.Tap, element: tt.element}); got != tt.want {

@@ -76,6 +76,9 @@ type value struct {
 	parts uint8
 	// at: the value's byte offset in the command
 	at int
+	// query: an unquoted search query (searchQuery): its words, terms of
+	// the command too, are done once it is typed
+	query bool
 }
 
 // runState is what the planner keeps during one command.
@@ -273,7 +276,17 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 				}
 			}
 		}
-		p.run = newRunState(cmd, st.AppLabel)
+		var known func(term) bool
+		if g != nil {
+			shown := map[term]bool{}
+			for i := range st.Elements {
+				for _, t := range elementTerms(&st.Elements[i], "") {
+					shown[t] = true
+				}
+			}
+			known = func(t term) bool { return g.df[t] > 0 || shown[t] }
+		}
+		p.run = newRunStateIn(cmd, st.AppLabel, known)
 		p.run.said = st.Command
 		if st.Check && st.Learned != "" {
 			p.run.recordAs(st.Learned)
@@ -298,7 +311,12 @@ func (g *appGraph) labels(st *daemon.PlanState) []string {
 	return out
 }
 
-func newRunState(cmd, appLabel string) *runState {
+func newRunState(cmd, appLabel string) *runState { return newRunStateIn(cmd, appLabel, nil) }
+
+// newRunStateIn is the run state of cmd in the app labelled appLabel;
+// known, when not nil, tells the words the app's graph or screen holds,
+// by which an unquoted search query is read (searchQuery).
+func newRunStateIn(cmd, appLabel string, known func(term) bool) *runState {
 	rs := &runState{cmd: cmd, covered: map[term]bool{}, keypadAt: map[string]bool{}, polarity: polarity(cmd), switches: switchesSomething(cmd), universal: intent.Universal(cmd)}
 	u := intent.Understand(cmd)
 	rs.valueNames = map[string]bool{}
@@ -330,6 +348,16 @@ func newRunState(cmd, appLabel string) *runState {
 		rs.appWords[tm] = true
 	}
 	u.Values = commandValues(cmd, u, rs.adds || rs.sends || slices.Contains(cmdTerms, "@edit"))
+	var query intent.Value // an unquoted search query (searchQuery)
+	var queryKind []term   // the words before it that say what it names
+	if rs.search && known != nil && !slices.ContainsFunc(u.Values, func(v intent.Value) bool { return v.Kind == intent.KindWord || v.Kind == intent.KindQuoted }) {
+		if q, kind, ok := searchQuery(cmd, u, rs.appWords, known); ok {
+			queryKind = kind
+			u.Values = append(slices.Clone(u.Values), q)
+			slices.SortFunc(u.Values, func(a, b intent.Value) int { return a.Start - b.Start })
+			query = q
+		}
+	}
 	var message intent.Value // the text of a message to send, written as said
 	if mv, ok := messageValue(cmd, u.Values); ok && rs.sends {
 		message = mv
@@ -346,7 +374,7 @@ func newRunState(cmd, appLabel string) *runState {
 		// field)
 		ctx := wordsBefore(cmd[:v.Start], 2, func(t term) bool { return !named && rs.appWords[t] })
 		val := value{at: v.Start, text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v) || v == message,
-			quantity: v.Kind == intent.KindNumber && measured(u, v)}
+			quantity: v.Kind == intent.KindNumber && measured(u, v), query: v == query && query.End > 0}
 		if d, said, ok := commandDuration(u, v); ok {
 			val.dur, val.durTerms = d, termsOf(said)
 		}
@@ -367,7 +395,7 @@ func newRunState(cmd, appLabel string) *runState {
 	rs.bare = commandWithoutValues(cmd, u)
 	from := fromOnly(rs.bare)
 	for _, tm := range termsOf(rs.bare) {
-		if !seen[tm] && !isPolarity(tm) {
+		if !seen[tm] && !isPolarity(tm) && !slices.Contains(queryKind, tm) {
 			seen[tm] = true
 			w := 1.0
 			if rs.appWords[tm] {

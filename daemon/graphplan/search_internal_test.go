@@ -31,7 +31,7 @@ func TestSearchQuery(t *testing.T) {
 		{"look for an entry called zorbit review", "zorbit review", []term{"look", "entri"}},
 		{"look up glimwick in the contacts tab", "glimwick", []term{"look"}},
 		{"search my shelf for plumber and open it", "plumber", nil},
-		{"find the ledger in the archive", "", nil},                        // every word one the app shows
+		{"find the ledger in the archive", "", nil},                       // every word one the app shows
 		{"find and delete the plumber entry", "", nil},                    // an action, no query
 		{"search for the very long odd plumber visit note list", "", nil}, // no name
 		{"open the ledger", "", nil},                                      // no search

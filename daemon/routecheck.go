@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -76,6 +77,11 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 		slots, rows, why := r.checkFlow(ctx, p, f, sub)
 		switch {
 		case why != "" || len(rows) > 0:
+		case unsaidValue(r.res.Command, slots) != "":
+			// the walk took the row or option the flow learned, which this
+			// command does not name: replaying it would act on that one
+			name := unsaidValue(r.res.Command, slots)
+			why = fmt.Sprintf("the walk gives {%s} %q, which the command does not say", name, r.private(slots[name]))
 		case slices.Contains(c.Vetoes, intent.VetoValue):
 			why = "the command names another value, and the walk tapped no row carrying it"
 		case slices.Contains(c.Vetoes, intent.VetoLiteral):
@@ -99,6 +105,24 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 		}
 	}
 	return fits, whyNot
+}
+
+// unsaidValue returns the name of a slot whose value in slots shares no
+// word with command (an option or row the walk took as the flow learned
+// it: "Alice" for "call Rebecca"), or "". Stop words aside, words compare
+// by stem.
+func unsaidValue(command string, slots map[string]string) string {
+	said := map[string]bool{}
+	for _, w := range choiceWords(command) {
+		said[intent.Stem(w)] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(slots)) {
+		ws := slices.DeleteFunc(choiceWords(slots[name]), intent.IsStopword)
+		if len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return said[intent.Stem(w)] }) {
+			return name
+		}
+	}
+	return ""
 }
 
 // substitution: the command's words that stand in for the flow's

@@ -357,3 +357,26 @@ func labelIndex(t *testing.T, els []screen.Element) func(label string) int {
 		return i
 	}
 }
+
+// TestUnsaidValue: a slot value the walk bound must share a word with the
+// command (by stem, stop words aside); the row the flow learned ("Tamsin")
+// is no value of "ring Orla".
+func TestUnsaidValue(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		slots   map[string]string
+		want    string
+	}{
+		{"ring Orla", map[string]string{"contact": "Tamsin"}, "contact"},
+		{"ring Orla", map[string]string{"contact": "Orla"}, ""},
+		{"switch the palette to dusky", map[string]string{"palette": "Dusky theme"}, ""},
+		{"show 5 tiles per row", map[string]string{"tiles": "5 tiles", "view": "grid"}, "view"},
+		{"set the reminders to chirping", map[string]string{"sound": "Chirp"}, ""},
+		{"ring Orla", nil, ""},
+		{"ring Orla", map[string]string{"contact": "the"}, ""},
+	} {
+		if got := unsaidValue(tc.command, tc.slots); got != tc.want {
+			t.Errorf("%q %v: unsaidValue %q, want %q", tc.command, tc.slots, got, tc.want)
+		}
+	}
+}

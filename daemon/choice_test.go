@@ -142,6 +142,7 @@ func TestPeersPreferTheRadioGroup(t *testing.T) {
 func TestRunOnValue(t *testing.T) {
 	f := &knowledge.Flow{Name: "f", Intent: "add event {title}", Slots: []knowledge.Slot{{Name: "title", Example: "standup"}}}
 	msg := &knowledge.Flow{Name: "m", Intent: "remind me at {when}", Slots: []knowledge.Slot{{Name: "when", Example: "7:30 on monday"}}}
+	txt := &knowledge.Flow{Name: "t", Intent: "text Tamsin that {body}", Slots: []knowledge.Slot{{Name: "body", Example: "hello"}}}
 	for _, tt := range []struct {
 		name           string
 		f              *knowledge.Flow
@@ -162,6 +163,8 @@ func TestRunOnValue(t *testing.T) {
 		{"another action, quoted: part of the name", f, "add an event called 'dinner and delete it'", "dinner and delete it", false},
 		{"a date where the example had one", msg, "remind me at 8:15 on the first friday of june next year please", "8:15 on the first friday of june next year please", false},
 		{"no value for the slot", f, "add event", "", false},
+		{"a message's text with a time, after saying", txt, "send Orla a text saying see you at 8", "see you at 8", false},
+		{"a message's text with more after it", txt, "send Orla a text saying see you at 8 and call her", "see you at 8", true},
 	} {
 		slots := map[string]string{}
 		if tt.value != "" {

@@ -41,6 +41,9 @@ func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (str
 		if len(had) == 0 && !setApart(command, v) || joinsClause(command, v) {
 			return sl.Name, v, true
 		}
+		if saidAsMessage(command, v) {
+			continue // a message's words, set apart to the end: times and numbers are its text
+		}
 		for k := range valueKinds(v) {
 			if !had[k] {
 				return sl.Name, v, true
@@ -66,6 +69,19 @@ func joinsClause(command, value string) bool {
 		}
 	}
 	return false
+}
+
+// saidAsMessage reports whether value is the rest of the command after
+// "saying" ("text Sam saying see you at 8"): a message's text, set apart
+// to the command's end, where a time or a number is what is said.
+func saidAsMessage(command, value string) bool {
+	lower, v := strings.ToLower(command), strings.ToLower(strings.TrimSpace(value))
+	at := strings.LastIndex(lower, v)
+	if at < 0 || v == "" || strings.TrimFunc(lower[at+len(v):], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) != "" {
+		return false
+	}
+	words := strings.Fields(lower[:at])
+	return len(words) > 0 && words[len(words)-1] == "saying"
 }
 
 // setApart reports whether the command marks where value begins and

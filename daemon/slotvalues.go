@@ -75,13 +75,21 @@ func joinsClause(command, value string) bool {
 // "saying" ("text Sam saying see you at 8"): a message's text, set apart
 // to the command's end, where a time or a number is what is said.
 func saidAsMessage(command, value string) bool {
+	before, ok := endsCommand(command, value)
+	words := strings.Fields(before)
+	return ok && len(words) > 0 && words[len(words)-1] == "saying"
+}
+
+// endsCommand reports whether value (case aside) is the end of command,
+// punctuation and space after it aside, and returns the command before
+// it, in lower case.
+func endsCommand(command, value string) (string, bool) {
 	lower, v := strings.ToLower(command), strings.ToLower(strings.TrimSpace(value))
 	at := strings.LastIndex(lower, v)
 	if at < 0 || v == "" || strings.TrimFunc(lower[at+len(v):], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) != "" {
-		return false
+		return "", false
 	}
-	words := strings.Fields(lower[:at])
-	return len(words) > 0 && words[len(words)-1] == "saying"
+	return lower[:at], true
 }
 
 // setApart reports whether the command marks where value begins and
@@ -94,15 +102,8 @@ func setApart(command, value string) bool {
 			return true
 		}
 	}
-	lower, v := strings.ToLower(command), strings.ToLower(strings.TrimSpace(value))
-	at := strings.LastIndex(lower, v)
-	if at < 0 || v == "" {
-		return false
-	}
-	if strings.TrimFunc(lower[at+len(v):], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) != "" {
-		return false
-	}
-	return namedAfter(lower[:at])
+	before, ok := endsCommand(command, value)
+	return ok && namedAfter(before)
 }
 
 // namedAfter reports whether prefix, the command before a value, ends

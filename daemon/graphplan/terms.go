@@ -278,13 +278,18 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 		}
 		var known func(term) bool
 		if g != nil {
-			shown := map[term]bool{}
-			for i := range st.Elements {
-				for _, t := range elementTerms(&st.Elements[i], "") {
-					shown[t] = true
+			var shown map[term]bool // the screen's terms, read once asked (a search's query only)
+			known = func(t term) bool {
+				if shown == nil {
+					shown = map[term]bool{}
+					for i := range st.Elements {
+						for _, t := range elementTerms(&st.Elements[i], "") {
+							shown[t] = true
+						}
+					}
 				}
+				return g.df[t] > 0 || shown[t]
 			}
-			known = func(t term) bool { return g.df[t] > 0 || shown[t] }
 		}
 		p.run = newRunStateIn(cmd, st.AppLabel, known)
 		p.run.said = st.Command

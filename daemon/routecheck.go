@@ -109,7 +109,7 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 
 // unsaidValue returns the name of a slot whose value in slots shares no
 // word with command (an option or row the walk took as the flow learned
-// it: "Alice" for "call Rebecca"), or "". Stop words aside, words compare
+// it: "Tamsin" for "ring Orla"), or "". Stop words aside, words compare
 // by stem.
 func unsaidValue(command string, slots map[string]string) string {
 	said := map[string]bool{}

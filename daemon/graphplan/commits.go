@@ -117,7 +117,7 @@ func confirmButton(st *daemon.PlanState) (candidate, bool) {
 
 // commitDisabled reports whether the surest commit button of the screen
 // is disabled ("Send" greyed out beside a message typed, whatever "Add
-// person" offers): the app has not taken what was typed, or wants more,
+// member" offers): the app has not taken what was typed, or wants more,
 // and nothing is sent or saved yet.
 func commitDisabled(st *daemon.PlanState) bool {
 	i := commitButton(st, true)

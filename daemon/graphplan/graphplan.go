@@ -31,7 +31,10 @@
 //     nearest to the value's words in the command first); a form with typed
 //     values is committed with its confirming button (save / OK / done /
 //     send / add): committed once that tap worked, and a commit that did
-//     nothing is not tried again until the form changes. A toggle is only
+//     nothing is not tried again until the form changes; the dialog a
+//     commit opens is accepted by its positive button, else by the
+//     command's own verb ("Send"). A value typed beside a commit button
+//     that stays disabled is done, but not sure of it. A toggle is only
 //     tapped when its state differs from the command's polarity (turn on /
 //     off).
 //  5. The command is complete when every matchable term is covered and
@@ -42,7 +45,10 @@
 //     A confirmation that the last relevant step opened is accepted; a
 //     toggle realises the command's add / remove, on / off; a search
 //     command types its value into the search field, then opens the result
-//     carrying it when the command asks to ("… and open it").
+//     carrying it when the command asks to ("… and open it"). A query
+//     said without quote marks is the word after the search verb that the
+//     app never shows ("find the entry plumber": "entry" says what it
+//     names; search.go).
 //     When nothing matches it scrolls once to reveal more, then gives up
 //     with a failure rather than wandering. An action the command names
 //     that no element of the app carries, by word or by meaning ("mute"

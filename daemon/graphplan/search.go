@@ -1,5 +1,5 @@
-// A search's query said without quote marks: "search the calendar for
-// dentist", "find the event dentist", "look up jack in contacts". What is
+// A search's query said without quote marks: "search the ledger for
+// plumber", "find the entry plumber", "look up glimwick in contacts". What is
 // searched for is a word the app never shows (an event's title, a
 // contact's name not on any recorded screen); the words around it say
 // where to search and what kind of thing it is, and the app shows those.
@@ -31,8 +31,8 @@ var queryEnds = map[string]bool{
 // "named" when one follows), up to a preposition, a conjunction or a
 // comma, without the stop words and the words of the app's name, and
 // without the words before the first that known (the app's graph and
-// screen) does not hold — "event" of "find the event dentist" says what
-// is searched, "dentist" what for. None when every word is one the app
+// screen) does not hold — "entry" of "find the entry plumber" says what
+// is searched, "plumber" what for. None when every word is one the app
 // shows (the thing is there to be tapped, or the words say where to go,
 // not what to type), when a word says an action, or when the run is
 // longer than maxQueryWords. kind are the terms of the words left before

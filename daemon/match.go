@@ -297,15 +297,16 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			r.res.Chosen, disagreed = chosen, !chosen
 			return chosen
 		}
-		// a doubt of the values the matcher read is settled by the route
-		// check: planned again over the flow's screens, the walk reads the
-		// values itself, and its own doubts (valueDoubt) still bar them
-		routedTop := func() bool {
-			c, ok := r.routeCheck(ctx, semantic.Decision{}, []intent.Candidate{top}, flows)
-			if ok {
+		// doubted settles a doubt of the values the matcher read: by the
+		// route check first (planned again over the flow's screens, the
+		// walk reads the values itself, and its own doubts, valueDoubt,
+		// still bar them), else by the owner
+		doubted := func() {
+			if c, ok := r.routeCheck(ctx, semantic.Decision{}, []intent.Candidate{top}, flows); ok {
 				top, routed = c, true
+				return
 			}
-			return ok
+			askTop()
 		}
 		if name, v, ok := runOnValue(g, said, top.Slots); ok {
 			// the value ran on over another requirement of the command
@@ -313,30 +314,22 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// the title of a flow that only names the event): typing it
 			// would do half of what was asked, so the owner decides
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value %q for {%s} runs on over more words than its example, and over a date, time or number it never had or words the command does not set apart", g.Name, privacy.Redact(v, r.secrets, false), name)})
-			if !routedTop() {
-				askTop()
-			}
+			doubted()
 		} else if name, ok := unnamedValue(g, r.res.Command, top.Slots); ok {
 			// which words are the name is a guess ("make the jotter text 90
 			// percent" against "create a jotter page named {title}")
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the command gives {%s} without naming it as the flow did", g.Name, name)})
-			if !routedTop() {
-				askTop()
-			}
+			doubted()
 		} else if name, ok := fileInValue(g, r.res.Command, top.Slots); ok {
 			// a file named among the words typed: something to attach or
 			// open, not text
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value for {%s} names a file among other words", g.Name, name)})
-			if !routedTop() {
-				askTop()
-			}
+			doubted()
 		} else if name, ok := misplacedValue(g, said, top.Slots); ok {
 			// an option's word in a typed value, or a picked option with
 			// words it lacks: the slots were drawn in the wrong places
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value for {%s} crosses an option of a choice step", g.Name, name)})
-			if !routedTop() {
-				askTop()
-			}
+			doubted()
 		} else if r.sem != nil {
 			// the lexical match must also mean what the command means
 			// with its typos read as the matcher read them: a model embeds a

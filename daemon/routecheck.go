@@ -75,13 +75,16 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 			sub = substitution{c.Unmatched, c.FlowUnmatched}
 		}
 		slots, rows, why := r.checkFlow(ctx, p, f, sub)
+		unsaid := ""
+		if why == "" && len(rows) == 0 {
+			unsaid = unsaidValue(r.res.Command, slots)
+		}
 		switch {
 		case why != "" || len(rows) > 0:
-		case unsaidValue(r.res.Command, slots) != "":
+		case unsaid != "":
 			// the walk took the row or option the flow learned, which this
 			// command does not name: replaying it would act on that one
-			name := unsaidValue(r.res.Command, slots)
-			why = fmt.Sprintf("the walk gives {%s} %q, which the command does not say", name, r.private(slots[name]))
+			why = fmt.Sprintf("the walk gives {%s} %q, which the command does not say", unsaid, r.private(slots[unsaid]))
 		case slices.Contains(c.Vetoes, intent.VetoValue):
 			why = "the command names another value, and the walk tapped no row carrying it"
 		case slices.Contains(c.Vetoes, intent.VetoLiteral):

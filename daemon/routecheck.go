@@ -120,8 +120,7 @@ func unsaidValue(command string, slots map[string]string) string {
 		said[intent.Stem(w)] = true
 	}
 	for _, name := range slices.Sorted(maps.Keys(slots)) {
-		ws := slices.DeleteFunc(choiceWords(slots[name]), intent.IsStopword)
-		if len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return said[intent.Stem(w)] }) {
+		if st := contentStems(slots[name]); len(st) > 0 && !slices.ContainsFunc(st, func(s string) bool { return said[s] }) {
 			return name
 		}
 	}

@@ -477,8 +477,7 @@ func addsShown(cmd string, labels map[string]bool) bool {
 // screen and every text field of it (search fields aside) now holds what
 // the run typed there: nothing is left to type here.
 func formFilled(st *daemon.PlanState) bool {
-	n := len(st.History)
-	if n == 0 || st.History[n-1].Action != device.Input || !st.History[n-1].OK || st.History[n-1].After != st.Print {
+	if !typedLast(st) {
 		return false
 	}
 	typed := map[string]bool{}

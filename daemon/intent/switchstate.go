@@ -7,15 +7,26 @@ import "strings"
 // planner sets switches by it; the engine's switch anchors match by it).
 
 // Polarity of a command: +1 turn on / enable, -1 turn off / disable, 0
-// neither.
+// neither. An on or off word in its -ing form after an on, off or stop
+// word is what that word acts on, not the command's own ("turn off
+// showing hidden files": off; "stop showing the recent tab": neither
+// here, off for a switch; "keep showing …" stays on).
 func Polarity(cmd string) int {
-	p := 0
-	for _, c := range Understand(cmd).Verbs {
-		switch c {
-		case "on":
-			p = 1
-		case "off":
-			p = -1
+	p, governed := 0, false
+	for _, t := range analyzeTokens(cmd, Tokenize(cmd), nil) {
+		if governed && gerund(t.orig) {
+			continue
+		}
+		for _, m := range t.concepts {
+			switch {
+			case !m.action:
+			case m.id == "on":
+				p, governed = 1, true
+			case m.id == "off":
+				p, governed = -1, true
+			case m.id == "stop":
+				governed = true
+			}
 		}
 	}
 	return p

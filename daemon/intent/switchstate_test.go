@@ -21,6 +21,12 @@ func TestSwitchState(t *testing.T) {
 		{"do not prevent the screen from locking", "Prevent screen from locking", -1},
 		{"allow the screen to lock", "Prevent screen from locking", -1},
 		{"never show the archive tab", "Show archive tab", -1},
+		// an on or off word in its -ing form after an on, off or stop
+		// word is what that word acts on
+		{"disable showing the archive tab", "Archive tab", -1},
+		{"turn off showing hidden items", "Hidden items", -1},
+		{"stop showing the archive tab", "Archive tab", -1},
+		{"keep showing the archive tab", "Archive tab", 1},
 		// a switch's state text merged into its row's label is no word of
 		// the setting
 		{"turn off autoplay videos", "Autoplay videos OFF", -1},

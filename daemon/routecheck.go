@@ -227,7 +227,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 			}
 			return slots, rows, ""
 		}
-		rec, why := agrees(s, st, d, f.Steps[i], learnedAs(f), slots)
+		rec, why := agrees(s, st, d, f.Steps[i], flowSaid(f), slots)
 		if why != "" {
 			return nil, nil, fmt.Sprintf("step %d: %s", i+1, why)
 		}
@@ -256,20 +256,26 @@ func valueTapAt(f *knowledge.Flow, i int) (string, bool) {
 
 // learnedAs is the command flow f was learned for (its first past
 // command), else its intent.
-func learnedAs(f *knowledge.Flow) string {
+func learnedAs(f *knowledge.Flow) string { return flowSaid(f)[0] }
+
+// flowSaid returns the commands flow f was learned and replayed for, the
+// one it was learned for first; its intent when it has none.
+func flowSaid(f *knowledge.Flow) []string {
 	if len(f.Commands) > 0 {
-		return f.Commands[0]
+		return f.Commands
 	}
-	return f.Intent
+	return []string{f.Intent}
 }
 
 // agrees compares the checker's decision d on screen s with the flow's
 // step; it returns the step as the walk took it, or why they differ. A
-// step that types or picks a slot's value binds it in slots. learned is
-// the command the flow was learned for: where the step sets a switch,
-// its words must ask for the state the step leaves it in, as the
-// command's do.
-func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, learned string, slots map[string]string) (StepRecord, string) {
+// step that types or picks a slot's value binds it in slots. said are
+// the commands the flow was learned and replayed for, the one it was
+// learned for first (learnedAs, flowSaid): where the step sets a switch,
+// the words of one of them must ask for the state the step leaves it in,
+// as the command's do.
+func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, said []string, slots map[string]string) (StepRecord, string) {
+	learned := said[0]
 	rec := StepRecord{Action: step.Action, Target: step.Target, Label: step.Target.Label()}
 	if d.Element < 0 || d.Element >= len(st.Elements) {
 		switch {
@@ -318,11 +324,11 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		if got != want {
 			return rec, fmt.Sprintf("the checker would set %q %s, the flow %s", el.Label, got, want)
 		}
-		if !asksFor(learned, el.Label, want) {
-			// the screen kept shows the switch in a state its own
-			// command did not turn it from: what the flow's tap does
-			// is not known
-			return rec, fmt.Sprintf("the flow's tap sets %q %s on its kept screen, not as the command it was learned for asks", el.Label, want)
+		if !slices.ContainsFunc(said, func(c string) bool { return asksFor(c, el.Label, want) }) {
+			// the screen kept shows the switch in a state none of its
+			// own commands turned it from: what the flow's tap does is
+			// not known
+			return rec, fmt.Sprintf("the flow's tap sets %q %s on its kept screen, not as the commands it was learned and replayed for ask", el.Label, want)
 		}
 		d.Action = step.Action
 	}

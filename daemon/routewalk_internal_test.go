@@ -108,7 +108,8 @@ func TestRepairedPath(t *testing.T) {
 }
 
 // TestAgreesOnASwitchAsLearned: a flow's tap on a switch counts for a
-// command only when the flow's own words asked for the state its kept
+// command only when the flow's own words (those of one of the commands it
+// was learned and replayed for) asked for the state its kept
 // screen says the tap leaves it in — a kept screen showing the switch
 // already in the state its command asked for says nothing of what the
 // tap does.
@@ -128,11 +129,14 @@ func TestAgreesOnASwitchAsLearned(t *testing.T) {
 	st := &PlanState{Command: "switch dark mode off", Screen: s, Elements: els}
 	d := Decision{Action: device.Tap, Element: i}
 	for _, tc := range []struct {
-		learned string
+		learned []string
 		ok      bool
 	}{
-		{"turn off dark mode", true},
-		{"turn on dark mode", false}, // its screen shows it on before the tap that turned it on
+		{[]string{"turn off dark mode"}, true},
+		{[]string{"turn on dark mode"}, false}, // its screen shows it on before the tap that turned it on
+		{[]string{"dark mode"}, false},
+		// one of the commands it was learned and replayed for says off
+		{[]string{"dark mode", "switch dark mode off"}, true},
 	} {
 		if _, why := agrees(s, st, d, step, tc.learned, map[string]string{}); (why == "") != tc.ok {
 			t.Errorf("learned as %q: %q, want agreeing %v", tc.learned, why, tc.ok)
@@ -171,7 +175,7 @@ func TestAgreesOnAnOptionChosen(t *testing.T) {
 	} {
 		slots := map[string]string{}
 		d := Decision{Action: ActEnsureOn, Element: at(tc.chosen)}
-		rec, why := agrees(s, st, d, tc.step, "show 6 tiles", slots)
+		rec, why := agrees(s, st, d, tc.step, []string{"show 6 tiles"}, slots)
 		if (why == "") != tc.ok {
 			t.Errorf("%s: %q, want agreeing %v", tc.name, why, tc.ok)
 		}
@@ -338,7 +342,7 @@ func TestAgreesOnAFocusingTap(t *testing.T) {
 		{"no field tapped", "OK", "Title", false},
 	} {
 		step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at(tc.tapped)].NodeID)}
-		rec, why := agrees(s, st, Decision{Action: device.Input, Element: at(tc.typedInto), Text: "later"}, step, "rename the label urgent to soon", map[string]string{})
+		rec, why := agrees(s, st, Decision{Action: device.Input, Element: at(tc.typedInto), Text: "later"}, step, []string{"rename the label urgent to soon"}, map[string]string{})
 		if (why == "") != tc.ok || tc.ok && (rec.Action != device.Tap || rec.Text != "") {
 			t.Errorf("%s: %+v %q, want agreeing %v as a tap", tc.name, rec, why, tc.ok)
 		}

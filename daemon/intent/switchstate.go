@@ -1,6 +1,9 @@
 package intent
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Switch states asked by a command: which state a command wants a switch
 // in, reading its on and off words with the switch label's own (the graph
@@ -55,6 +58,20 @@ func switchPolarity(cmd string) int {
 	return 0
 }
 
+// closes reports whether cmd begins, stop words aside, with a verb that
+// closes ("close …", "exit …"; not "require a tap twice to exit") and is
+// none of the stems in label (the setting's own words: "Close app on
+// launch").
+func closes(cmd string, label map[string]bool) bool {
+	for _, t := range analyzeTokens(cmd, Tokenize(cmd), nil) {
+		if t.stop {
+			continue
+		}
+		return !label[Stem(t.text)] && slices.ContainsFunc(t.concepts, func(m cmem) bool { return m.action && m.id == "close" })
+	}
+	return false
+}
+
 // StopsDoing reports whether cmd stops doing something: "stop" before a
 // verb's -ing form ("stop saving …") or before one after "from" ("stop
 // the alarm from ramping up").
@@ -96,9 +113,6 @@ func gerund(w string) bool {
 // it): that word says what the switch is, not what it does, and is left
 // out.
 func SwitchState(cmd, label string) int {
-	if switchPolarity(cmd) == 0 {
-		return 0
-	}
 	if i := strings.LastIndexByte(strings.TrimSpace(label), ' '); i > 0 {
 		if w := strings.TrimSpace(label)[i+1:]; w == "ON" || w == "OFF" {
 			label = strings.TrimSpace(label)[:i]
@@ -122,9 +136,18 @@ func SwitchState(cmd, label string) int {
 		}
 		return strings.Join(out, " ")
 	}
+	// a verb that closes: "close the key clicks" (not "don't close the
+	// app on launch" for "Close app on launch")
+	closed := closes(cmd, inLabel)
+	if switchPolarity(cmd) == 0 && !closed {
+		return 0
+	}
 	p := switchPolarity(rest(cw, inLabel))
 	if p == 0 && StopsDoing(cmd) {
 		p = -1 // "stop starting the week on Sunday": the doing is the label's
+	}
+	if p == 0 && closed {
+		p = -1 // "close the key clicks", "exit dark mode": a command closes a switch as it closes a tab
 	}
 	if p == 0 {
 		p = 1 // the on/off words are the label's: the command names the setting

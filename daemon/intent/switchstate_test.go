@@ -35,6 +35,13 @@ func TestSwitchState(t *testing.T) {
 		// what unticks, mutes or stops doing something asks for off
 		{"uncheck start lists at the top", "Start lists at the top", -1},
 		{"mute the key clicks", "Key clicks", -1},
+		{"close the key clicks", "Key clicks", -1},
+		{"turn off tap twice to leave", "Require tapping twice to leave the app", -1},
+		{"turn on tap twice to leave", "Require tapping twice to leave the app", 1},
+		{"require tapping twice to leave", "Require tapping twice to leave the app", 0},
+		{"please exit dark mode", "Dark mode", -1},
+		{"don't close the app on launch", "Close app on launch", 0}, // the label's own verb: as before
+		{"close the app on launch", "Close app on launch", 0},
 		{"unmute the keys", "Mute keys", -1},
 		{"mute the keys", "Mute keys", 1},
 		{"stop syncing drafts automatically", "Autosync drafts", -1},

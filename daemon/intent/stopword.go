@@ -17,6 +17,8 @@ var uiStopwords = setOf(
 	"every",        // as "all" and "each" are (Snowball): a quantifier, read by quantifiers
 	"another",      // as "other" is (Snowball)
 	"much", "many", // "how much storage …": a question, as "how" is
+	"inside", "within", // prepositions of place, as "into" and "in" are (Snowball)
+	"anymore", // an adverb of time, as "again" and "once" are (Snowball); the negation it goes with is read where it is
 	"also", "app", "apps", "application", "applications", "bit", "button", "called", "click", "could", "don't", "dont", "don’t", "flip",
 	"get", "gets", "go", "got", "hey", "hit", "i'd", "i'll", "i'm", "icon", "it's", "kindly", "let", "let's",
 	"lets", "like", "little", "lot", "may", "might", "mine", "must", "named", "need", "never", "onto", "please",

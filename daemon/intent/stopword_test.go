@@ -25,7 +25,7 @@ func TestShorthandSpellsStopwords(t *testing.T) {
 // "all", and the "much" of "how much …" carry no task meaning; the words
 // around them do.
 func TestSpokenStopwords(t *testing.T) {
-	for w, want := range map[string]bool{"um": true, "uh": true, "every": true, "all": true, "much": true, "many": true, "storage": false, "umbrella": false} {
+	for w, want := range map[string]bool{"um": true, "uh": true, "every": true, "all": true, "much": true, "many": true, "inside": true, "within": true, "anymore": true, "storage": false, "umbrella": false, "insider": false} {
 		if got := IsStopword(w); got != want {
 			t.Errorf("IsStopword(%q) = %v, want %v", w, got, want)
 		}

@@ -36,9 +36,9 @@ func TestSwitchState(t *testing.T) {
 		{"uncheck start lists at the top", "Start lists at the top", -1},
 		{"mute the key clicks", "Key clicks", -1},
 		{"close the key clicks", "Key clicks", -1},
-		{"turn off tap twice to leave", "Require tapping twice to leave the app", -1},
-		{"turn on tap twice to leave", "Require tapping twice to leave the app", 1},
-		{"require tapping twice to leave", "Require tapping twice to leave the app", 0},
+		{"turn off confirm before i leave", "Confirm before you leave the editor", -1},
+		{"turn on confirm before i leave", "Confirm before you leave the editor", 1},
+		{"confirm before i leave the editor", "Confirm before you leave the editor", 0}, // its last word is no verb of the command
 		{"please exit dark mode", "Dark mode", -1},
 		{"don't close the app on launch", "Close app on launch", 0}, // the label's own verb: as before
 		{"close the app on launch", "Close app on launch", 0},

@@ -307,6 +307,11 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 	case isSlot && step.Action == device.Tap && d.Action == device.Tap && hasLabel(step.Choices, el.Label):
 		// another option of the group the flow picks a slot's value from
 		rec.Target, rec.Label = target, el.Label
+	case !isSlot && step.Action == device.Tap && d.Action == device.Tap && swappedPeer(s, st, step, el):
+		// the flow's element with the command's word in place of the
+		// flow's ("Rotate left" for "Rotate right"): the replay taps it
+		// (run.rows), as another row named
+		rec.Target, rec.Label = target, el.Label
 	case !isSlot && step.Action == device.Tap && d.Action == device.Tap && otherRow(s, st, step, el, learned):
 		// the row the command names in place of the one the flow's
 		// command named ("Dora" for "Ezra"): the replay taps it (run.rows)

@@ -30,7 +30,11 @@ import (
 // not confirmed (routeFits); one that leaves out a value of the flow's
 // (intent.VetoLiteral) is not where that value is a row the flow tapped
 // (unnamedRow), or where it asks for all of something the flow did
-// once.
+// once. The same holds for an element that is the flow's with one word
+// swapped as the command swaps it (swappedPeer: "Rotate left" where the
+// flow learned for "rotate … right" tapped "Rotate right"), unless the
+// word swapped is an action: "Export all notes" in place of "Delete
+// note" is another feature, whose screens the flow never kept.
 
 // otherRow reports whether el, the element the checker chose on the kept
 // screen s where the flow's step taps another, is the list row the
@@ -93,4 +97,60 @@ func quoteAll(m map[int]string) string {
 		out = append(out, fmt.Sprintf("%q", m[i]))
 	}
 	return strings.Join(out, ", ")
+}
+
+// swappedPeer reports whether el, the element the checker chose on the
+// kept screen s where the flow's step taps another, is the flow's target
+// with the command's word in place of the flow's: both of one group
+// (peers), their labels the same but for one word each, el's a word the
+// command says in place of the flow's (PlanState.Strict), the target's
+// one of the flow's words it replaced (PlanState.Replaced) and does not
+// say ("Rotate left" for the flow's "Rotate right", "rotate … left"
+// against a flow learned for "rotate … right").
+func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen.Element) bool {
+	if len(st.Strict) == 0 || len(st.Replaced) == 0 {
+		return false
+	}
+	own := -1
+	for i := range st.Elements {
+		if screen.Describe(s, st.Elements[i].NodeID).Key() == step.Target.Key() {
+			own = i
+			break
+		}
+	}
+	if own < 0 || st.Elements[own].Kind != el.Kind || !slices.Contains(peers(s, &st.Elements[own]), el.Label) {
+		return false
+	}
+	ours, theirs := contentStems(st.Elements[own].Label), contentStems(el.Label)
+	onlyOurs, onlyTheirs := without(ours, theirs), without(theirs, ours)
+	if len(onlyOurs) != 1 || len(onlyTheirs) != 1 || len(ours) < 2 {
+		return false
+	}
+	said := func(words []string, stem string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return intent.Stem(strings.ToLower(w)) == stem })
+	}
+	if !said(st.Strict, onlyTheirs[0]) || !said(st.Replaced, onlyOurs[0]) || intent.Says(st.Command, onlyOurs[0]) {
+		return false
+	}
+	// an action swapped ("Export all notes" for the flow's "Delete
+	// note") is another feature, whatever follows
+	for _, l := range []string{st.Elements[own].Label, el.Label} {
+		for _, w := range choiceWords(l) {
+			if st := intent.Stem(w); (st == onlyOurs[0] || st == onlyTheirs[0]) && intent.ActionWord(w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// without returns the stems of a that b lacks.
+func without(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }

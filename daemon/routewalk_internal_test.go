@@ -384,3 +384,46 @@ func TestUnsaidValue(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreesOnASwappedPeer: where the command says a word in place of
+// the flow's (PlanState.Strict, Replaced) and the checker taps the
+// flow's element's peer whose label is the flow's with that very swap
+// ("Tilt left" for "Tilt right"), the walk agrees and takes the peer; a
+// swapped action is another feature, and a command that says the flow's
+// word too, or swaps no word, or a peer that differs by more, does not.
+func TestAgreesOnASwappedPeer(t *testing.T) {
+	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"activity":"a/.Sketch","windows":[{"id":0,"type":"application","layer":0,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
+	 {"id":0,"parent":-1,"class":"android.widget.LinearLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
+	 {"id":1,"parent":0,"class":"android.widget.ImageButton","content_desc":"Tilt left","bounds":[0,2000,270,2280],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Tilt right","bounds":[270,2000,540,2280],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"Add tint","bounds":[540,2000,810,2280],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.ImageButton","content_desc":"Remove tint","bounds":[810,2000,1080,2280],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":0,"class":"android.widget.ImageButton","content_desc":"Mirror sketch sideways","bounds":[810,1800,1080,2000],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := screen.Elements(s)
+	at := labelIndex(t, els)
+	for _, tc := range []struct {
+		name, command, flowTaps, checkerTaps string
+		strict, replaced                     []string
+		ok                                   bool
+	}{
+		{"the flow's word swapped on its element", "tilt my sketch left and keep it", "Tilt right", "Tilt left", []string{"left"}, []string{"right"}, true},
+		{"no word swapped", "tilt my sketch left and keep it", "Tilt right", "Tilt left", nil, nil, false},
+		{"the command says the flow's word too", "tilt my sketch left, then right", "Tilt right", "Tilt left", []string{"left"}, []string{"right"}, false},
+		{"another word than the one swapped", "tilt my sketch left and keep it", "Tilt right", "Tilt left", []string{"left"}, []string{"sketch"}, false},
+		{"an action swapped", "remove the tint", "Add tint", "Remove tint", []string{"remove"}, []string{"add"}, false},
+		{"labels that differ by more", "mirror my sketch sideways", "Tilt right", "Mirror sketch sideways", []string{"mirror", "sideways"}, []string{"tilt", "right"}, false},
+	} {
+		st := &PlanState{Command: tc.command, Screen: s, Elements: els, Strict: tc.strict, Replaced: tc.replaced}
+		step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at(tc.flowTaps)].NodeID)}
+		rec, why := agrees(s, st, Decision{Action: device.Tap, Element: at(tc.checkerTaps)}, step, []string{"tilt my sketch right and keep it"}, map[string]string{})
+		if (why == "") != tc.ok {
+			t.Errorf("%s: %q, want agreeing %v", tc.name, why, tc.ok)
+		}
+		if tc.ok && rec.Label != tc.checkerTaps {
+			t.Errorf("%s: the walk's step reads %q, want %q", tc.name, rec.Label, tc.checkerTaps)
+		}
+	}
+}

@@ -159,7 +159,11 @@ func elementOf(st *daemon.PlanState, c candidate) *screen.Element {
 // at least half its score: going elsewhere for the same words is no
 // better than acting here (an option "Roomy" in the dialog it opened,
 // not back to the row whose summary reads "Roomy"). Text that is no
-// element to act on (a dialog's message) dominates nothing.
+// element to act on (a dialog's message) dominates nothing, nor does the
+// very tap the path begins with: ranked as low as its weaker self, the
+// path to a row behind a tab would lose to a rival path ("Recents" on
+// the way to the file the command names, below "More options" on the way
+// to a setting that only shares the tab's words).
 func onScreenFirst(st *daemon.PlanState, cands []candidate) {
 	for i := range cands {
 		if cands[i].via == 0 || len(cands[i].covers) == 0 {
@@ -167,7 +171,7 @@ func onScreenFirst(st *daemon.PlanState, cands []candidate) {
 		}
 		for j := range cands {
 			c := &cands[j]
-			if e := elementOf(st, *c); c.via != 0 || c.score < MinScore || c.rank > cands[i].rank || e == nil || e.Kind == screen.KindText {
+			if e := elementOf(st, *c); c.via != 0 || c.score < MinScore || c.rank > cands[i].rank || e == nil || e.Kind == screen.KindText || c.element == cands[i].element && c.action == cands[i].action {
 				continue
 			}
 			if c.score >= cands[i].score/2 && subset(cands[i].covers, c.covers) {

@@ -218,8 +218,12 @@ func TestOnScreenFirst(t *testing.T) {
 		{"a text here", candidate{element: 1, score: 0.33, rank: 0.33, covers: []term{"roomi"}}, true},
 		{"a much weaker match here", candidate{element: 0, score: 0.15, rank: 0.15, covers: []term{"roomi"}}, true},
 		{"covering less here", candidate{element: 0, score: 0.33, rank: 0.33, covers: []term{"font"}}, true},
+		{"the tap the path begins with", candidate{action: device.Tap, element: 0, score: 0.33, rank: 0.33, covers: []term{"roomi"}}, true},
 	} {
 		path := candidate{action: device.Back, element: -1, via: 1, score: 0.4, rank: 0.5, covers: []term{"roomi"}}
+		if tc.here.action == device.Tap {
+			path.action, path.element = device.Tap, 0
+		}
 		cands := []candidate{path, tc.here}
 		onScreenFirst(st, cands)
 		if got := cands[0].rank > cands[1].rank; got != tc.pathFirst {

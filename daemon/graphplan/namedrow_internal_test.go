@@ -9,7 +9,7 @@ import (
 
 // TestNamedSibling: a path the UI graph knows through one row of a list
 // goes through the row the command names instead — by a value of the
-// command (a name), not by a plain word — and only when the path's own row
+// command (a name) or in plain words — and only when the path's own row
 // is not named, and one other row is.
 func TestNamedSibling(t *testing.T) {
 	s := screenOf(t, `
@@ -38,6 +38,8 @@ func TestNamedSibling(t *testing.T) {
 	}{
 		{"mark the thread with Ezra as unread", dora, bob},
 		{"mark Ezra's thread as unread", dora, bob},
+		{"mark ezra's thread as unread", dora, bob}, // a name in lower case: no value, said
+		{"mark the dora and ezra threads as unread", dora, -1},
 		{"mark the thread with Dora as unread", dora, -1}, // the path's own row
 		{"mark the thread as unread", dora, -1},           // no row named
 		{"mark the threads with Dora and Ezra as unread", dora, -1},

@@ -400,20 +400,21 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // namedSibling returns the index in st.Elements of the row of the same
 // list as row i (a list row: same kind and class, both in a list) whose
 // name — its first text, before " · " — the command gives as a value (a
-// name, a quoted text, a number, a file name), when row i's name is
-// neither a value the command gives nor words it says: a path the UI
-// graph knows through one contact's row ("Dora" → More options → "Archive
-// thread") goes through the named one's ("… with Ezra …") instead, the
-// rows of a list leading to screens alike. -1 when row i is no list row,
-// or not exactly one other row is named.
+// name, a quoted text, a number, a file name) or says in plain words
+// ("mark ezra's thread …", written in lower case; "… the Alarm tab"),
+// when row i's name is neither: a path the UI graph knows through one
+// contact's row ("Dora" → More options → "Archive thread") goes through
+// the named one's ("… with Ezra …") instead, the rows of a list leading
+// to screens alike. -1 when row i is no list row, or not exactly one
+// other row is named.
 func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 	e := &st.Elements[i]
-	if len(rs.valueNames) == 0 || rs.givesValue(screen.RowName(e.Label)) || intent.Says(rs.cmd, screen.RowName(e.Label)) {
+	if rs.givesValue(screen.RowName(e.Label)) || intent.Says(rs.cmd, screen.RowName(e.Label)) {
 		return -1
 	}
 	found := -1
 	for j := range st.Elements {
-		if o := &st.Elements[j]; j != i && o.Kind == e.Kind && rs.givesValue(screen.RowName(o.Label)) {
+		if o := &st.Elements[j]; j != i && o.Kind == e.Kind && (rs.givesValue(screen.RowName(o.Label)) || intent.Says(rs.cmd, screen.RowName(o.Label))) {
 			if found >= 0 {
 				return -1
 			}

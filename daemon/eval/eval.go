@@ -157,6 +157,11 @@ type Report struct {
 	// not say (TaskRow.OtherRows): "remove contact Omar" done on Dora's
 	// contact ends on the same screen as on Omar's.
 	SucceededOtherRow int `json:"succeeded_other_row"`
+	// StraySwitch counts the learn runs, successful or not, that tapped a
+	// switch or checkbox the task's recording never tapped
+	// (TaskRow.StraySwitches): a setting of the owner's changed unasked,
+	// which a final screen may not show. To check by hand.
+	StraySwitch int `json:"stray_switch"`
 }
 
 // ReplayReport is the replay phase.
@@ -218,6 +223,8 @@ type TaskRow struct {
 	EndedElsewhere bool `json:"ended_elsewhere,omitempty"`
 	// OtherRows: the labels of those other rows (Report.SucceededOtherRow).
 	OtherRows []string `json:"other_rows,omitempty"`
+	// StraySwitches: the labels of those switches (Report.StraySwitch).
+	StraySwitches []string `json:"stray_switches,omitempty"`
 }
 
 // recorder wraps the simulated phone and logs every action with the
@@ -377,6 +384,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			row.MatchedSteps = dev.matchedSteps(task)
 			row.StrayValues = strayValues(task, res.Steps)
 			row.OtherRows = dev.otherRows(cfg.Data, app, task)
+			row.StraySwitches = dev.straySwitches(cfg.Data, app, task)
+			if len(row.StraySwitches) > 0 {
+				rep.StraySwitch++
+			}
 			if acts := task.Actions(); len(acts) > 0 {
 				row.EndedElsewhere = !dev.actedOn(acts[len(acts)-1].State)
 			}
@@ -574,6 +585,7 @@ func (r *Report) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "successful runs that typed a value the recording never typed (to check: another route may type what the recording tapped): %d\n", r.SucceededStray)
 		fmt.Fprintf(w, "successful runs that never acted on the screen of the recording's last action (to check: another route, or the last action not done): %d\n", r.SucceededElsewhere)
 		fmt.Fprintf(w, "successful runs that tapped another list row than the one the command names (the same final screen, another item): %d\n", r.SucceededOtherRow)
+		fmt.Fprintf(w, "runs that tapped a switch or checkbox the recording never tapped (a setting changed unasked; to check): %d\n", r.StraySwitch)
 	}
 	if r.ConfirmedYes+r.ConfirmedNo > 0 {
 		fmt.Fprintf(w, "unsure \"done\": the owner said done %d times, not done %d times (only confirmed runs are learned)\n", r.ConfirmedYes, r.ConfirmedNo)

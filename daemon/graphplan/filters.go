@@ -5,6 +5,7 @@ package graphplan
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -457,4 +458,74 @@ func (rs *runState) namesAll(label string) bool {
 		}
 	}
 	return n > 0
+}
+
+// modifiedHead drops the on-screen candidates that cover only the head
+// word of a two-word phrase of the command ("images" of "GIF images")
+// when another on-screen candidate of the same kind covers the word that
+// modifies it ("GIFs") among a dialog's options of the same kind, or a
+// step on this screen took that one already: the phrase names it, a kind
+// of the head's thing, not the head's own option. "do not display GIF images" had
+// unticked "Images" and "RAW images" of a filter before "GIFs".
+func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []candidate {
+	var words []intent.Token
+	for _, tok := range intent.Tokenize(rs.cmd) {
+		if tok.Kind == intent.KindWord {
+			words = append(words, tok)
+		}
+	}
+	literal := func(w string) []term {
+		var out []term
+		for _, t := range termsOf(w) {
+			if !strings.HasPrefix(string(t), "@") {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	drop := map[int]bool{}
+	if !daemon.IsDialog(st.Screen) {
+		return cands // a dialog's options: a screen's other controls are no kinds of one thing
+	}
+	for k := 1; k < len(words); k++ {
+		a, b := words[k-1], words[k]
+		if intent.IsStopword(a.Text) || intent.IsStopword(b.Text) {
+			continue
+		}
+		mod, head := literal(a.Orig), literal(b.Orig)
+		headAll := termsOf(b.Orig)
+		for i, c1 := range cands {
+			e1 := elementOf(st, c1)
+			if c1.via != 0 || e1 == nil || !anyOf(c1.covers, head) || slices.ContainsFunc(c1.covers, func(t term) bool { return !slices.Contains(headAll, t) }) {
+				continue // not an option covering the head word alone
+			}
+			for _, h := range st.History {
+				if h.Screen == st.Print && h.OK && anyOf(targetTerms(h.Target), mod) && !anyOf(targetTerms(h.Target), head) {
+					drop[i] = true // the phrase's option, taken already
+				}
+			}
+			for _, c2 := range cands {
+				if e2 := elementOf(st, c2); c2.via == 0 && e2 != nil && c2.element != c1.element && e2.Kind == e1.Kind && anyOf(c2.covers, mod) && !anyOf(c2.covers, head) {
+					drop[i] = true
+				}
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return cands
+	}
+	out := cands[:0:0]
+	for i, c := range cands {
+		if !drop[i] {
+			out = append(out, c)
+		} else if debugGraph {
+			fmt.Fprintf(os.Stderr, "graphplan: %q covers only the head of a phrase another option is named by\n", st.Elements[c.element].Label)
+		}
+	}
+	return out
+}
+
+// anyOf reports whether a and b share a term.
+func anyOf(a, b []term) bool {
+	return slices.ContainsFunc(a, func(t term) bool { return slices.Contains(b, t) })
 }

@@ -301,6 +301,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	cands := p.screenCandidates(rs, st, sem, weights)
 	cands = append(cands, p.graphCandidates(ctx, rs, st, g, sem, weights)...)
+	cands = rs.modifiedHead(st, cands)
 	// after scoring: it covers toggles already in the wanted state
 	remaining := rs.remaining(weights)
 	for i := range cands {

@@ -1,6 +1,7 @@
 package graphplan
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -420,6 +421,53 @@ func TestSpokenNameOnlyWhereANameIsGiven(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%q: value %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestModifiedHead: among a dialog's options, the ones covering only the
+// head word of a phrase of the command ("clips" of "loop clips") give way
+// to the one its modifier names ("Loops"), or that a step on this screen
+// took; on a screen that is no dialog, or where the words are not one
+// phrase, every option stays.
+func TestModifiedHead(t *testing.T) {
+	nodes := `
+	 {"id":1,"parent":0,"class":"android.widget.CheckBox","text":"Clips","checkable":true,"checked":true,"clickable":true,"bounds":[100,700,980,800],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.CheckBox","text":"Raw clips","checkable":true,"checked":true,"clickable":true,"bounds":[100,800,980,900],"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.CheckBox","text":"Loops","checkable":true,"checked":true,"clickable":true,"bounds":[100,900,980,1000],"enabled":true,"visible_to_user":true}`
+	clip, loop := termsOf("clips"), termsOf("loops")
+	for _, tc := range []struct {
+		name, command string
+		dialog        bool
+		loopsTaken    bool // a step on the screen tapped "Loops"; it is no candidate
+		want          []string
+	}{
+		{"the modifier's option", "do not show loop clips", true, false, []string{"Loops"}},
+		{"the modifier's option taken already", "do not show loop clips", true, true, nil},
+		{"no dialog", "do not show loop clips", false, false, []string{"Clips", "Raw clips", "Loops"}},
+		{"not one phrase", "do not show loops or clips", true, false, []string{"Clips", "Raw clips", "Loops"}},
+	} {
+		s := screenOf(t, nodes)
+		if tc.dialog {
+			s = dialogOf(t, nodes)
+		}
+		st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "filter"}
+		at := map[string]int{}
+		for i, e := range st.Elements {
+			at[e.Label] = i
+		}
+		cands := []candidate{{action: device.Tap, element: at["Clips"], covers: clip}, {action: device.Tap, element: at["Raw clips"], covers: clip}}
+		if tc.loopsTaken {
+			st.History = []daemon.StepRecord{{Screen: "filter", After: "filter", Action: device.Tap, OK: true, Label: "Loops", Target: screen.Describe(s, st.Elements[at["Loops"]].NodeID)}}
+		} else {
+			cands = append(cands, candidate{action: device.Tap, element: at["Loops"], covers: loop})
+		}
+		var got []string
+		for _, c := range newRunState(tc.command, "").modifiedHead(st, cands) {
+			got = append(got, st.Elements[c.element].Label)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -46,14 +46,8 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 	if !step.Target.InList || !screen.Describe(s, el.NodeID).InList {
 		return false
 	}
-	own := -1
-	for i := range st.Elements {
-		if screen.Describe(s, st.Elements[i].NodeID).Key() == step.Target.Key() {
-			own = i
-			break
-		}
-	}
-	if own < 0 || st.Elements[own].Kind != el.Kind || !slices.Contains(peers(s, &st.Elements[own]), el.Label) {
+	own := peerOf(s, st, step, el)
+	if own < 0 {
 		return false
 	}
 	theirs, ours := screen.RowName(el.Label), screen.RowName(st.Elements[own].Label)
@@ -111,14 +105,8 @@ func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *scr
 	if len(st.Strict) == 0 || len(st.Replaced) == 0 {
 		return false
 	}
-	own := -1
-	for i := range st.Elements {
-		if screen.Describe(s, st.Elements[i].NodeID).Key() == step.Target.Key() {
-			own = i
-			break
-		}
-	}
-	if own < 0 || st.Elements[own].Kind != el.Kind || !slices.Contains(peers(s, &st.Elements[own]), el.Label) {
+	own := peerOf(s, st, step, el)
+	if own < 0 {
 		return false
 	}
 	ours, theirs := contentStems(st.Elements[own].Label), contentStems(el.Label)
@@ -153,4 +141,19 @@ func without(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// peerOf returns the index in st.Elements of the element step targets on
+// the kept screen s when el is one of its peers (of its kind, in its
+// group), else -1.
+func peerOf(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen.Element) int {
+	for i := range st.Elements {
+		if screen.Describe(s, st.Elements[i].NodeID).Key() == step.Target.Key() {
+			if st.Elements[i].Kind != el.Kind || !slices.Contains(peers(s, &st.Elements[i]), el.Label) {
+				return -1
+			}
+			return i
+		}
+	}
+	return -1
 }

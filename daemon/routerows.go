@@ -124,7 +124,7 @@ func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *scr
 	// note") is another feature, whatever follows
 	for _, l := range []string{st.Elements[own].Label, el.Label} {
 		for _, w := range choiceWords(l) {
-			if st := intent.Stem(w); (st == onlyOurs[0] || st == onlyTheirs[0]) && intent.ActionWord(w) {
+			if stem := intent.Stem(w); (stem == onlyOurs[0] || stem == onlyTheirs[0]) && intent.ActionWord(w) {
 				return false
 			}
 		}

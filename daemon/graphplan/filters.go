@@ -460,14 +460,17 @@ func (rs *runState) namesAll(label string) bool {
 	return n > 0
 }
 
-// modifiedHead drops the on-screen candidates that cover only the head
-// word of a two-word phrase of the command ("images" of "GIF images")
-// when another on-screen candidate of the same kind covers the word that
-// modifies it ("GIFs") among a dialog's options of the same kind, or a
-// step on this screen took that one already: the phrase names it, a kind
-// of the head's thing, not the head's own option. "do not display GIF images" had
-// unticked "Images" and "RAW images" of a filter before "GIFs".
+// modifiedHead drops, on a dialog, the on-screen options that cover only
+// the head word of a two-word phrase of the command ("images" of "GIF
+// images") when another option of the same kind covers the word that
+// modifies it ("GIFs"), or a step on this screen took that one already:
+// the phrase names it, a kind of the head's thing, not the head's own
+// option. "do not display GIF images" had unticked "images" and "raw
+// images" of a filter before "GIFs".
 func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []candidate {
+	if !daemon.IsDialog(st.Screen) {
+		return cands // a dialog's options: a screen's other controls are no kinds of one thing
+	}
 	var words []intent.Token
 	for _, tok := range intent.Tokenize(rs.cmd) {
 		if tok.Kind == intent.KindWord {
@@ -484,9 +487,6 @@ func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []cand
 		return out
 	}
 	drop := map[int]bool{}
-	if !daemon.IsDialog(st.Screen) {
-		return cands // a dialog's options: a screen's other controls are no kinds of one thing
-	}
 	for k := 1; k < len(words); k++ {
 		a, b := words[k-1], words[k]
 		if intent.IsStopword(a.Text) || intent.IsStopword(b.Text) {

@@ -309,7 +309,7 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		rec.Target, rec.Label = target, el.Label
 	case !isSlot && step.Action == device.Tap && d.Action == device.Tap && swappedPeer(s, st, step, el):
 		// the flow's element with the command's word in place of the
-		// flow's ("Rotate left" for "Rotate right"): the replay taps it
+		// flow's ("Tilt left" for "Tilt right"): the replay taps it
 		// (run.rows), as another row named
 		rec.Target, rec.Label = target, el.Label
 	case !isSlot && step.Action == device.Tap && d.Action == device.Tap && otherRow(s, st, step, el, learned):

@@ -31,10 +31,10 @@ import (
 // (intent.VetoLiteral) is not where that value is a row the flow tapped
 // (unnamedRow), or where it asks for all of something the flow did
 // once. The same holds for an element that is the flow's with one word
-// swapped as the command swaps it (swappedPeer: "Rotate left" where the
-// flow learned for "rotate … right" tapped "Rotate right"), unless the
-// word swapped is an action: "Export all notes" in place of "Delete
-// note" is another feature, whose screens the flow never kept.
+// swapped as the command swaps it (swappedPeer: "Tilt left" where the
+// flow learned for "tilt … right" tapped "Tilt right"), unless the word
+// swapped is an action: "Share all sketches" in place of "Erase sketch"
+// is another feature, whose screens the flow never kept.
 
 // otherRow reports whether el, the element the checker chose on the kept
 // screen s where the flow's step taps another, is the list row the
@@ -99,8 +99,8 @@ func quoteAll(m map[int]string) string {
 // (peers), their labels the same but for one word each, el's a word the
 // command says in place of the flow's (PlanState.Strict), the target's
 // one of the flow's words it replaced (PlanState.Replaced) and does not
-// say ("Rotate left" for the flow's "Rotate right", "rotate … left"
-// against a flow learned for "rotate … right").
+// say ("Tilt left" for the flow's "Tilt right", "tilt … left" against
+// a flow learned for "tilt … right").
 func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen.Element) bool {
 	if len(st.Strict) == 0 || len(st.Replaced) == 0 {
 		return false
@@ -120,8 +120,8 @@ func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *scr
 	if !said(st.Strict, onlyTheirs[0]) || !said(st.Replaced, onlyOurs[0]) || intent.Says(st.Command, onlyOurs[0]) {
 		return false
 	}
-	// an action swapped ("Export all notes" for the flow's "Delete
-	// note") is another feature, whatever follows
+	// an action swapped ("Share all sketches" for the flow's "Erase
+	// sketch") is another feature, whatever follows
 	for _, l := range []string{st.Elements[own].Label, el.Label} {
 		for _, w := range choiceWords(l) {
 			if stem := intent.Stem(w); (stem == onlyOurs[0] || stem == onlyTheirs[0]) && intent.ActionWord(w) {

@@ -162,9 +162,9 @@ func elementOf(st *daemon.PlanState, c candidate) *screen.Element {
 // not back to the row whose summary reads "Roomy"). Text that is no
 // element to act on (a dialog's message) dominates nothing, nor does the
 // very tap the path begins with: ranked as low as its weaker self, the
-// path to a row behind a tab would lose to a rival path ("Recents" on
-// the way to the file the command names, below "More options" on the way
-// to a setting that only shares the tab's words).
+// path to a row behind a tab would lose to a rival path (the "Latest"
+// tab on the way to the file the command names, below the overflow menu
+// on the way to a setting that only shares the tab's words).
 func onScreenFirst(st *daemon.PlanState, cands []candidate) {
 	for i := range cands {
 		if cands[i].via == 0 || len(cands[i].covers) == 0 {
@@ -461,12 +461,12 @@ func (rs *runState) namesAll(label string) bool {
 }
 
 // modifiedHead drops, on a dialog, the on-screen options that cover only
-// the head word of a two-word phrase of the command ("images" of "GIF
-// images") when another option of the same kind covers the word that
-// modifies it ("GIFs"), or a step on this screen took that one already:
+// the head word of a two-word phrase of the command ("clips" of "loop
+// clips") when another option of the same kind covers the word that
+// modifies it ("Loops"), or a step on this screen took that one already:
 // the phrase names it, a kind of the head's thing, not the head's own
-// option. "do not display GIF images" had unticked "images" and "raw
-// images" of a filter before "GIFs".
+// option. "do not show loop clips" would untick a filter's "Clips" and
+// "Raw clips" before "Loops" (TestModifiedHead).
 func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []candidate {
 	if !daemon.IsDialog(st.Screen) {
 		return cands // a dialog's options: a screen's other controls are no kinds of one thing

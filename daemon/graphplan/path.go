@@ -401,7 +401,7 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // list as row i (a list row: same kind and class, both in a list) whose
 // name — its first text, before " · " — the command gives as a value (a
 // name, a quoted text, a number, a file name) or says in plain words
-// ("mark ezra's thread …", written in lower case; "… the Alarm tab"),
+// ("mark ezra's thread …", written in lower case; "… the Ledger tab"),
 // when row i's name is neither: a path the UI graph knows through one
 // contact's row ("Dora" → More options → "Archive thread") goes through
 // the named one's ("… with Ezra …") instead, the rows of a list leading

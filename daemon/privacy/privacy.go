@@ -33,6 +33,10 @@ var (
 	// 7-15 digits with the separators people and apps write in phone
 	// numbers, optionally starting with +
 	rePhone = regexp.MustCompile(`(?:\+|\b)\d(?:[ ().-]{0,2}\d){6,14}\b`)
+	// a calendar date in digits, which rePhone also matches: day, month
+	// and year (or year first) with one separator repeated, "30.06.2023",
+	// "2023-06-30", "6/30/2023"
+	reDate = regexp.MustCompile(`^(?:\d{1,2}([./-])\d{1,2}([./-])\d{4}|\d{4}([./-])\d{1,2}([./-])\d{1,2})$`)
 	// a value after a word that introduces a secret, in the languages the
 	// safety vocabulary covers: "password hunter2", "PIN is 1234",
 	// "mot de passe : 'x y'"
@@ -72,7 +76,39 @@ func Redact(s string, secrets []string, pii bool) string {
 	}
 	s = reEmail.ReplaceAllString(s, EmailMark)
 	s = reCard.ReplaceAllString(s, CardMark)
-	return rePhone.ReplaceAllString(s, PhoneMark)
+	return rePhone.ReplaceAllStringFunc(s, func(m string) string {
+		if isDate(m) {
+			return m // a row's date ("test.m4a · 30.06.2023") is no phone number
+		}
+		return PhoneMark
+	})
+}
+
+// isDate reports whether m, a run of digits rePhone matched, is a date
+// (reDate, one separator used twice, a month of 1–12 and a day of 1–31 in
+// either order) rather than a phone number.
+func isDate(m string) bool {
+	g := reDate.FindStringSubmatch(m)
+	if g == nil || g[1] != g[2] || g[3] != g[4] {
+		return false
+	}
+	parts := strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == '/' || r == '-' })
+	if len(parts[0]) == 4 {
+		parts = []string{parts[2], parts[1]} // year first: day, month
+	}
+	a, b := atoi(parts[0]), atoi(parts[1])
+	day := func(n int) bool { return n >= 1 && n <= 31 }
+	month := func(n int) bool { return n >= 1 && n <= 12 }
+	return day(a) && month(b) || month(a) && day(b)
+}
+
+// atoi is the value of a run of at most 4 ASCII digits.
+func atoi(d string) int {
+	n := 0
+	for _, c := range d {
+		n = 10*n + int(c-'0')
+	}
+	return n
 }
 
 // RedactJSON redacts the string values of a JSON document (an event's

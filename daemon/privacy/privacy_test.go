@@ -42,6 +42,13 @@ func TestRedact(t *testing.T) {
 		{"set an alarm for 7:30", "set an alarm for 7:30", true},
 		{"resize to 1000:473", "resize to 1000:473", true},
 		{"in 2023", "in 2023", true},
+		{"memo.m4a · 124 kB · 30.06.2023, 12:26 PM", "memo.m4a · 124 kB · 30.06.2023, 12:26 PM", true},
+		{"due 2023-06-30 or 6/30/2023", "due 2023-06-30 or 6/30/2023", true},
+		{"call 06.12.34.56.78", "call [phone]", true},
+		{"call 30.06-2023", "call [phone]", true},   // two separators: no date
+		{"call 45.67.8901", "call [phone]", true},   // no month, no day
+		{"ring 555-123-4567", "ring [phone]", true}, // 3-3-4: no date
+
 		{"call 0612345678 pw hunter2", "call 0612345678 pw [secret]", false},
 	} {
 		if got := Redact(tt.in, []string{"hunter2"}, tt.pii); got != tt.want {

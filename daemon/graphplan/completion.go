@@ -472,7 +472,9 @@ func answeredAbout(h daemon.StepRecord, value string) bool {
 // screen whose button exports. That screen is the second half of the same
 // operation; leaving it untouched would drop it. The verb is the
 // command's first word that is no stopword ("print …", "please export
-// …"); on the app's own screens (a tab, a menu of the app) nothing is
+// …"), as written or, when the tap that handed over does not write it,
+// by its concept ("phone Dora": "Dial her", then "Ring now"); on the
+// app's own screens (a tab, a menu of the app) nothing is
 // carried on this way, nor where two buttons carry the verb, nor by a
 // button that also names another action (otherAction).
 func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
@@ -485,8 +487,16 @@ func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
 		return candidate{}, false
 	}
 	verb := rs.verb
-	if !rs.hasVerb || !slices.Contains(targetTerms(last.Target), verb) {
+	if !rs.hasVerb {
 		return candidate{}, false
+	}
+	if !slices.Contains(targetTerms(last.Target), verb) {
+		// the verb's concept, when the first word has one
+		c := slices.IndexFunc(termsOf(string(verb)), func(t term) bool { return strings.HasPrefix(string(t), "@") })
+		if c < 0 || !slices.Contains(targetTerms(last.Target), termsOf(string(verb))[c]) {
+			return candidate{}, false
+		}
+		verb = termsOf(string(verb))[c]
 	}
 	found := -1
 	for i := range st.Elements {

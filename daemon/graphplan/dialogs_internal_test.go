@@ -264,3 +264,36 @@ func TestOptionBeforeAccepting(t *testing.T) {
 		}
 	}
 }
+
+// TestCarryOnByTheVerbsConcept: a command whose verb the labels do not
+// write ("phone Dora") is carried on, on another package's screen, by the
+// one button carrying the verb's concept, when the tap that handed it
+// over carried the concept too ("Dial her" then "Ring now"); a verb of no
+// concept is carried on only word for word.
+func TestCarryOnByTheVerbsConcept(t *testing.T) {
+	keypad := `
+	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"0123","bounds":[0,200,1080,300],"clickable":true,"editable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Ring now","bounds":[400,1900,680,2050],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Add to people","bounds":[0,1900,380,2050],"clickable":true,"enabled":true,"visible_to_user":true}`
+	for _, tc := range []struct {
+		name, command, tapped, want string
+	}{
+		{"the verb's concept on both taps", "phone Dora", "Dial her", "Ring now"},
+		{"the tap that handed over carries no concept of the verb", "phone Dora", "Her card", ""},
+		{"a verb of no concept", "wibble Dora", "Dial her", ""},
+	} {
+		s := screenOf(t, keypad)
+		s.Package = "org.example.keypad"
+		rs := newRunState(tc.command, "Chatter")
+		st := &daemon.PlanState{Package: "org.example.chatter", Screen: s, Elements: screen.Elements(s), Print: "keypad",
+			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: tc.tapped}, Screen: "thread", After: "keypad", OK: true, Changed: true}}}
+		c, ok := rs.carryOn(st)
+		got := ""
+		if ok {
+			got = st.Elements[c.element].Label
+		}
+		if got != tc.want {
+			t.Errorf("%s: carried on by %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -492,11 +492,12 @@ func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
 	}
 	if !slices.Contains(targetTerms(last.Target), verb) {
 		// the verb's concept, when the first word has one
-		c := slices.IndexFunc(termsOf(string(verb)), func(t term) bool { return strings.HasPrefix(string(t), "@") })
-		if c < 0 || !slices.Contains(targetTerms(last.Target), termsOf(string(verb))[c]) {
+		ts := termsOf(string(verb))
+		c := slices.IndexFunc(ts, func(t term) bool { return strings.HasPrefix(string(t), "@") })
+		if c < 0 || !slices.Contains(targetTerms(last.Target), ts[c]) {
 			return candidate{}, false
 		}
-		verb = termsOf(string(verb))[c]
+		verb = ts[c]
 	}
 	found := -1
 	for i := range st.Elements {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -96,19 +97,11 @@ func isDate(m string) bool {
 	if len(parts[0]) == 4 {
 		parts = []string{parts[2], parts[1]} // year first: day, month
 	}
-	a, b := atoi(parts[0]), atoi(parts[1])
+	a, _ := strconv.Atoi(parts[0])
+	b, _ := strconv.Atoi(parts[1]) // digits only: reDate matched
 	day := func(n int) bool { return n >= 1 && n <= 31 }
 	month := func(n int) bool { return n >= 1 && n <= 12 }
 	return day(a) && month(b) || month(a) && day(b)
-}
-
-// atoi is the value of a run of at most 4 ASCII digits.
-func atoi(d string) int {
-	n := 0
-	for _, c := range d {
-		n = 10*n + int(c-'0')
-	}
-	return n
 }
 
 // RedactJSON redacts the string values of a JSON document (an event's

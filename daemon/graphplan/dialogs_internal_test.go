@@ -132,12 +132,7 @@ func TestCarryOnInAnotherPackage(t *testing.T) {
 		rs := newRunState("print the ledger note", "Jotter")
 		st := &daemon.PlanState{Package: "org.example.jotter", Screen: s, Elements: screen.Elements(s), Print: "spool",
 			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Print"}, Screen: "menu", After: "spool", OK: true, Changed: true}}}
-		c, ok := rs.carryOn(st)
-		got := ""
-		if ok {
-			got = st.Elements[c.element].Label
-		}
-		if got != tc.want {
+		if got := carriedBy(rs, st); got != tc.want {
 			t.Errorf("%s: carried on by %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -287,13 +282,16 @@ func TestCarryOnByTheVerbsConcept(t *testing.T) {
 		rs := newRunState(tc.command, "Chatter")
 		st := &daemon.PlanState{Package: "org.example.chatter", Screen: s, Elements: screen.Elements(s), Print: "keypad",
 			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: tc.tapped}, Screen: "thread", After: "keypad", OK: true, Changed: true}}}
-		c, ok := rs.carryOn(st)
-		got := ""
-		if ok {
-			got = st.Elements[c.element].Label
-		}
-		if got != tc.want {
+		if got := carriedBy(rs, st); got != tc.want {
 			t.Errorf("%s: carried on by %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// carriedBy is the label of the button carryOn taps on st, "" for none.
+func carriedBy(rs *runState, st *daemon.PlanState) string {
+	if c, ok := rs.carryOn(st); ok {
+		return st.Elements[c.element].Label
+	}
+	return ""
 }

@@ -110,7 +110,7 @@ func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *scr
 		return false
 	}
 	ours, theirs := contentStems(st.Elements[own].Label), contentStems(el.Label)
-	onlyOurs, onlyTheirs := without(ours, theirs), without(theirs, ours)
+	onlyOurs, onlyTheirs := withoutWords(ours, setOf(theirs)), withoutWords(theirs, setOf(ours))
 	if len(onlyOurs) != 1 || len(onlyTheirs) != 1 || len(ours) < 2 {
 		return false
 	}
@@ -130,17 +130,6 @@ func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *scr
 		}
 	}
 	return true
-}
-
-// without returns the stems of a that b lacks.
-func without(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // peerOf returns the index in st.Elements of the element step targets on

@@ -477,11 +477,11 @@ func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []cand
 			words = append(words, tok)
 		}
 	}
-	literal := func(w string) []term {
-		var out []term
+	literal := func(w string) map[term]bool { // a word's terms as written, not its concepts
+		out := map[term]bool{}
 		for _, t := range termsOf(w) {
 			if !strings.HasPrefix(string(t), "@") {
-				out = append(out, t)
+				out[t] = true
 			}
 		}
 		return out
@@ -494,21 +494,19 @@ func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []cand
 		}
 		mod, head := literal(a.Orig), literal(b.Orig)
 		headAll := termsOf(b.Orig)
+		taken := slices.ContainsFunc(st.History, func(h daemon.StepRecord) bool {
+			// the phrase's option, taken already on this screen
+			return h.Screen == st.Print && h.OK && anyIn(targetTerms(h.Target), mod) && !anyIn(targetTerms(h.Target), head)
+		})
 		for i, c1 := range cands {
 			e1 := elementOf(st, c1)
-			if c1.via != 0 || e1 == nil || !anyOf(c1.covers, head) || slices.ContainsFunc(c1.covers, func(t term) bool { return !slices.Contains(headAll, t) }) {
+			if c1.via != 0 || e1 == nil || !anyIn(c1.covers, head) || slices.ContainsFunc(c1.covers, func(t term) bool { return !slices.Contains(headAll, t) }) {
 				continue // not an option covering the head word alone
 			}
-			for _, h := range st.History {
-				if h.Screen == st.Print && h.OK && anyOf(targetTerms(h.Target), mod) && !anyOf(targetTerms(h.Target), head) {
-					drop[i] = true // the phrase's option, taken already
-				}
-			}
-			for _, c2 := range cands {
-				if e2 := elementOf(st, c2); c2.via == 0 && e2 != nil && c2.element != c1.element && e2.Kind == e1.Kind && anyOf(c2.covers, mod) && !anyOf(c2.covers, head) {
-					drop[i] = true
-				}
-			}
+			drop[i] = drop[i] || taken || slices.ContainsFunc(cands, func(c2 candidate) bool {
+				e2 := elementOf(st, c2)
+				return c2.via == 0 && e2 != nil && c2.element != c1.element && e2.Kind == e1.Kind && anyIn(c2.covers, mod) && !anyIn(c2.covers, head)
+			})
 		}
 	}
 	if len(drop) == 0 {
@@ -523,9 +521,4 @@ func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []cand
 		}
 	}
 	return out
-}
-
-// anyOf reports whether a and b share a term.
-func anyOf(a, b []term) bool {
-	return slices.ContainsFunc(a, func(t term) bool { return slices.Contains(b, t) })
 }

@@ -5,6 +5,7 @@
 package graphplan
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -281,4 +282,90 @@ func clauseVerbs(cmd string, verbs []string) []term {
 		}
 	}
 	return out
+}
+
+// bareName returns the name a command gives the thing it creates when
+// it writes the name with no naming word and no quote marks, in lower
+// case as people type and speak it: "new event dentist", "create a
+// weekly repeating event gym and save it", "add event: yoga". The name
+// is the run of words right after the thing's noun — the creating word
+// (concept add, an action word: "new", "create") followed by words the
+// app knows (known: the UI graph's or the screen's) — up to the clause's
+// end: a word of queryEnds, "that"/"which", a participle ("… sorted by
+// date", "… repeating every day"), a comma, or the command's end. Every
+// word of the name is one the app does not know and no action word; at
+// most maxQueryWords of them. Anything else — a known or action word
+// inside the run, a number, no known noun before it ("add argentina
+// holidays") — is no name: the command is read as before, and the
+// planner types nothing it has not been told.
+func bareName(cmd string, u intent.Command, known func(term) bool) (intent.Value, bool) {
+	knows := func(w string) bool {
+		return slices.ContainsFunc(termsOf(w), func(t term) bool { return known(t) })
+	}
+	toks := u.Tokens
+	at := slices.IndexFunc(toks, func(t intent.Token) bool {
+		return t.Kind == intent.KindWord && intent.ActionWord(t.Text) && slices.Contains(intent.Concepts(t.Text), "add")
+	})
+	if at < 0 {
+		return intent.Value{}, false
+	}
+	noun := false
+	j := at + 1
+	for ; j < len(toks); j++ {
+		t := toks[j]
+		if t.Kind != intent.KindWord || strings.Contains(cmd[toks[j-1].End:t.Start], ",") {
+			return intent.Value{}, false
+		}
+		if intent.IsStopword(t.Text) {
+			if noun {
+				return intent.Value{}, false // "add a timer for 7 am": what follows is no name
+			}
+			continue
+		}
+		if !knows(t.Text) {
+			break
+		}
+		noun = true
+	}
+	if !noun || j == len(toks) {
+		return intent.Value{}, false
+	}
+	first, end := j, len(toks)
+	for ; j < len(toks); j++ {
+		t := toks[j]
+		if j > first && (nameEnds[t.Text] || strings.Contains(cmd[toks[j-1].End:t.Start], ",")) {
+			end = j
+			break
+		}
+		if t.Kind != intent.KindWord {
+			return intent.Value{}, false
+		}
+		if intent.ActionWord(t.Text) || knows(t.Text) {
+			if j > first && participle(t.Text) {
+				end = j
+				break
+			}
+			return intent.Value{}, false
+		}
+	}
+	if end-first > maxQueryWords {
+		return intent.Value{}, false
+	}
+	from, to := toks[first].Start, toks[end-1].End
+	return intent.Value{Text: cmd[from:to], Kind: intent.KindQuoted, Start: from, End: to}, true
+}
+
+// nameEnds are the words that end a bare name (bareName): those that end
+// an unquoted search query (queryEnds) and the relative pronouns.
+var nameEnds = func() map[string]bool {
+	m := maps.Clone(queryEnds)
+	m["that"], m["which"], m["to"], m["for"], m["at"] = true, true, true, true, true
+	return m
+}()
+
+// participle reports whether w is written as a present or past
+// participle ("repeating", "sorted"), which opens a clause that modifies
+// the noun before it.
+func participle(w string) bool {
+	return len(w) > 4 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed"))
 }

@@ -73,3 +73,50 @@ func TestSearchQueryTyped(t *testing.T) {
 		t.Errorf("with no graph to tell shown words: values %+v, want none", plain.values)
 	}
 }
+
+// TestBareName: a name said bare for what the command creates is the run
+// of words the app does not know right after the thing's noun, up to the
+// clause's end; nothing when a word of the run is known or an action,
+// when no known noun comes first, or when a stopword or number follows
+// the noun.
+func TestBareName(t *testing.T) {
+	shown := map[term]bool{}
+	for _, w := range []string{"entri", "@entry", "weekly", "ledger", "shelf", "favorit", "timer", "minut", "week", "sort", "@sort", "@add", "@save", "save"} {
+		shown[term(w)] = true
+	}
+	known := func(tm term) bool { return shown[tm] || tm == "new" }
+	for _, tc := range []struct{ cmd, want string }{
+		{"new entry plumber", "plumber"},
+		{"add entry: zorbit", "zorbit"},
+		{"create a weekly entry glimwick and save it", "glimwick"},
+		{"new entry glim wick that repeats every week", "glim wick"},
+		{"new ledger plumber zorbit on friday", "plumber zorbit"},
+		{"create a ledger plumber sorted by date", "plumber"},
+		{"new ledger plumber, sorted by date", "plumber"},
+		{"add zorbit to favorites", ""},             // no known noun before the name: an existing thing
+		{"add a timer for 5 minutes", ""},           // a stopword after the noun
+		{"new entry plumber shelf", ""},             // a known word inside the run
+		{"new entry plumber delete", ""},            // an action word inside the run
+		{"new entry a b c d e", ""},                 // too long for a name
+		{"open entry plumber", ""},                  // nothing created
+		{"create a ledger entry call the kids", ""}, // an action in the run
+		{"new entry 42", ""},                        // a number, not a name
+	} {
+		u := intent.Understand(tc.cmd)
+		v, ok := bareName(tc.cmd, u, known)
+		if got := map[bool]string{true: v.Text}[ok]; got != tc.want {
+			t.Errorf("bareName(%q) = %q, %v; want %q", tc.cmd, v.Text, ok, tc.want)
+		}
+		if ok && tc.cmd[v.Start:v.End] != v.Text {
+			t.Errorf("bareName(%q): %q is not the command's text at [%d, %d)", tc.cmd, v.Text, v.Start, v.End)
+		}
+	}
+	// the run types it as a name, as it would a quoted one
+	rs := newRunStateIn("new entry plumber", "", known)
+	if len(rs.values) != 1 || rs.values[0].text != "plumber" || !rs.values[0].names || !rs.values[0].quoted {
+		t.Errorf("values of %q = %+v, want the name \"plumber\" to type", rs.cmd, rs.values)
+	}
+	if rs := newRunStateIn("new entry plumber", "", nil); len(rs.values) != 0 {
+		t.Errorf("values of %q with no app words known = %+v, want none", rs.cmd, rs.values)
+	}
+}

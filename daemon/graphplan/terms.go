@@ -363,6 +363,16 @@ func newRunStateIn(cmd, appLabel string, known func(term) bool) *runState {
 			query = q
 		}
 	}
+	var created intent.Value // a name said bare for what the command creates (bareName)
+	if rs.adds && !rs.search && known != nil && !slices.ContainsFunc(u.Values, func(v intent.Value) bool {
+		return v.Kind == intent.KindWord || v.Kind == intent.KindQuoted || intent.IsFileName(v)
+	}) {
+		if v, ok := bareName(cmd, u, known); ok {
+			created = v
+			u.Values = append(slices.Clone(u.Values), v)
+			slices.SortFunc(u.Values, func(a, b intent.Value) int { return a.Start - b.Start })
+		}
+	}
 	var message intent.Value // the text of a message to send, written as said
 	if mv, ok := messageValue(cmd, u.Values); ok && rs.sends {
 		message = mv
@@ -378,7 +388,7 @@ func newRunStateIn(cmd, appLabel string, known func(term) bool) *runState {
 		// those naming the app ("… of the Jotter app to 140%" names no
 		// field)
 		ctx := wordsBefore(cmd[:v.Start], 2, func(t term) bool { return !named && rs.appWords[t] })
-		val := value{at: v.Start, text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v) || v == message,
+		val := value{at: v.Start, text: v.Text, quoted: named, file: intent.IsFileName(v), context: ctx, names: namesValue(cmd[:v.Start]) || rs.adds && createdName(cmd, v) || v == message || v == created,
 			quantity: v.Kind == intent.KindNumber && measured(u, v), query: v == query && query.End > 0}
 		if d, said, ok := commandDuration(u, v); ok {
 			val.dur, val.durTerms = d, termsOf(said)

@@ -288,9 +288,9 @@ func clauseVerbs(cmd string, verbs []string) []term {
 // it writes the name with no naming word and no quote marks, in lower
 // case as people type and speak it: "new event dentist", "create a
 // weekly repeating event gym and save it", "add event: yoga". The name
-// is the run of words right after the thing's noun — the creating word
-// (concept add, an action word: "new", "create") followed by words the
-// app knows (known: the UI graph's or the screen's) — up to the clause's
+// is the run of words right after the thing's noun — a word the app
+// knows (known: the UI graph's or the screen's) after the creating word
+// (concept add, an action word: "new", "create") — up to the clause's
 // end: a word of queryEnds, "that"/"which", a participle ("… sorted by
 // date", "… repeating every day"), a comma, or the command's end. Every
 // word of the name is one the app does not know and no action word; at
@@ -323,7 +323,10 @@ func bareName(cmd string, u intent.Command, known func(term) bool) (intent.Value
 			continue
 		}
 		if !knows(t.Text) {
-			break
+			if noun {
+				break
+			}
+			continue // a modifier the app does not show ("a weekly event"), or no noun at all
 		}
 		noun = true
 	}

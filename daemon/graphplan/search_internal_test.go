@@ -89,6 +89,7 @@ func TestBareName(t *testing.T) {
 		{"new entry plumber", "plumber"},
 		{"add entry: zorbit", "zorbit"},
 		{"create a weekly entry glimwick and save it", "glimwick"},
+		{"create a fortnightly entry glimwick", "glimwick"}, // a modifier the app does not know
 		{"new entry glim wick that repeats every week", "glim wick"},
 		{"new ledger plumber zorbit on friday", "plumber zorbit"},
 		{"create a ledger plumber sorted by date", "plumber"},

@@ -475,8 +475,11 @@ func answeredAbout(h daemon.StepRecord, value string) bool {
 // …"), as written or, when the tap that handed over does not write it,
 // by its concept ("phone Dora": "Dial her", then "Ring now"); on the
 // app's own screens (a tab, a menu of the app) nothing is
-// carried on this way, nor where two buttons carry the verb, nor by a
-// button that also names another action (otherAction).
+// carried on this way, nor after a tap made on the other package's
+// screen already ("Tilt left" in an editor the app opened: the operation
+// is done there, not handed over; runState.pkgAt), nor where two buttons
+// carry the verb, nor by a button that also names another action
+// (otherAction).
 func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
 	n := len(st.History)
 	if rs.carried || n == 0 || st.Screen == nil || st.Package == "" || st.Screen.ForegroundPackage() == "" || st.Screen.ForegroundPackage() == st.Package {
@@ -485,6 +488,9 @@ func (rs *runState) carryOn(st *daemon.PlanState) (candidate, bool) {
 	last := st.History[n-1]
 	if last.Action != device.Tap || !last.OK || last.After != st.Print || last.Screen == st.Print {
 		return candidate{}, false
+	}
+	if pkg, ok := rs.pkgAt[last.Screen]; ok && pkg == st.Screen.ForegroundPackage() {
+		return candidate{}, false // the tap was made on this package's screen: it handed nothing over
 	}
 	verb := rs.verb
 	if !rs.hasVerb {
@@ -547,4 +553,16 @@ func leadingVerb(cmd string) (term, bool) {
 		return ts[len(ts)-1], true
 	}
 	return "", false
+}
+
+// sawPackage records the foreground package of st's screen under its
+// fingerprint (runState.pkgAt).
+func (rs *runState) sawPackage(st *daemon.PlanState) {
+	if st.Screen == nil || st.Print == "" {
+		return
+	}
+	if rs.pkgAt == nil {
+		rs.pkgAt = map[string]string{}
+	}
+	rs.pkgAt[st.Print] = st.Screen.ForegroundPackage()
 }

@@ -108,8 +108,9 @@ func TestReopenInDialogLeavesCheckBoxes(t *testing.T) {
 
 // TestCarryOnInAnotherPackage: a tap that did the command's verb ("Print")
 // and handed the work to another package's screen is carried on by that
-// screen's one button with the verb; not on the app's own screen, not by
-// a button naming another action too, not where two buttons carry it.
+// screen's one button with the verb; not on the app's own screen, not
+// after a tap made on that package's screen already, not by a button
+// naming another action too, not where two buttons carry it.
 func TestCarryOnInAnotherPackage(t *testing.T) {
 	spooler := `
 	 {"id":1,"parent":0,"class":"android.widget.TextView","text":"Copies: 1","bounds":[0,200,1080,300],"enabled":true,"visible_to_user":true},
@@ -120,16 +121,24 @@ func TestCarryOnInAnotherPackage(t *testing.T) {
 	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Cancel print","bounds":[0,1900,400,2050],"clickable":true,"enabled":true,"visible_to_user":true}`
 	for _, tc := range []struct {
 		name, pkg, nodes, want string
+		tappedIn               string // the package of the screen the "Print" tap was made on, "" unseen
 	}{
-		{"another package", "org.example.spooler", spooler, "Save to file"},
-		{"the app's own screen", "org.example.jotter", spooler, ""},
-		{"two buttons carry the verb", "org.example.spooler", spooler + second, ""},
-		{"the only other one names another action", "org.example.spooler", strings.Replace(spooler, "Save to file", "Cancel print", 1), ""},
-		{"beside a cancel", "org.example.spooler", spooler + other, "Save to file"},
+		{"another package", "org.example.spooler", spooler, "Save to file", ""},
+		{"handed over from the app", "org.example.spooler", spooler, "Save to file", "org.example.jotter"},
+		{"tapped in that package already: nothing handed over", "org.example.spooler", spooler, "", "org.example.spooler"},
+		{"the app's own screen", "org.example.jotter", spooler, "", ""},
+		{"two buttons carry the verb", "org.example.spooler", spooler + second, "", ""},
+		{"the only other one names another action", "org.example.spooler", strings.Replace(spooler, "Save to file", "Cancel print", 1), "", ""},
+		{"beside a cancel", "org.example.spooler", spooler + other, "Save to file", ""},
 	} {
 		s := screenOf(t, tc.nodes)
 		s.Package = tc.pkg
 		rs := newRunState("print the ledger note", "Jotter")
+		if tc.tappedIn != "" {
+			menu := screenOf(t, spooler)
+			menu.Package = tc.tappedIn
+			rs.sawPackage(&daemon.PlanState{Screen: menu, Print: "menu"})
+		}
 		st := &daemon.PlanState{Package: "org.example.jotter", Screen: s, Elements: screen.Elements(s), Print: "spool",
 			History: []daemon.StepRecord{{Action: device.Tap, Target: screen.Descriptor{Text: "Print"}, Screen: "menu", After: "spool", OK: true, Changed: true}}}
 		if got := carriedBy(rs, st); got != tc.want {

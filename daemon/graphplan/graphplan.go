@@ -266,6 +266,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 	}
 	rs := p.state(st, g)
 	p.fold(rs, st)
+	rs.sawPackage(st)
 	if rs.stale >= MaxStale {
 		return daemon.Decision{Action: daemon.ActFail, Element: -1, Confidence: 0,
 			Reason: fmt.Sprintf("%d steps in a row did nothing the command asks", rs.stale)}, nil

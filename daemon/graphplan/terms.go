@@ -113,11 +113,15 @@ type runState struct {
 	// confirmedDialog: the positive button of a final dialog was tapped;
 	// deleteConfirmed: it confirmed a deletion the command asks for
 	confirmedDialog, deleteConfirmed bool
-	verbs                            []term  // the command's action concepts (intent.Understanding.Verbs)
-	carried                          bool    // carryOn tapped the button that carries on the last step's verb
-	reopened                         int     // history length at the last reopenInDialog
-	unknown                          float64 // weight of command words no element of the app carries
-	search                           bool    // the command asks to search: names go into search fields
+	verbs                            []term // the command's action concepts (intent.Understanding.Verbs)
+	carried                          bool   // carryOn tapped the button that carries on the last step's verb
+	// pkgAt: the foreground package of each screen the run saw, by
+	// fingerprint (sawPackage), by which carryOn tells a tap that handed
+	// the operation to another package from one made there
+	pkgAt    map[string]string
+	reopened int     // history length at the last reopenInDialog
+	unknown  float64 // weight of command words no element of the app carries
+	search   bool    // the command asks to search: names go into search fields
 	// afterSearch: the terms of what the command asks to do with a search
 	// result ("… and open it", "… and play it"); searched: the value typed
 	// into a search field; resultOpened: a result carrying it was tapped

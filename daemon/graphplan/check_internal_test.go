@@ -229,6 +229,32 @@ func TestNarrowsScope(t *testing.T) {
 	}
 }
 
+// TestSettingAfterCreated: once the form of what the command creates was
+// filled and saved, a switch or check box of the app is no part of it —
+// unless the command sets something on or off; a radio button (an
+// option), or the same switch before the save, is read as before.
+func TestSettingAfterCreated(t *testing.T) {
+	sw := screen.Descriptor{Class: "android.widget.Switch", Text: "Begin the fortnight on Tuesday", Checkable: true}
+	radio := screen.Descriptor{Class: "android.widget.RadioButton", Text: "Fortnightly", Checkable: true}
+	for _, tc := range []struct {
+		name, command   string
+		committed, want bool
+		d               screen.Descriptor
+	}{
+		{"saved", "new entry plumber that repeats every fortnight", true, true, sw},
+		{"not saved yet", "new entry plumber that repeats every fortnight", false, false, sw},
+		{"an option", "new entry plumber that repeats every fortnight", true, false, radio},
+		{"the command sets something on", "new entry plumber and turn on begin the fortnight on tuesday", true, false, sw},
+		{"nothing created", "open entry plumber, every fortnight", true, false, sw},
+	} {
+		rs := newRunState(tc.command, "")
+		rs.committed, rs.typed = tc.committed, 1
+		if got := rs.settingAfterCreated(tc.d); got != tc.want {
+			t.Errorf("%s: %q, %q: %v, want %v", tc.name, tc.command, tc.d.Label(), got, tc.want)
+		}
+	}
+}
+
 // TestDialogOptionCommitted: an option picked in a dialog, then its OK,
 // is a committed choice (the command ends unless most of it is left); an
 // OK with nothing picked or typed commits nothing.

@@ -50,8 +50,21 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "a tab beside the one a step chose for the command would leave it"
 	case c.via == 0 && elementOf(st, c) != nil && rs.narrowsScope(screen.Describe(st.Screen, elementOf(st, c).NodeID)):
 		return "a switch that narrows what the change applies to, which the command does not ask"
+	case c.via == 0 && elementOf(st, c) != nil && rs.settingAfterCreated(screen.Describe(st.Screen, elementOf(st, c).NodeID)):
+		return "a setting of the app, after what the command creates was saved"
 	}
 	return ""
+}
+
+// settingAfterCreated reports whether d is a switch or check box (no
+// radio button: an option) while the run has saved a form it typed the
+// command's values into (runState.committed) for a command that creates
+// something and sets nothing on or off: "new event gym that repeats every
+// week" is done once the event is saved, and its words left over
+// describe the event — never "Start week on Sunday" in the app's
+// settings.
+func (rs *runState) settingAfterCreated(d screen.Descriptor) bool {
+	return rs.committed && rs.adds && rs.typed > 0 && !rs.switches && isToggle(d) && !isRadio(d)
 }
 
 // narrowsScope reports whether d is a switch or check box whose label

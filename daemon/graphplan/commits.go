@@ -488,22 +488,28 @@ func (rs *runState) deletionDone(weights map[term]float64, pending int) (daemon.
 
 // formRow returns, before a form is committed, a tap on an element of the
 // form (no switch or check box) whose own label carries a word of the
-// command no step covered, when the UI graph records that its tap offers
-// another such word (a "Never repeats" row whose dialog offers
-// "Fortnightly" for "… repeating fortnightly, and save it"): the rest of
-// the command is done from the form, and its commit comes after.
+// command no step covered, as written or by its meaning (meantBy: "No
+// recurrence" for "repeating", a row then scored down to half the bar),
+// when the UI graph records that its tap offers another such word (a
+// "Never repeats" row whose dialog offers "Fortnightly" for "… repeating
+// fortnightly, and save it"): the rest of the command is done from the
+// form, and its commit comes after.
 func (rs *runState) formRow(st *daemon.PlanState, g *appGraph, cands []candidate) (candidate, bool) {
 	for _, c := range cands {
-		if c.via != 0 || c.action != device.Tap || c.element < 0 || c.score < MinScore {
+		if c.via != 0 || c.action != device.Tap || c.element < 0 || c.score < MinScore/2 {
 			continue
 		}
 		el := &st.Elements[c.element]
-		if d := screen.Describe(st.Screen, el.NodeID); d.Checkable {
+		d := screen.Describe(st.Screen, el.NodeID)
+		if c.score < MinScore && !slices.ContainsFunc(c.covers, func(t term) bool { return rs.meantBy(d, t) }) {
+			continue // a row covering a word by its meaning alone is scored down; what its tap offers vouches for it
+		}
+		if d.Checkable {
 			continue
 		}
 		own := termsOf(el.Label)
 		if !slices.ContainsFunc(c.covers, func(t term) bool {
-			return slices.Contains(own, t) && rs.literalIn([]term{t}, false) && !rs.commitOnly([]term{t})
+			return (slices.Contains(own, t) && rs.literalIn([]term{t}, false) || rs.meantBy(d, t)) && !rs.commitOnly([]term{t})
 		}) {
 			continue
 		}
@@ -515,4 +521,13 @@ func (rs *runState) formRow(st *daemon.PlanState, g *appGraph, cands []candidate
 		}
 	}
 	return candidate{}, false
+}
+
+// meantBy reports whether the command's word t (a term as written, no
+// concept) is covered by the meaning of d's own text — the word's
+// embedding near it (semantic.go: "repeating" by "No repetition") — not
+// only as part of the text meaning the whole command (semWhole).
+func (rs *runState) meantBy(d screen.Descriptor, t term) bool {
+	k := d.Key()
+	return !strings.HasPrefix(string(t), "@") && slices.Contains(rs.semCovers[k], t) && !slices.Contains(rs.semWhole[k], t)
 }

@@ -265,6 +265,51 @@ func TestFormRowBeforeCommit(t *testing.T) {
 	}
 }
 
+// TestFormRowByMeaning: a row of the form whose label shares no word with
+// the command but means one of its words (the embedding's word-level
+// cover: "Never recurs" for "repeating") is taken before Save, scored down
+// as such a row is, when its tap offers another word of the command
+// ("Fortnightly"); not when it means the word only as the label nearest
+// the whole command (semWhole), nor without the cover.
+func TestFormRowByMeaning(t *testing.T) {
+	s := screenOf(t, `
+	 {"id":1,"parent":0,"class":"android.widget.EditText","text":"Standup","resource_id":"org.example.agenda:id/meeting_title","bounds":[40,300,1040,420],"editable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":0,"class":"android.widget.TextView","text":"Never recurs","bounds":[40,460,1040,560],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":0,"class":"android.widget.Button","text":"Save","bounds":[800,100,1040,200],"clickable":true,"enabled":true,"visible_to_user":true}`)
+	kg := &knowledge.Graph{
+		Screens: []knowledge.Screen{{ID: 1, Fingerprint: "form"}, {ID: 2, Fingerprint: "how often", Dialog: true}},
+		Elements: []knowledge.Element{
+			{ID: 10, ScreenID: 1, Descriptor: desc("Never recurs")},
+			{ID: 20, ScreenID: 2, Descriptor: desc("Weekdays")},
+			{ID: 21, ScreenID: 2, Descriptor: desc("Fortnightly")},
+		},
+		Transitions: []knowledge.Transition{{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 1}},
+	}
+	g := buildGraph(kg, nil)
+	const cmd = "add the meeting 'Standup' repeating fortnightly and save it"
+	els := screen.Elements(s)
+	row := byLabel(els)["Never recurs"]
+	key := screen.Describe(s, els[row].NodeID).Key()
+	for _, tc := range []struct {
+		name         string
+		cover, whole []term
+		want         bool
+	}{
+		{"meant by the row", []term{"repeat"}, nil, true},
+		{"only as the label nearest the whole command", []term{"repeat"}, []term{"repeat"}, false},
+		{"no cover", nil, nil, false},
+	} {
+		rs := newRunState(cmd, "")
+		rs.semCovers = map[string][]term{key: tc.cover}
+		rs.semWhole = map[string][]term{key: tc.whole}
+		st := &daemon.PlanState{Command: cmd, Screen: s, Elements: els, Print: "form"}
+		cands := []candidate{{action: device.Tap, element: row, score: 0.75 * MinScore, covers: tc.cover}}
+		if _, got := rs.formRow(st, g, cands); got != tc.want {
+			t.Errorf("%s: formRow took the row %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestFolderPickedByNameIsAccepted: a quoted name the app shows as a
 // row's first text ("Trips · 4 items") is a value the command picks
 // (markSelectors); a tap on that row passes the bar for a step late in

@@ -255,6 +255,34 @@ func TestSettingAfterCreated(t *testing.T) {
 	}
 }
 
+// TestCreatesAgain: once the form of what the command creates was saved
+// and no value is left to type, an element whose label begins by creating
+// something is no way on; one whose label only describes ("Date
+// created"), or the same before the save or with a value still to type,
+// is read as before.
+func TestCreatesAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name, command, label string
+		committed, want      bool
+	}{
+		{"saved", "add entry 'plumber' repeating every fortnight", "Add ledger birthdays", true, true},
+		{"saved, a new one", "add entry 'plumber' repeating every fortnight", "New entry", true, true},
+		{"describes", "add entry 'plumber' repeating every fortnight", "Date created", true, false},
+		{"not saved yet", "add entry 'plumber' repeating every fortnight", "Add ledger birthdays", false, false},
+		{"a value left to type", "add entry 'plumber' and add item 'pipes'", "Add new items", true, false},
+		{"nothing created", "open entry 'plumber'", "Add ledger birthdays", true, false},
+	} {
+		rs := newRunState(tc.command, "")
+		rs.committed, rs.typed = tc.committed, 1
+		if len(rs.values) > 0 {
+			rs.values[0].done, rs.values[0].typed = true, true
+		}
+		if got := rs.createsAgain(tc.label); got != tc.want {
+			t.Errorf("%s: %q, %q: %v, want %v", tc.name, tc.command, tc.label, got, tc.want)
+		}
+	}
+}
+
 // TestDialogOptionCommitted: an option picked in a dialog, then its OK,
 // is a committed choice (the command ends unless most of it is left); an
 // OK with nothing picked or typed commits nothing.

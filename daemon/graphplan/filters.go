@@ -52,6 +52,8 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "a switch that narrows what the change applies to, which the command does not ask"
 	case c.via == 0 && elementOf(st, c) != nil && rs.settingAfterCreated(screen.Describe(st.Screen, elementOf(st, c).NodeID)):
 		return "a setting of the app, after what the command creates was saved"
+	case elementOf(st, c) != nil && c.action == device.Tap && rs.createsAgain(elementOf(st, c).Label):
+		return "what the command creates is saved; creating another thing is no way on"
 	}
 	return ""
 }
@@ -65,6 +67,20 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 // settings.
 func (rs *runState) settingAfterCreated(d screen.Descriptor) bool {
 	return rs.committed && rs.adds && rs.typed > 0 && !rs.switches && isToggle(d) && !isRadio(d)
+}
+
+// createsAgain reports whether an element labelled label creates
+// something — its first word has the concept add: "Add contact
+// birthdays", "New event"; not "Date created", which describes — once
+// the run has saved the form of what the command creates and has no
+// value left to type: tapped, or as the end of a path, for a word left
+// over, it would create another thing nobody asked for.
+func (rs *runState) createsAgain(label string) bool {
+	if !rs.committed || !rs.adds || rs.pendingValues() > 0 {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(label), " ")
+	return slices.Contains(termsOf(first), "@add")
 }
 
 // narrowsScope reports whether d is a switch or check box whose label

@@ -71,7 +71,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 				// what it does), is read, not acted on
 				continue
 			}
-			if titles[screen.Normalize(label)] || rs.narrowsScope(e.Descriptor) || rs.settingAfterCreated(e.Descriptor) {
+			if titles[screen.Normalize(label)] || rs.narrowsScope(e.Descriptor) || rs.settingAfterCreated(e.Descriptor) || rs.createsAgain(label) {
 				continue
 			}
 			if !keys && g.keypad(scr) {

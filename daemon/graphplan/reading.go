@@ -359,7 +359,9 @@ func bareName(cmd string, u intent.Command, known func(term) bool) (intent.Value
 }
 
 // nameEnds are the words that end a bare name (bareName): those that end
-// an unquoted search query (queryEnds) and the relative pronouns.
+// an unquoted search query (queryEnds), the relative pronouns and the
+// prepositions that begin what follows a name ("… gym at 7", "… for
+// Friday", "… to my calendar").
 var nameEnds = func() map[string]bool {
 	m := maps.Clone(queryEnds)
 	m["that"], m["which"], m["to"], m["for"], m["at"] = true, true, true, true, true

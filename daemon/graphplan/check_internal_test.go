@@ -283,6 +283,33 @@ func TestCreatesAgain(t *testing.T) {
 	}
 }
 
+// TestOnlyDoneVerb: a candidate covering nothing but the command's action
+// word, whose concept a step covered already ("add" once "New entry" was
+// tapped), would do the verb again on another thing; one covering another
+// word too, or before the concept was covered, is read as before.
+func TestOnlyDoneVerb(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		done   bool
+		covers []term
+		want   bool
+	}{
+		{"the verb alone, done by its concept", true, []term{"add"}, true},
+		{"the verb and its concept, done", true, []term{"@add", "add"}, true},
+		{"the verb and another word", true, []term{"add", "remind"}, false},
+		{"the verb, not done yet", false, []term{"add"}, false},
+		{"nothing", true, nil, false},
+	} {
+		rs := newRunState("add entry 'plumber' and remind me", "")
+		if tc.done {
+			rs.covered["@add"] = true
+		}
+		if got := rs.onlyDoneVerb(candidate{action: device.Tap, covers: tc.covers}); got != tc.want {
+			t.Errorf("%s: covers %v: %v, want %v", tc.name, tc.covers, got, tc.want)
+		}
+	}
+}
+
 // TestDialogOptionCommitted: an option picked in a dialog, then its OK,
 // is a committed choice (the command ends unless most of it is left); an
 // OK with nothing picked or typed commits nothing.

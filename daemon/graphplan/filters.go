@@ -54,6 +54,8 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "a setting of the app, after what the command creates was saved"
 	case elementOf(st, c) != nil && c.action == device.Tap && rs.createsAgain(elementOf(st, c).Label):
 		return "what the command creates is saved; creating another thing is no way on"
+	case rs.onlyDoneVerb(c) && !rs.picksValue(st, c):
+		return "it covers only the command's verb, which a step did already by its concept"
 	}
 	return ""
 }
@@ -67,6 +69,27 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 // settings.
 func (rs *runState) settingAfterCreated(d screen.Descriptor) bool {
 	return rs.committed && rs.adds && rs.typed > 0 && !rs.switches && isToggle(d) && !isRadio(d)
+}
+
+// onlyDoneVerb reports whether candidate c covers nothing but action
+// words of the command whose concept a step covered already ("add" of
+// "add event 'standup'", done by "New Event"): "Add another reminder"
+// would do the verb again, on another thing.
+func (rs *runState) onlyDoneVerb(c candidate) bool {
+	n := 0
+	for _, t := range c.covers {
+		if strings.HasPrefix(string(t), "@") {
+			if rs.covered[t] {
+				continue
+			}
+			return false
+		}
+		if !intent.ActionWord(rs.words[t]) || !rs.conceptCovered(t) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // createsAgain reports whether an element labelled label creates

@@ -283,10 +283,11 @@ func TestCreatesAgain(t *testing.T) {
 	}
 }
 
-// TestOnlyDoneVerb: a candidate covering nothing but the command's action
-// word, whose concept a step covered already ("add" once "New entry" was
-// tapped), would do the verb again on another thing; one covering another
-// word too, or before the concept was covered, is read as before.
+// TestOnlyDoneVerb: a candidate covering nothing but the command's
+// creating word, whose concept a step covered already ("add" once "New
+// entry" was tapped), would create another thing; one covering another
+// word too, before the concept was covered, or covering a commit's word
+// ("save" after a dialog's OK) is read as before.
 func TestOnlyDoneVerb(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -299,10 +300,11 @@ func TestOnlyDoneVerb(t *testing.T) {
 		{"the verb and another word", true, []term{"add", "remind"}, false},
 		{"the verb, not done yet", false, []term{"add"}, false},
 		{"nothing", true, nil, false},
+		{"a commit's word, its concept covered by a dialog's OK", true, []term{"save"}, false},
 	} {
-		rs := newRunState("add entry 'plumber' and remind me", "")
+		rs := newRunState("add entry 'plumber' and remind me, then save it", "")
 		if tc.done {
-			rs.covered["@add"] = true
+			rs.covered["@add"], rs.covered["@save"] = true, true
 		}
 		if got := rs.onlyDoneVerb(candidate{action: device.Tap, covers: tc.covers}); got != tc.want {
 			t.Errorf("%s: covers %v: %v, want %v", tc.name, tc.covers, got, tc.want)

@@ -71,10 +71,12 @@ func (rs *runState) settingAfterCreated(d screen.Descriptor) bool {
 	return rs.committed && rs.adds && rs.typed > 0 && !rs.switches && isToggle(d) && !isRadio(d)
 }
 
-// onlyDoneVerb reports whether candidate c covers nothing but action
-// words of the command whose concept a step covered already ("add" of
-// "add event 'standup'", done by "New Event"): "Add another reminder"
-// would do the verb again, on another thing.
+// onlyDoneVerb reports whether candidate c covers nothing but the
+// command's creating word ("add" of "add event 'standup'", the concept
+// add) once a step covered that concept ("New Event"): "Add another
+// reminder" would create another thing. Only creating: a commit's word
+// ("save" once a dialog's OK covered the concept save) still asks for
+// the form's own save.
 func (rs *runState) onlyDoneVerb(c candidate) bool {
 	n := 0
 	for _, t := range c.covers {
@@ -84,7 +86,7 @@ func (rs *runState) onlyDoneVerb(c candidate) bool {
 			}
 			return false
 		}
-		if !intent.ActionWord(rs.words[t]) || !rs.conceptCovered(t) {
+		if !intent.ActionWord(rs.words[t]) || !rs.means(t, "@add") || !rs.covered["@add"] {
 			return false
 		}
 		n++

@@ -2,6 +2,7 @@ package graphplan
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -120,4 +121,35 @@ func TestBareName(t *testing.T) {
 	if rs := newRunStateIn("new entry plumber", "", nil); len(rs.values) != 0 {
 		t.Errorf("values of %q with no app words known = %+v, want none", rs.cmd, rs.values)
 	}
+}
+
+// FuzzBareName: any command is read without a panic; a bare name is the
+// command's own text at its offsets, of one to maxQueryWords words, none
+// of them one the app knows.
+func FuzzBareName(f *testing.F) {
+	f.Add("create a weekly entry glimwick and save it")
+	f.Add("new entry: zorbit, then open it")
+	f.Add("add entry «plumber» 'x'")
+	f.Add("new ledger  plumber\tzorbit on friday")
+	f.Add("neu entry ünïcødé")
+	shown := map[term]bool{"entri": true, "@entry": true, "ledger": true, "weekly": true, "save": true, "@save": true}
+	known := func(tm term) bool { return shown[tm] }
+	f.Fuzz(func(t *testing.T, cmd string) {
+		v, ok := bareName(cmd, intent.Understand(cmd), known)
+		if !ok {
+			return
+		}
+		if v.Start < 0 || v.End > len(cmd) || v.Start >= v.End || cmd[v.Start:v.End] != v.Text {
+			t.Fatalf("bareName(%q) = %+v: not the command's text at its offsets", cmd, v)
+		}
+		ws := strings.Fields(v.Text)
+		if len(ws) == 0 || len(ws) > maxQueryWords {
+			t.Fatalf("bareName(%q) = %q: %d words", cmd, v.Text, len(ws))
+		}
+		for _, tm := range termsOf(v.Text) {
+			if !strings.HasPrefix(string(tm), "@") && known(tm) {
+				t.Fatalf("bareName(%q) = %q holds %q, a word the app shows", cmd, v.Text, tm)
+			}
+		}
+	})
 }

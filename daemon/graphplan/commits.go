@@ -501,11 +501,11 @@ func (rs *runState) formRow(st *daemon.PlanState, g *appGraph, cands []candidate
 		}
 		el := &st.Elements[c.element]
 		d := screen.Describe(st.Screen, el.NodeID)
-		if c.score < MinScore && !slices.ContainsFunc(c.covers, func(t term) bool { return rs.meantBy(d, t) }) {
-			continue // a row covering a word by its meaning alone is scored down; what its tap offers vouches for it
-		}
 		if d.Checkable {
 			continue
+		}
+		if c.score < MinScore && !slices.ContainsFunc(c.covers, func(t term) bool { return rs.meantBy(d, t) }) {
+			continue // a row covering a word by its meaning alone is scored down; what its tap offers vouches for it
 		}
 		own := termsOf(el.Label)
 		if !slices.ContainsFunc(c.covers, func(t term) bool {
@@ -525,7 +525,7 @@ func (rs *runState) formRow(st *daemon.PlanState, g *appGraph, cands []candidate
 
 // meantBy reports whether the command's word t (a term as written, no
 // concept) is covered by the meaning of d's own text — the word's
-// embedding near it (semantic.go: "repeating" by "No repetition") — not
+// embedding near it (semantic.go: "repeating" by "Never recurs") — not
 // only as part of the text meaning the whole command (semWhole).
 func (rs *runState) meantBy(d screen.Descriptor, t term) bool {
 	k := d.Key()

@@ -38,7 +38,7 @@ func TestSettingAfterCreated(t *testing.T) {
 
 // TestCreatesAgain: once the form of what the command creates was saved
 // and no value is left to type, an element whose label begins by creating
-// something is no way on; one whose label only describes ("Date
+// something is no way on; one whose label only describes ("When
 // created"), or the same before the save or with a value still to type,
 // is read as before.
 func TestCreatesAgain(t *testing.T) {
@@ -48,7 +48,7 @@ func TestCreatesAgain(t *testing.T) {
 	}{
 		{"saved", "add entry 'plumber' repeating every fortnight", "Add ledger birthdays", true, true},
 		{"saved, a new one", "add entry 'plumber' repeating every fortnight", "New entry", true, true},
-		{"describes", "add entry 'plumber' repeating every fortnight", "Date created", true, false},
+		{"describes", "add entry 'plumber' repeating every fortnight", "When created", true, false},
 		{"not saved yet", "add entry 'plumber' repeating every fortnight", "Add ledger birthdays", false, false},
 		{"a value left to type", "add entry 'plumber' and add item 'pipes'", "Add new items", true, false},
 		{"nothing created", "open entry 'plumber'", "Add ledger birthdays", true, false},

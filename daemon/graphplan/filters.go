@@ -63,18 +63,18 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 // settingAfterCreated reports whether d is a switch or check box (no
 // radio button: an option) while the run has saved a form it typed the
 // command's values into (runState.committed) for a command that creates
-// something and sets nothing on or off: "new event gym that repeats every
-// week" is done once the event is saved, and its words left over
-// describe the event — never "Start week on Sunday" in the app's
-// settings.
+// something and sets nothing on or off: "new entry plumber that repeats every
+// fortnight" is done once the entry is saved, and its words left over
+// describe the entry — never "Begin the fortnight on Tuesday" in the
+// app's settings.
 func (rs *runState) settingAfterCreated(d screen.Descriptor) bool {
 	return rs.committed && rs.adds && rs.typed > 0 && !rs.switches && isToggle(d) && !isRadio(d)
 }
 
 // onlyDoneVerb reports whether candidate c covers nothing but the
-// command's creating word ("add" of "add event 'standup'", the concept
-// add) once a step covered that concept ("New Event"): "Add another
-// reminder" would create another thing. Only creating: a commit's word
+// command's creating word ("add" of "add entry 'plumber'", the concept
+// add) once a step covered that concept ("New entry"): "Add another
+// alert" would create another thing. Only creating: a commit's word
 // ("save" once a dialog's OK covered the concept save) still asks for
 // the form's own save.
 func (rs *runState) onlyDoneVerb(c candidate) bool {
@@ -95,8 +95,8 @@ func (rs *runState) onlyDoneVerb(c candidate) bool {
 }
 
 // createsAgain reports whether an element labelled label creates
-// something — its first word has the concept add: "Add contact
-// birthdays", "New event"; not "Date created", which describes — once
+// something — its first word has the concept add: "Add ledger
+// birthdays", "New entry"; not "When created", which describes — once
 // the run has saved the form of what the command creates and has no
 // value left to type: tapped, or as the end of a path, for a word left
 // over, it would create another thing nobody asked for.

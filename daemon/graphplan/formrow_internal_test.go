@@ -61,7 +61,7 @@ func TestFormRowByMeaning(t *testing.T) {
 		Screens: []knowledge.Screen{{ID: 1, Fingerprint: "form"}, {ID: 2, Fingerprint: "how often", Dialog: true}},
 		Elements: []knowledge.Element{
 			{ID: 10, ScreenID: 1, Descriptor: desc("Never recurs")},
-			{ID: 20, ScreenID: 2, Descriptor: desc("Weekdays")},
+			{ID: 20, ScreenID: 2, Descriptor: desc("Workdays")},
 			{ID: 21, ScreenID: 2, Descriptor: desc("Fortnightly")},
 		},
 		Transitions: []knowledge.Transition{{From: 1, To: 2, Action: "tap", ElementID: 10, Count: 1}},

@@ -286,8 +286,8 @@ func clauseVerbs(cmd string, verbs []string) []term {
 
 // bareName returns the name a command gives the thing it creates when
 // it writes the name with no naming word and no quote marks, in lower
-// case as people type and speak it: "new event dentist", "create a
-// weekly repeating event gym and save it", "add event: yoga". The name
+// case as people type and speak it: "new entry plumber", "create a
+// weekly entry glimwick and save it", "add entry: zorbit". The name
 // is the run of words right after the thing's noun — a word the app
 // knows (known: the UI graph's or the screen's) after the creating word
 // (concept add, an action word: "new", "create") — up to the clause's
@@ -360,7 +360,7 @@ func bareName(cmd string, u intent.Command, known func(term) bool) (intent.Value
 
 // nameEnds are the words that end a bare name (bareName): those that end
 // an unquoted search query (queryEnds), the relative pronouns and the
-// prepositions that begin what follows a name ("… gym at 7", "… for
+// prepositions that begin what follows a name ("… plumber at 7", "… for
 // Friday", "… to my calendar").
 var nameEnds = func() map[string]bool {
 	m := maps.Clone(queryEnds)

@@ -9,6 +9,7 @@
 package graphplan
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
+	"github.com/wayfinder-agent/wayfinder/daemon/simil"
 )
 
 // wordLeft reports whether a word of the command that is a term of it
@@ -26,11 +28,18 @@ import (
 // (runState.worded), by a value typed or picked (givenTerms), by the
 // walked flow's own command (runState.recorded), or — a command that
 // asks to see something — shown on st's screen, not on a switch or a
-// setting (as inView reads it); the app's name is no requirement. For
+// setting (as inView reads it); the app's name is no requirement. A word
+// standing in for the flow's (PlanState.Strict) is accounted for as
+// written on a step's target, by a switch, by the flow's own command, or
+// by the model as the same word as the one it replaced (standsIn). For
 // the route check (daemon.PlanState.Check), where a word no recorded
 // screen carries weighs nothing and would not keep the run from being
 // done.
-func (p *Planner) wordLeft(st *daemon.PlanState) bool {
+func (p *Planner) wordLeft(ctx context.Context, st *daemon.PlanState) bool {
+	var memo *simil.Memo
+	if len(st.Strict) > 0 && len(st.Replaced) > 0 {
+		memo = p.memoFor(st) // before the lock: memoFor takes it
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rs := p.run
@@ -79,11 +88,90 @@ func (p *Planner) wordLeft(st *daemon.PlanState) bool {
 				left = false
 			}
 		}
+		if ours && left && asWritten && memo != nil && standsIn(ctx, memo, st, p.graphs[st.AppID], w) {
+			left = false
+		}
 		if ours && left {
 			if debugGraph {
 				fmt.Fprintf(os.Stderr, "graphplan: %q: the word %q is not accounted for (%v)\n", rs.cmd, w, ts)
 			}
 			return true
+		}
+	}
+	return false
+}
+
+// StandInMin is the least cosine between a word of the command standing
+// in for one of the walked flow's and that word (one word each, the
+// on-device model) for the step that carried the flow's word to account
+// for the command's too (standsIn). Chosen on the tuning sets: "latest"
+// / "last" 0.60 and "recent" / "last" 0.56 pass; "white" / "dark" 0.54,
+// "erase" / "delete" 0.54, "show" / "hide" 0.54 and "video" / "photo"
+// 0.53 do not. The model puts many opposites higher ("ascending" /
+// "descending" 0.81, "large" / "small" 0.79): standsIn bars those by the
+// vocabulary's opposites and by the app labelling the word.
+const StandInMin = 0.55
+
+// standsIn reports whether word w of the command, which stands in for a
+// word of the walked flow (PlanState.Strict), says what that word says:
+// a replaced word of the flow (PlanState.Replaced) is on a step's own
+// target as written; w labels no element anywhere in the app's UI
+// transition graph g (a word the app shows names something of its own:
+// "video" beside "photo"); neither word is the other's opposite, by the
+// vocabulary ("next" / "previous") or by a negating prefix ("read" /
+// "unread"); and the model puts them at StandInMin or closer. An
+// embedding error or no graph: false.
+func standsIn(ctx context.Context, memo *simil.Memo, st *daemon.PlanState, g *appGraph, w string) bool {
+	if g == nil {
+		return false
+	}
+	wt := termsOf(w)
+	if slices.ContainsFunc(wt, func(t term) bool { return !strings.HasPrefix(string(t), "@") && g.df[t] > 0 }) {
+		return false
+	}
+	onTarget := map[term]bool{}
+	for _, h := range st.History {
+		for _, t := range slices.Concat(targetTerms(h.Target), termsOf(h.Target.Hint)) { // never append to a cached slice
+			onTarget[t] = !strings.HasPrefix(string(t), "@")
+		}
+	}
+	lw := strings.ToLower(w)
+	for _, r := range st.Replaced {
+		rt, lr := termsOf(r), strings.ToLower(r)
+		if !slices.ContainsFunc(rt, func(t term) bool { return onTarget[t] }) || prefixOpposite(lw, lr) || prefixOpposite(lr, lw) || conceptsOppose(wt, rt) {
+			continue
+		}
+		if cos, err := memo.Similarities(ctx, w, []string{r}); err == nil && cos[0] >= StandInMin {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixOpposite reports whether word b is word a with a negating prefix
+// ("read" / "unread", "like" / "dislike"); both lower case.
+func prefixOpposite(a, b string) bool {
+	if len(a) < 3 {
+		return false
+	}
+	for _, pre := range []string{"un", "dis", "non", "de"} {
+		if b == pre+a {
+			return true
+		}
+	}
+	return false
+}
+
+// conceptsOppose reports whether a concept among a is the vocabulary's
+// opposite of one among b (intent.Opposites).
+func conceptsOppose(a, b []term) bool {
+	for _, t := range a {
+		if c, ok := strings.CutPrefix(string(t), "@"); ok {
+			for _, o := range intent.Opposites(c) {
+				if slices.Contains(b, term("@"+o)) {
+					return true
+				}
+			}
 		}
 	}
 	return false

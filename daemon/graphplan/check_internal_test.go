@@ -48,7 +48,7 @@ func TestWordLeft(t *testing.T) {
 		for _, h := range tc.steps {
 			rs.foldStep(h)
 		}
-		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
+		if got := p.wordLeft(t.Context(), &daemon.PlanState{}); got != tc.left {
 			t.Errorf("%s: wordLeft %v, want %v (worded %v)", tc.name, got, tc.left, rs.worded)
 		}
 	}
@@ -61,7 +61,7 @@ func TestWordLeftNegation(t *testing.T) {
 	p.run = newRunState("the archive shouldn't sync", "")
 	p.run.foldStep(tapOn("Archive"))
 	p.run.foldStep(tapOn("Sync"))
-	if p.wordLeft(&daemon.PlanState{}) {
+	if p.wordLeft(t.Context(), &daemon.PlanState{}) {
 		t.Errorf("a word left (worded %v)", p.run.worded)
 	}
 }
@@ -119,7 +119,7 @@ func TestWordLeftShown(t *testing.T) {
 		if tc.command == "export the archive totals" {
 			p.run.foldStep(tapOn("Export"))
 		}
-		if got := p.wordLeft(st); got != tc.left {
+		if got := p.wordLeft(t.Context(), st); got != tc.left {
 			t.Errorf("%q: wordLeft %v, want %v (viewing %v)", tc.command, got, tc.left, p.run.viewing)
 		}
 	}
@@ -517,7 +517,7 @@ func TestGivenValueIsAccounted(t *testing.T) {
 		for _, h := range tc.steps {
 			rs.foldStep(h)
 		}
-		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
+		if got := p.wordLeft(t.Context(), &daemon.PlanState{}); got != tc.left {
 			t.Errorf("%s: wordLeft %v, want %v (terms %v, covered %v)", tc.name, got, tc.left, rs.terms, rs.covered)
 		}
 		if got := rs.unknownLeft(); got != tc.left {
@@ -538,7 +538,7 @@ func TestPhraseCoveredByItsConcept(t *testing.T) {
 		p.run = newRunState("sort by date, newest first", "")
 		p.run.foldStep(tapOn("Sort by date"))
 		p.run.foldStep(tapOn(tc.tapped))
-		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
+		if got := p.wordLeft(t.Context(), &daemon.PlanState{}); got != tc.left {
 			t.Errorf("after %q: wordLeft %v, want %v (covered %v)", tc.tapped, got, tc.left, p.run.covered)
 		}
 	}

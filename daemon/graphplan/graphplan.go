@@ -250,7 +250,7 @@ type candidate struct {
 func (p *Planner) Next(ctx context.Context, st *daemon.PlanState) (daemon.Decision, error) {
 	d, err := p.next(ctx, st)
 	if err == nil && st.Check && d.Action == daemon.ActDone && !d.Unsure {
-		d.Unsure = p.wordLeft(st) || p.offUndone(st)
+		d.Unsure = p.wordLeft(ctx, st) || p.offUndone(st)
 	}
 	if debugGraph && err == nil {
 		fmt.Fprintf(os.Stderr, "graphplan: step %d decided %s %d (unsure %v): %s\n", st.Step, d.Action, d.Element, d.Unsure, d.Reason)

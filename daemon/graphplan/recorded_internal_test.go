@@ -9,6 +9,7 @@ import (
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
+	"github.com/wayfinder-agent/wayfinder/daemon/internal/embedtest"
 	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 )
 
@@ -43,7 +44,7 @@ func TestWordLeftStandingIn(t *testing.T) {
 			}
 		}
 		st := &daemon.PlanState{History: []daemon.StepRecord{tc.step, tapOn("Toggle star")}, Strict: tc.strict, Replaced: []string{"photo"}}
-		if got := p.wordLeft(st); got != tc.left {
+		if got := p.wordLeft(t.Context(), st); got != tc.left {
 			t.Errorf("%s: wordLeft %v, want %v", tc.name, got, tc.left)
 		}
 	}
@@ -75,7 +76,7 @@ func TestRecordedWords(t *testing.T) {
 		for _, h := range tc.steps {
 			p.run.foldStep(h)
 		}
-		if got := p.wordLeft(&daemon.PlanState{}); got != tc.left {
+		if got := p.wordLeft(t.Context(), &daemon.PlanState{}); got != tc.left {
 			t.Errorf("%s: wordLeft %v, want %v (covered %v, recorded %v)", tc.name, got, tc.left, p.run.covered, p.run.recorded)
 		}
 	}
@@ -109,7 +110,7 @@ func TestStrictWordSetBySwitch(t *testing.T) {
 		p.run = newRunState("stop syncing drafts", "")
 		p.run.foldStep(tc.last)
 		st := &daemon.PlanState{Strict: []string{"stop"}, Replaced: []string{"disable"}, History: []daemon.StepRecord{tc.last}}
-		if got := p.wordLeft(st); got != tc.left {
+		if got := p.wordLeft(t.Context(), st); got != tc.left {
 			t.Errorf("%s: wordLeft %v, want %v (covered %v)", tc.name, got, tc.left, p.run.covered)
 		}
 	}
@@ -131,8 +132,46 @@ func TestStrictWordRecorded(t *testing.T) {
 		h := tapOn("Loop the song")
 		p.run.foldStep(h)
 		st := &daemon.PlanState{Strict: []string{"current"}, Replaced: []string{"this"}, History: []daemon.StepRecord{h}}
-		if got := p.wordLeft(st); got != tc.left {
+		if got := p.wordLeft(t.Context(), st); got != tc.left {
 			t.Errorf("learned as %q: wordLeft %v, want %v (recorded %v)", tc.learned, got, tc.left, p.run.recorded)
+		}
+	}
+}
+
+// TestWordLeftStandsIn: a word of the command standing in for one of the
+// flow's is accounted for when the model puts it as close as StandInMin
+// to the word it replaced, and that word was on a step's target — unless
+// the app labels the command's word itself, or the two are opposites by
+// a negating prefix or by the vocabulary.
+func TestWordLeftStandsIn(t *testing.T) {
+	for _, tc := range []struct {
+		name, command, strict, replaced, target string
+		same                                    map[string]string // the fake model's synonyms
+		labelled                                bool              // the app labels the command's word
+		left                                    bool
+	}{
+		{"the same word to the model", "pin the newer sketch", "newer", "recent", "Pin recent sketch", map[string]string{"newer": "recent"}, false, false},
+		{"another word to the model", "pin the newer sketch", "newer", "recent", "Pin recent sketch", nil, false, true},
+		{"a word the app labels", "pin the newer sketch", "newer", "recent", "Pin recent sketch", map[string]string{"newer": "recent"}, true, true},
+		{"the flow's word on no target", "pin the newer sketch", "newer", "recent", "Pin sketch", map[string]string{"newer": "recent"}, false, true},
+		{"a negating prefix", "flag the chat as seen", "seen", "unseen", "Flag chat as unseen", map[string]string{"seen": "unseen"}, false, true},
+		{"opposites of the vocabulary", "order by newest", "newest", "oldest", "Order by oldest", map[string]string{"newest": "oldest"}, false, true},
+	} {
+		p := &Planner{}
+		p.UseEmbedder(embedtest.Bag(tc.same, nil))
+		g := &appGraph{df: map[term]int{}}
+		if tc.labelled {
+			for _, tm := range termsOf(tc.strict) {
+				g.df[tm] = 1
+			}
+		}
+		p.graphs = map[int64]*appGraph{7: g}
+		step := tapOn(tc.target)
+		p.run = newRunState(tc.command, "")
+		p.run.foldStep(step)
+		st := &daemon.PlanState{AppID: 7, History: []daemon.StepRecord{step}, Strict: []string{tc.strict}, Replaced: []string{tc.replaced}}
+		if got := p.wordLeft(t.Context(), st); got != tc.left {
+			t.Errorf("%s: wordLeft %v, want %v (terms %v)", tc.name, got, tc.left, p.run.terms)
 		}
 	}
 }

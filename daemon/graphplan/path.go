@@ -46,6 +46,8 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			titles[l] = true
 		}
 	}
+	// firstTerms of each path's first element, by element id
+	siblings := map[int64][]term{}
 	for _, scr := range g.ids { // in order: map order must not decide ties
 		d, reached := dist[scr]
 		if !reached || scr == start || math.IsInf(d, 1) {
@@ -59,10 +61,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		// matched by its label alone
 		foreign := st.Package != "" && here != "" && !g.ofApp(scr, st.Package) && !g.ofApp(scr, here)
 		fe := first[scr]
-		var firstTerms []term // the path's first element covers its words too
-		if fe.element != 0 {
-			firstTerms = g.terms[fe.element]
-		}
+		firstTerms := rs.firstTerms(st, g, fe, siblings) // the path's first element covers its words too
 		for _, e := range g.onScr[scr] {
 			label := e.Descriptor.Label()
 			if !rs.viewing && (len(strings.Fields(label)) > maxTargetWords || !g.dialog[scr] && strings.HasSuffix(strings.TrimSpace(label), "?")) {
@@ -175,6 +174,32 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 		out = append(out, c)
 	}
 	return out
+}
+
+// firstTerms returns the terms the first operation of a path covers: its
+// element's (label, resource-id words, documentation), or — a tap on a
+// list row the path takes in place of the row the command names
+// (namedSibling) — the named row's label. Memoized in seen by element id
+// for one step. None for an operation on no element (a scroll, back).
+func (rs *runState) firstTerms(st *daemon.PlanState, g *appGraph, fe gEdge, seen map[int64][]term) []term {
+	if fe.element == 0 {
+		return nil
+	}
+	if ts, ok := seen[fe.element]; ok {
+		return ts
+	}
+	ts := g.terms[fe.element]
+	if ke := g.elems[fe.element]; fe.action == device.Tap && ke != nil {
+		if m, ok := screen.Ground(st.Screen, ke.Descriptor); ok {
+			if i := daemon.ElementIndex(st.Screen, st.Elements, m.NodeID); i >= 0 {
+				if j := rs.namedSibling(st, i); j >= 0 {
+					ts = termsOf(st.Elements[j].Label)
+				}
+			}
+		}
+	}
+	seen[fe.element] = ts
+	return ts
 }
 
 // hiddenHere returns a scroll toward the best element the graph recorded
@@ -401,8 +426,9 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // list as row i (a list row: same kind and class, both in a list) whose
 // name — its first text, before " · " — the command gives as a value (a
 // name, a quoted text, a number, a file name) or says in plain words
-// ("mark ezra's thread …", written in lower case; "… the Ledger tab"),
-// when row i's name is neither: a path the UI graph knows through one
+// ("mark ezra's thread …", written in lower case; "… the Ledger tab"; not
+// the app's own name: namesRow), when row i's name is neither: a path
+// the UI graph knows through one
 // contact's row ("Dora" → More options → "Archive thread") goes through
 // the named one's ("… with Ezra …") instead, the rows of a list leading
 // to screens alike. -1 when row i is no list row, or not exactly one
@@ -414,7 +440,7 @@ func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 	}
 	found := -1
 	for j := range st.Elements {
-		if o := &st.Elements[j]; j != i && o.Kind == e.Kind && (rs.givesValue(screen.RowName(o.Label)) || intent.Says(rs.cmd, screen.RowName(o.Label))) {
+		if o := &st.Elements[j]; j != i && o.Kind == e.Kind && rs.namesRow(screen.RowName(o.Label)) {
 			if found >= 0 {
 				return -1
 			}
@@ -429,6 +455,13 @@ func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 		return -1
 	}
 	return found
+}
+
+// namesRow reports whether the command names a row called name: as a
+// value it gives, or in plain words — but not as the app's own name
+// ("… in the ledger app" names no "Ledger" tab of the Ledger app).
+func (rs *runState) namesRow(name string) bool {
+	return rs.givesValue(name) || intent.Says(rs.cmd, name) && !rs.namesApp(name)
 }
 
 // givesValue reports whether name is a name the command gives

@@ -46,8 +46,12 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			titles[l] = true
 		}
 	}
-	// firstTerms of each path's first element, by element id
-	siblings := map[int64][]term{}
+	// firstTerms of each path's first element, by element id; none to
+	// seek when the command names no element of this screen
+	var siblings map[int64][]term
+	if slices.ContainsFunc(st.Elements, func(e screen.Element) bool { return rs.namesRow(screen.RowName(e.Label)) }) {
+		siblings = map[int64][]term{}
+	}
 	for _, scr := range g.ids { // in order: map order must not decide ties
 		d, reached := dist[scr]
 		if !reached || scr == start || math.IsInf(d, 1) {
@@ -180,10 +184,15 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 // element's (label, resource-id words, documentation), or — a tap on a
 // list row the path takes in place of the row the command names
 // (namedSibling) — the named row's label. Memoized in seen by element id
-// for one step. None for an operation on no element (a scroll, back).
+// for one step; a nil seen: the command names no element of the screen,
+// and the element's own terms are returned. None for an operation on no
+// element (a scroll, back).
 func (rs *runState) firstTerms(st *daemon.PlanState, g *appGraph, fe gEdge, seen map[int64][]term) []term {
 	if fe.element == 0 {
 		return nil
+	}
+	if seen == nil {
+		return g.terms[fe.element]
 	}
 	if ts, ok := seen[fe.element]; ok {
 		return ts

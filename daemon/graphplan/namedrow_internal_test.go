@@ -47,7 +47,7 @@ func TestNamedSibling(t *testing.T) {
 		{"mark the thread as unread", dora, -1},           // no row named
 		{"mark the threads with Dora and Ezra as unread", dora, -1},
 		{"mark the thread with Nina as unread", dora, -1},
-		{"open the archive with Ezra", index("Archive"), -1}, // the path's own row, said as a plain word
+		{"open the archive with Ezra", index("Archive"), -1},         // the path's own row, said as a plain word
 		{"mark the ezra thread in the ezra app as unread", dora, -1}, // the app's own name
 	} {
 		app := ""

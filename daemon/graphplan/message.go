@@ -50,3 +50,22 @@ func messageValue(cmd string, values []intent.Value) (intent.Value, bool) {
 	}
 	return intent.Value{}, false
 }
+
+// messageAsVerb reports whether cmd uses a message's name as its verb
+// ("sms Ada 'on my way'", "message Ada: on my way"): its first word is
+// a message (the vocabulary's concept message) and the command gives a
+// text to send, quoted or after the recipient (messageValue). A command
+// that only names messages ("messages row height large", "sms delivery
+// reports on") sends nothing.
+func messageAsVerb(cmd string, u intent.Command) bool {
+	first := slices.IndexFunc(u.Tokens, func(t intent.Token) bool { return t.Kind == intent.KindWord })
+	if first < 0 || !slices.Contains(intent.Concepts(u.Tokens[first].Text), "message") {
+		return false
+	}
+	values := commandValues(cmd, u, true)
+	if slices.ContainsFunc(values, func(v intent.Value) bool { return v.Kind == intent.KindQuoted }) {
+		return true
+	}
+	_, ok := messageValue(cmd, values)
+	return ok
+}

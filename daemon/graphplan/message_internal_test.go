@@ -38,3 +38,26 @@ func TestMessageValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageAsVerb: a message's name as the command's verb ("sms Ada
+// …") sends what the command gives to send; a command that only names
+// messages sends nothing.
+func TestMessageAsVerb(t *testing.T) {
+	for _, tc := range []struct {
+		cmd   string
+		sends bool
+	}{
+		{"sms Ada 'the train is late'", true},
+		{"message Ada: the train is late", true},
+		{"message ada saying see you soon", true},
+		{"messages row height large", false},
+		{"sms night mode on", false},
+		{"message row height to tall", false},
+		{"messages: mark all as read", false},
+		{"open the note 'sms drafts'", false}, // not the verb
+	} {
+		if got := newRunState(tc.cmd, "").sends; got != tc.sends {
+			t.Errorf("%q: sends %v, want %v", tc.cmd, got, tc.sends)
+		}
+	}
+}

@@ -215,7 +215,8 @@ type runState struct {
 	// concept add): a document the run opened since is its own
 	created bool
 	// sends: the command sends something (the concept send: "send",
-	// "text", "reply"); only then is a value typed into a message's field
+	// "text", "reply"; or a message's name as its verb: messageAsVerb);
+	// only then is a value typed into a message's field
 	sends bool
 	// selectorsMarked: markSelectors ran
 	selectorsMarked bool
@@ -351,7 +352,7 @@ func newRunStateIn(cmd, appLabel string, known func(term) bool) *runState {
 	}
 	rs.adds = slices.Contains(cmdTerms, "@add")
 	rs.changesOnly = !rs.adds && (slices.Contains(cmdTerms, "@edit") || slices.Contains(cmdTerms, "@delete"))
-	rs.sends = slices.Contains(cmdTerms, "@send")
+	rs.sends = slices.Contains(cmdTerms, "@send") || messageAsVerb(cmd, u)
 	rs.appWords = map[term]bool{}
 	for _, tm := range termsOf(appLabel) {
 		rs.appWords[tm] = true

@@ -18,7 +18,8 @@ const maxMessageWords = 16
 
 // messageValue returns the text of the message a sending command gives
 // after its recipient: the words after "that" or ":" that directly
-// follows a proper name ("text Ada that …", "message Ada: …"), to the
+// follows a proper name ("text Ada that …", "message Ada: …") or the
+// word right after the sending verb (recipientAt: "text ada that …"), to the
 // end of the command (its final punctuation left out). ok is false when
 // there is no such word, nothing or more than maxMessageWords words follow
 // it, or a quoted value is among them (the quotes say where the text is).
@@ -26,7 +27,7 @@ func messageValue(cmd string, values []intent.Value) (intent.Value, bool) {
 	toks := intent.Tokenize(cmd)
 	for i := 0; i < len(toks)-1; i++ {
 		at := toks[i]
-		if !slices.ContainsFunc(values, func(v intent.Value) bool { return v.Kind == intent.KindWord && v.End == at.End }) {
+		if !slices.ContainsFunc(values, func(v intent.Value) bool { return v.Kind == intent.KindWord && v.End == at.End }) && !recipientAt(toks, i) {
 			continue // a "that" after no recipient starts a clause saying which thing
 		}
 		var from int // index of the message's first token
@@ -49,6 +50,19 @@ func messageValue(cmd string, values []intent.Value) (intent.Value, bool) {
 		return intent.Value{Text: cmd[start:end], Kind: intent.KindQuoted, Start: start, End: end}, true
 	}
 	return intent.Value{}, false
+}
+
+// recipientAt reports whether token i is where a sending command names
+// its recipient, written in any case: the one word right after a first
+// word that sends or names a message ("text ada that …", "sms ada: …"),
+// a word of no concept of the vocabulary ("share photo that …" names a
+// thing, not a person).
+func recipientAt(toks []intent.Token, i int) bool {
+	if i != 1 || toks[1].Kind != intent.KindWord || intent.IsStopword(toks[1].Text) || len(intent.Concepts(toks[1].Text)) > 0 {
+		return false
+	}
+	cs := intent.Concepts(toks[0].Text)
+	return slices.Contains(cs, "send") || slices.Contains(cs, "message")
 }
 
 // messageAsVerb reports whether cmd uses a message's name as its verb

@@ -1,6 +1,7 @@
 package graphplan
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -17,6 +18,10 @@ func TestMessageValue(t *testing.T) {
 		{"text Ada that the train is late", "the train is late", true},
 		{"message Ada: see you at 8!", "see you at 8", true},
 		{"tell Ada Lovelace that I-am-on-my-way.", "I-am-on-my-way", true},
+		{"text ada that the train is late", "the train is late", true}, // the recipient in lower case, right after the verb
+		{"sms ada: see you at 8", "see you at 8", true},
+		{"share photo that I took", "", false}, // a thing of the vocabulary, no recipient
+		{"text the crew that I am late", "", false},
 		{"delete the note that I wrote", "", false},
 		{"text Ada that 'the train is late'", "", false},
 		{"text Ada that", "", false},
@@ -60,4 +65,26 @@ func TestMessageAsVerb(t *testing.T) {
 			t.Errorf("%q: sends %v, want %v", tc.cmd, got, tc.sends)
 		}
 	}
+}
+
+// FuzzMessageValue: any command is read without a panic, and a message
+// found is the command's own text, 1 to maxMessageWords words.
+func FuzzMessageValue(f *testing.F) {
+	for _, s := range []string{"text ada that the train is late", "sms Ada: see you", "message ada saying hi", "text :", "sms a: ", "text x that"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		u := intent.Understand(cmd)
+		messageAsVerb(cmd, u)
+		v, ok := messageValue(cmd, u.Values)
+		if !ok {
+			return
+		}
+		if v.Start < 0 || v.End > len(cmd) || v.Start >= v.End || cmd[v.Start:v.End] != v.Text {
+			t.Fatalf("messageValue(%q) = %+v: not the command's own text", cmd, v)
+		}
+		if n := len(strings.Fields(v.Text)); n == 0 || n > maxMessageWords {
+			t.Fatalf("messageValue(%q) = %q: %d words", cmd, v.Text, n)
+		}
+	})
 }

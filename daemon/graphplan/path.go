@@ -183,10 +183,11 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 // firstTerms returns the terms the first operation of a path covers: its
 // element's (label, resource-id words, documentation), or — a tap on a
 // list row the path takes in place of the row the command names
-// (namedSibling) — the named row's label. Memoized in seen by element id
-// for one step; a nil seen: the command names no element of the screen,
-// and the element's own terms are returned. None for an operation on no
-// element (a scroll, back).
+// (namedSibling) — the named row's label; only a row the UI graph
+// recorded in a list is grounded to look for one. Memoized in seen by
+// element id for one step; a nil seen: the command names no element of
+// the screen, and the element's own terms are returned. None for an
+// operation on no element (a scroll, back).
 func (rs *runState) firstTerms(st *daemon.PlanState, g *appGraph, fe gEdge, seen map[int64][]term) []term {
 	if fe.element == 0 {
 		return nil
@@ -198,7 +199,7 @@ func (rs *runState) firstTerms(st *daemon.PlanState, g *appGraph, fe gEdge, seen
 		return ts
 	}
 	ts := g.terms[fe.element]
-	if ke := g.elems[fe.element]; fe.action == device.Tap && ke != nil {
+	if ke := g.elems[fe.element]; fe.action == device.Tap && ke != nil && ke.Descriptor.InList {
 		if m, ok := screen.Ground(st.Screen, ke.Descriptor); ok {
 			if i := daemon.ElementIndex(st.Screen, st.Elements, m.NodeID); i >= 0 {
 				if j := rs.namedSibling(st, i); j >= 0 {

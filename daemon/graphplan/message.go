@@ -69,8 +69,8 @@ func recipientAt(toks []intent.Token, i int) bool {
 // ("sms Ada 'on my way'", "message Ada: on my way"): its first word is
 // a message (the vocabulary's concept message) and the command gives a
 // text to send, quoted or after the recipient (messageValue). A command
-// that only names messages ("messages row height large", "sms delivery
-// reports on") sends nothing.
+// that only names messages ("messages row height large", "sms night mode
+// on") sends nothing.
 func messageAsVerb(cmd string, u intent.Command) bool {
 	first := slices.IndexFunc(u.Tokens, func(t intent.Token) bool { return t.Kind == intent.KindWord })
 	if first < 0 || !slices.Contains(intent.Concepts(u.Tokens[first].Text), "message") {

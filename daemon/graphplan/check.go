@@ -118,9 +118,9 @@ const StandInMin = 0.55
 // target as written; w labels no element anywhere in the app's UI
 // transition graph g (a word the app shows names something of its own:
 // "video" beside "photo"); neither word is the other's opposite, by the
-// vocabulary ("next" / "previous") or by a negating prefix ("read" /
-// "unread"); and the model puts them at StandInMin or closer. An
-// embedding error or no graph: false.
+// vocabulary ("next" / "previous") or by a negating prefix
+// (intent.PrefixOpposite: "read" / "unread"); and the model puts them at
+// StandInMin or closer. An embedding error or no graph: false.
 func standsIn(ctx context.Context, memo *simil.Memo, st *daemon.PlanState, g *appGraph, w string) bool {
 	if g == nil {
 		return false
@@ -135,27 +135,12 @@ func standsIn(ctx context.Context, memo *simil.Memo, st *daemon.PlanState, g *ap
 			onTarget[t] = !strings.HasPrefix(string(t), "@")
 		}
 	}
-	lw := strings.ToLower(w)
 	for _, r := range st.Replaced {
-		rt, lr := termsOf(r), strings.ToLower(r)
-		if !slices.ContainsFunc(rt, func(t term) bool { return onTarget[t] }) || prefixOpposite(lw, lr) || prefixOpposite(lr, lw) || conceptsOppose(wt, rt) {
+		rt := termsOf(r)
+		if !slices.ContainsFunc(rt, func(t term) bool { return onTarget[t] }) || intent.PrefixOpposite(w, r) || intent.PrefixOpposite(r, w) || conceptsOppose(wt, rt) {
 			continue
 		}
 		if cos, err := memo.Similarities(ctx, w, []string{r}); err == nil && cos[0] >= StandInMin {
-			return true
-		}
-	}
-	return false
-}
-
-// prefixOpposite reports whether word b is word a with a negating prefix
-// ("read" / "unread", "like" / "dislike"); both lower case.
-func prefixOpposite(a, b string) bool {
-	if len(a) < 3 {
-		return false
-	}
-	for _, pre := range []string{"un", "dis", "non", "de"} {
-		if b == pre+a {
 			return true
 		}
 	}

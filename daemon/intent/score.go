@@ -225,6 +225,9 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 		neg = negated(cmd, al.slotOf) != negated(pat, nil)
 	}
 	swapped := rolesSwapped(pat, cmd, al.slotOf)
+	// a word and its negation by prefix ("read", "unread") are opposites
+	// too, whether or not the vocabulary knows them
+	opp = opp || prefixOpposed(res.cmdLone, res.patLone)
 	if opp || neg || swapped {
 		mult *= penOpposite
 	}

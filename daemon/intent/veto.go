@@ -3,6 +3,11 @@
 
 package intent
 
+import (
+	"strings"
+	"unicode"
+)
+
 // opposed reports whether an unmatched command word and an unmatched
 // pattern word carry opposite concepts (on/off, add/delete,
 // ascending/descending, …).
@@ -10,6 +15,40 @@ func opposed(c, p []cmem) bool {
 	for _, a := range c {
 		for _, b := range p {
 			if isOpposite(a.id, b.id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// PrefixOpposite reports whether word b is word a with a negating prefix,
+// "un" or "non" ("read" / "unread", "follow" / "unfollow"), case folded;
+// a of three letters or more. Not "dis" or "de": "display" is no
+// opposite of "play", nor "detail" of "tail".
+func PrefixOpposite(a, b string) bool {
+	trim := func(w string) string {
+		return strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
+	}
+	a, b = trim(a), trim(b)
+	if len(a) < 3 {
+		return false
+	}
+	for _, pre := range []string{"un", "non"} {
+		if b == pre+a {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixOpposed reports whether an unmatched command word and an
+// unmatched pattern word are opposites by a negating prefix
+// (PrefixOpposite), either way round.
+func prefixOpposed(cmd, pat []string) bool {
+	for _, a := range cmd {
+		for _, b := range pat {
+			if PrefixOpposite(a, b) || PrefixOpposite(b, a) {
 				return true
 			}
 		}

@@ -260,3 +260,44 @@ func TestDirectionsCompose(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefixOpposites: a word and its negation by "un" or "non" are
+// opposites the vocabulary need not know ("follow the channel" against
+// a flow that unfollows it); "dis" and "de" make no opposite ("display"
+// is no "play").
+func TestPrefixOpposites(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "unfollow the quilting channel"},
+		{ID: 2, Package: "p", Intent: "mark the thread with Dora as unseen"},
+		{ID: 3, Package: "p", Intent: "display the quilting channel"},
+	})
+	for _, tt := range []struct {
+		cmd  string
+		flow int64
+		opp  bool
+	}{
+		{"follow the quilting channel", 1, true},
+		{"unfollow the quilting channel", 1, false},
+		{"mark the thread with Dora as seen", 2, true},
+		{"play the quilting channel", 3, false},
+	} {
+		c := m.Score(tt.cmd, []int64{tt.flow})
+		if len(c) != 1 {
+			t.Fatalf("%q: %+v", tt.cmd, c)
+		}
+		if got := slices.Contains(c[0].Vetoes, VetoOpposite); got != tt.opp {
+			t.Errorf("%q against flow %d: opposite veto %v, want %v (vetoes %v)", tt.cmd, tt.flow, got, tt.opp, c[0].Vetoes)
+		}
+	}
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"read", "unread", true}, {"Sync", "non-sync", false}, {"sync", "nonsync", true}, {"seen,", "Unseen", true},
+		{"play", "display", false}, {"tail", "detail", false}, {"it", "unit", false}, {"read", "reread", false},
+	} {
+		if got := PrefixOpposite(tt.a, tt.b); got != tt.want {
+			t.Errorf("PrefixOpposite(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

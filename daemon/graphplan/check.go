@@ -129,15 +129,17 @@ func standsIn(ctx context.Context, memo *simil.Memo, st *daemon.PlanState, g *ap
 	if slices.ContainsFunc(wt, func(t term) bool { return !strings.HasPrefix(string(t), "@") && g.df[t] > 0 }) {
 		return false
 	}
-	onTarget := map[term]bool{}
+	onTarget := map[term]bool{} // literal terms only
 	for _, h := range st.History {
-		for _, t := range slices.Concat(targetTerms(h.Target), termsOf(h.Target.Hint)) { // never append to a cached slice
-			onTarget[t] = !strings.HasPrefix(string(t), "@")
+		for _, t := range stepTerms(h) {
+			if !strings.HasPrefix(string(t), "@") {
+				onTarget[t] = true
+			}
 		}
 	}
 	for _, r := range st.Replaced {
 		rt := termsOf(r)
-		if !slices.ContainsFunc(rt, func(t term) bool { return onTarget[t] }) || intent.PrefixOpposite(w, r) || intent.PrefixOpposite(r, w) || conceptsOppose(wt, rt) {
+		if !slices.ContainsFunc(rt, func(t term) bool { return onTarget[t] }) || intent.PrefixOpposite(w, r) || conceptsOppose(wt, rt) {
 			continue
 		}
 		if cos, err := memo.Similarities(ctx, w, []string{r}); err == nil && cos[0] >= StandInMin {
@@ -145,6 +147,13 @@ func standsIn(ctx context.Context, memo *simil.Memo, st *daemon.PlanState, g *ap
 		}
 	}
 	return false
+}
+
+// stepTerms returns the terms step h's target carries: label,
+// content-desc, resource-id words and a field's hint. A new slice: the
+// cached ones are never appended to.
+func stepTerms(h daemon.StepRecord) []term {
+	return slices.Concat(targetTerms(h.Target), termsOf(h.Target.Hint))
 }
 
 // conceptsOppose reports whether a concept among a is the vocabulary's
@@ -184,7 +193,7 @@ func strictTerms(st *daemon.PlanState) (strict, written map[term]bool) {
 	strict, replaced := asWritten(st.Strict), asWritten(st.Replaced)
 	written = map[term]bool{}
 	for _, h := range st.History {
-		ts := slices.Concat(targetTerms(h.Target), termsOf(h.Target.Hint)) // never append to a cached slice
+		ts := stepTerms(h)
 		if slices.ContainsFunc(ts, func(t term) bool { return replaced[t] }) {
 			continue // it carries the flow's word too: it tells neither apart
 		}

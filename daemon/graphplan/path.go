@@ -440,8 +440,8 @@ func (q *pqueue) Pop() any          { o := *q; it := o[len(o)-1]; *q = o[:len(o)
 // the app's own name: namesRow), when row i's name is neither: a path
 // the UI graph knows through one contact's row ("Dora" → More options →
 // "Archive thread") goes through the named one's ("… with Ezra …")
-// instead, the rows of a list leading to screens alike. -1 when row i is no list row, or not exactly one
-// other row is named.
+// instead, the rows of a list leading to screens alike. -1 when row i is
+// no list row, or not exactly one other row is named.
 func (rs *runState) namedSibling(st *daemon.PlanState, i int) int {
 	e := &st.Elements[i]
 	if rs.givesValue(screen.RowName(e.Label)) || intent.Says(rs.cmd, screen.RowName(e.Label)) {

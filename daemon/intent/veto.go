@@ -22,33 +22,29 @@ func opposed(c, p []cmem) bool {
 	return false
 }
 
-// PrefixOpposite reports whether word b is word a with a negating prefix,
-// "un" or "non" ("read" / "unread", "follow" / "unfollow"), case folded;
-// a of three letters or more. Not "dis" or "de": "display" is no
-// opposite of "play", nor "detail" of "tail".
+// PrefixOpposite reports whether one of words a and b is the other with
+// a negating prefix, "un" or "non" ("read" / "unread", "unfollow" /
+// "follow"), case folded; the word without it of three letters or more.
+// Not "dis" or "de": "display" is no opposite of "play", nor "detail" of
+// "tail".
 func PrefixOpposite(a, b string) bool {
 	trim := func(w string) string {
 		return strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
 	}
 	a, b = trim(a), trim(b)
-	if len(a) < 3 {
-		return false
+	prefixed := func(base, w string) bool {
+		return len(base) >= 3 && (w == "un"+base || w == "non"+base)
 	}
-	for _, pre := range []string{"un", "non"} {
-		if b == pre+a {
-			return true
-		}
-	}
-	return false
+	return prefixed(a, b) || prefixed(b, a)
 }
 
 // prefixOpposed reports whether an unmatched command word and an
 // unmatched pattern word are opposites by a negating prefix
-// (PrefixOpposite), either way round.
+// (PrefixOpposite).
 func prefixOpposed(cmd, pat []string) bool {
 	for _, a := range cmd {
 		for _, b := range pat {
-			if PrefixOpposite(a, b) || PrefixOpposite(b, a) {
+			if PrefixOpposite(a, b) {
 				return true
 			}
 		}

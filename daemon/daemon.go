@@ -418,8 +418,18 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	return r.finish(ctx, err)
 }
 
+// ErrStateQuestion is returned (wrapped, with the command) for a yes/no
+// question about the phone's state ("is dark mode on?",
+// intent.AsksState): nothing is replayed, planned or tapped, since
+// carrying out the nearest command would change what the owner only
+// asked about.
+var ErrStateQuestion = errors.New("this reads as a question about the phone's state; Wayfinder carries out commands and changed nothing (say what to do, e.g. \"turn it on\")")
+
 func (r *run) do(ctx context.Context, opt Options) error {
 	e := r.e
+	if opt.FlowID == 0 && intent.AsksState(r.res.Command) {
+		return ErrStateQuestion
+	}
 	pkg, err := r.identifyApp(ctx, opt)
 	if err != nil {
 		return err

@@ -100,7 +100,8 @@ func quoteAll(m map[int]string) string {
 // command says in place of the flow's (PlanState.Strict), the target's
 // one of the flow's words it replaced (PlanState.Replaced) and does not
 // say ("Tilt left" for the flow's "Tilt right", "tilt … left" against
-// a flow learned for "tilt … right").
+// a flow learned for "tilt … right"); neither an action word nor, where
+// the flow's tap opens another screen, the labels' head word.
 func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen.Element) bool {
 	if len(st.Strict) == 0 || len(st.Replaced) == 0 {
 		return false
@@ -129,7 +130,25 @@ func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *scr
 			}
 		}
 	}
+	// the head word of labels of two or more words swapped where the
+	// flow's tap leads to another screen: a label that opens something
+	// starts with what it does ("Import messages" beside the flow's
+	// "Export messages"), and the screens the walk goes on over are those
+	// the flow's tap opened, not the other one's
+	if step.Expect != "" && step.Expect != step.Screen && labelHead(st.Elements[own].Label) == onlyOurs[0] && labelHead(el.Label) == onlyTheirs[0] {
+		return false
+	}
 	return true
+}
+
+// labelHead returns the stem of the first content word of label
+// (contentStems) when it has two or more, else "".
+func labelHead(label string) string {
+	ws := contentStems(label)
+	if len(ws) < 2 {
+		return ""
+	}
+	return ws[0]
 }
 
 // peerOf returns the index in st.Elements of the element step targets on

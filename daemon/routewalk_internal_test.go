@@ -398,7 +398,9 @@ func TestAgreesOnASwappedPeer(t *testing.T) {
 	 {"id":2,"parent":0,"class":"android.widget.ImageButton","content_desc":"Tilt right","bounds":[270,2000,540,2280],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":3,"parent":0,"class":"android.widget.ImageButton","content_desc":"Add tint","bounds":[540,2000,810,2280],"clickable":true,"enabled":true,"visible_to_user":true},
 	 {"id":4,"parent":0,"class":"android.widget.ImageButton","content_desc":"Remove tint","bounds":[810,2000,1080,2280],"clickable":true,"enabled":true,"visible_to_user":true},
-	 {"id":5,"parent":0,"class":"android.widget.ImageButton","content_desc":"Mirror sketch sideways","bounds":[810,1800,1080,2000],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
+	 {"id":5,"parent":0,"class":"android.widget.ImageButton","content_desc":"Mirror sketch sideways","bounds":[810,1800,1080,2000],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":6,"parent":0,"class":"android.widget.ImageButton","content_desc":"Import palette","bounds":[0,1600,540,1800],"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":7,"parent":0,"class":"android.widget.ImageButton","content_desc":"Export palette","bounds":[540,1600,1080,1800],"clickable":true,"enabled":true,"visible_to_user":true}]}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,17 +409,24 @@ func TestAgreesOnASwappedPeer(t *testing.T) {
 	for _, tc := range []struct {
 		name, command, flowTaps, checkerTaps string
 		strict, replaced                     []string
+		opens                                bool // the flow's tap leads to another screen
 		ok                                   bool
 	}{
-		{"the flow's word swapped on its element", "tilt my sketch left and keep it", "Tilt right", "Tilt left", []string{"left"}, []string{"right"}, true},
-		{"no word swapped", "tilt my sketch left and keep it", "Tilt right", "Tilt left", nil, nil, false},
-		{"the command says the flow's word too", "tilt my sketch left, then right", "Tilt right", "Tilt left", []string{"left"}, []string{"right"}, false},
-		{"another word than the one swapped", "tilt my sketch left and keep it", "Tilt right", "Tilt left", []string{"left"}, []string{"sketch"}, false},
-		{"an action swapped", "remove the tint", "Add tint", "Remove tint", []string{"remove"}, []string{"add"}, false},
-		{"labels that differ by more", "mirror my sketch sideways", "Tilt right", "Mirror sketch sideways", []string{"mirror", "sideways"}, []string{"tilt", "right"}, false},
+		{"the flow's word swapped on its element", "tilt my sketch left and keep it", "Tilt right", "Tilt left", []string{"left"}, []string{"right"}, false, true},
+		{"no word swapped", "tilt my sketch left and keep it", "Tilt right", "Tilt left", nil, nil, false, false},
+		{"the command says the flow's word too", "tilt my sketch left, then right", "Tilt right", "Tilt left", []string{"left"}, []string{"right"}, false, false},
+		{"another word than the one swapped", "tilt my sketch left and keep it", "Tilt right", "Tilt left", []string{"left"}, []string{"sketch"}, false, false},
+		{"an action swapped", "remove the tint", "Add tint", "Remove tint", []string{"remove"}, []string{"add"}, false, false},
+		{"labels that differ by more", "mirror my sketch sideways", "Tilt right", "Mirror sketch sideways", []string{"mirror", "sideways"}, []string{"tilt", "right"}, false, false},
+		{"the flow's word swapped, its tap opening another screen", "tilt my sketch left and keep it", "Tilt right", "Tilt left", []string{"left"}, []string{"right"}, true, true},
+		{"the head word swapped on the same screen", "import the palette", "Export palette", "Import palette", []string{"import"}, []string{"export"}, false, true},
+		{"the head word swapped, the flow's tap opening another screen", "import the palette", "Export palette", "Import palette", []string{"import"}, []string{"export"}, true, false},
 	} {
 		st := &PlanState{Command: tc.command, Screen: s, Elements: els, Strict: tc.strict, Replaced: tc.replaced}
-		step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at(tc.flowTaps)].NodeID)}
+		step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at(tc.flowTaps)].NodeID), Screen: "fa", Expect: "fa"}
+		if tc.opens {
+			step.Expect = "fb"
+		}
 		rec, why := agrees(s, st, Decision{Action: device.Tap, Element: at(tc.checkerTaps)}, step, []string{"tilt my sketch right and keep it"}, map[string]string{})
 		if (why == "") != tc.ok {
 			t.Errorf("%s: %q, want agreeing %v", tc.name, why, tc.ok)

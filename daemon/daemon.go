@@ -333,6 +333,8 @@ type run struct {
 	// the screen the run ended on, kept for the flow it learns or
 	// replays (routecheck.go); none without a route checker
 	shots map[int]knowledge.FlowScreen
+	// graph: the app's UI graph, read once a run needs it (place.go)
+	graph *knowledge.Graph
 	end   knowledge.FlowScreen
 }
 

@@ -1,0 +1,56 @@
+package intent
+
+// A closing place phrase names where the command is to be carried out:
+// "send hi to Ada on Chirper", "open the last photo in the Snaps app".
+// When that place is no app the command runs in, a flow of the app in
+// front is not what was asked (the engine's otherPlace decides).
+
+var (
+	// placePreps open a place phrase; "of", "for", "to" and "into" name
+	// what is acted on, not where
+	placePreps = setOf("in", "on", "via", "using", "with", "through", "inside", "within", "from")
+	// closingFiller may follow the place phrase
+	closingFiller = setOf("please", "pls", "plz", "thanks", "thx", "now")
+)
+
+// PlaceNamed returns the name in the place phrase that closes text — a
+// preposition of place, maybe a determiner, one or two words, maybe
+// "app" ("on Chirper", "in the Snaps app", "using Mail Box"), closing
+// filler ("please") aside — and false when text closes with none. Names are plain words: a number, time,
+// date or quoted text is a value, never a place, and stop words are
+// none. Two words at least come before the preposition ("turn on dark
+// mode" is no place).
+func PlaceNamed(text string) (name []string, ok bool) {
+	toks := Tokenize(text)
+	for len(toks) > 0 && toks[len(toks)-1].Kind == KindWord && closingFiller[toks[len(toks)-1].Text] {
+		toks = toks[:len(toks)-1]
+	}
+	end := len(toks)
+	if end > 0 && toks[end-1].Kind == KindWord && appNouns[toks[end-1].Text] {
+		end--
+	}
+	start := end
+	for start > 0 && end-start < 2 {
+		t := toks[start-1]
+		if t.Kind != KindWord || IsStopword(t.Text) || placePreps[t.Text] || mentionDets[t.Text] {
+			break
+		}
+		start--
+	}
+	if start == end {
+		return nil, false
+	}
+	p := start - 1
+	if p >= 0 && toks[p].Kind == KindWord && mentionDets[toks[p].Text] {
+		p--
+	}
+	if p < 2 || toks[p].Kind != KindWord || !placePreps[toks[p].Text] {
+		// a verb and what it acts on come first: "turn on dark mode"
+		// opens with a verb's particle, no place
+		return nil, false
+	}
+	for _, t := range toks[start:end] {
+		name = append(name, t.Text)
+	}
+	return name, true
+}

@@ -390,7 +390,7 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 	for i := range pts {
 		p := &pts[i]
 		if p.kind == KindWord && p.slot == "" {
-			p.neg = negations[strings.ReplaceAll(p.text, "’", "'")]
+			p.neg = isNegation(p.text)
 			p.role = rolePreps[p.text]
 		}
 		if p.slot != "" || p.stop {

@@ -301,3 +301,26 @@ func TestPrefixOpposites(t *testing.T) {
 		}
 	}
 }
+
+// TestNegated: a negation counts however it is typed — with either
+// apostrophe, without one, or as any "n't" contraction — and two cancel.
+func TestNegated(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"do not show the clock", true},
+		{"the week shouldn't start on monday", true},
+		{"the week shouldnt start on monday", true},
+		{"the week shouldn’t start on monday", true},
+		{"alarms wouldnt ramp up", true},
+		{"i cant stand the ticking, turn it off", true},
+		{"don't never show it", false},
+		{"show the clock", false},
+		{"text 'I can't come'", false},
+	} {
+		if got := Negated(tc.text); got != tc.want {
+			t.Errorf("Negated(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

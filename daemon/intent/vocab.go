@@ -144,9 +144,20 @@ var slotEdge = setOf("a", "an", "the", "to", "for", "of", "in", "on", "at", "by"
 // called X" = "a note titled X").
 var stopClass = map[string]string{"called": "name", "named": "name", "titled": "name", "saying": "say", "says": "say"}
 
-// negations flip what a command asks for ("do not show …").
-var negations = setOf("not", "don't", "dont", "doesn't", "never", "no", "cannot", "can't", "won't", "without",
-	"didn't", "isn't", "aren't", "shouldn't", "mustn't", "nothing")
+// negations flip what a command asks for ("do not show …"); so does any
+// word ending in "n't" (isNegation).
+var negations = setOf("not", "never", "no", "cannot", "without", "nothing",
+	// the contractions as typed without their apostrophe
+	"dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "shouldnt", "wouldnt", "couldnt",
+	"mustnt", "hasnt", "havent", "hadnt", "neednt", "cant", "wont")
+
+// isNegation reports whether word (lower case) negates: one of
+// negations, or a contraction with "n't" (either apostrophe: "shouldn't",
+// "won’t").
+func isNegation(word string) bool {
+	w := strings.ReplaceAll(word, "’", "'")
+	return negations[w] || strings.HasSuffix(w, "n't")
+}
 
 // rolePreps bind the word after them to a role ("from X to Y").
 var rolePreps = setOf("from", "to", "into", "onto", "than", "until", "till", "before", "after", "instead")

@@ -420,17 +420,32 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 	return r.finish(ctx, err)
 }
 
-// ErrStateQuestion is returned (wrapped, with the command) for a yes/no
-// question about the phone's state ("is dark mode on?",
-// intent.AsksState): nothing is replayed, planned or tapped, since
-// carrying out the nearest command would change what the owner only
-// asked about.
-var ErrStateQuestion = errors.New("this reads as a question about the phone's state; Wayfinder carries out commands and changed nothing (say what to do, e.g. \"turn it on\")")
+// ErrNotACommand is returned, wrapped with what to say instead, for an
+// utterance that names a task without asking for it to be done now
+// (intent.SpeechAct): a question ("is dark mode on?", "why is the theme
+// dark"), a how-to question, a report ("I already called 911") or a
+// request for a reminder. Nothing is replayed, planned or tapped, since
+// carrying out the task would change what the owner only talked about.
+var ErrNotACommand = errors.New("not a command, so nothing was changed")
+
+// notACommand is ErrNotACommand for act, with what to say instead; task
+// is the task a how-to question asks about.
+func notACommand(act intent.Act, task string) error {
+	switch act {
+	case intent.ActHowTo:
+		return fmt.Errorf("%w: this asks how to do something; to have it done, say it as a command (%q)", ErrNotACommand, task)
+	case intent.ActReminder:
+		return fmt.Errorf("%w: Wayfinder sets no reminders; say the task when it is to be done", ErrNotACommand)
+	case intent.ActReport:
+		return fmt.Errorf("%w: this reads as a report of something done; say what to do", ErrNotACommand)
+	}
+	return fmt.Errorf("%w: this reads as a question; Wayfinder carries out commands (say what to do, e.g. \"turn it on\")", ErrNotACommand)
+}
 
 func (r *run) do(ctx context.Context, opt Options) error {
 	e := r.e
-	if opt.FlowID == 0 && intent.AsksState(r.res.Command) {
-		return ErrStateQuestion
+	if act, task := intent.SpeechAct(r.res.Command); act != intent.ActCommand && opt.FlowID == 0 {
+		return notACommand(act, task)
 	}
 	pkg, err := r.identifyApp(ctx, opt)
 	if err != nil {

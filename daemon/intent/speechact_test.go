@@ -1,0 +1,69 @@
+package intent
+
+import "testing"
+
+// TestSpeechAct: questions, how-to questions, reports and reminders are
+// told from commands, from requests phrased as questions, and from
+// questions that ask to be shown something.
+func TestSpeechAct(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		act  Act
+		task string
+	}{
+		{"is dark mode on?", ActStateQuestion, ""},
+		{"are read receipts enabled", ActStateQuestion, ""},
+		{"hey, is the vibration on", ActStateQuestion, ""},
+		{"quick question: are hidden folders visible?", ActStateQuestion, ""},
+		{"isn't the 24 hour clock on", ActStateQuestion, ""},
+		{"does the morning alarm vibrate", ActStateQuestion, ""},
+		{"do I have an alarm at 7", ActStateQuestion, ""},
+		{"why is the theme dark", ActQuestion, ""},
+		{"when did I add the lunar holidays", ActQuestion, ""},
+		{"how do I mark Ezra's thread as unread?", ActHowTo, "mark Ezra's thread as unread?"},
+		{"hey how can I show the word count", ActHowTo, "show the word count"},
+		{"how to pin a sketch", ActHowTo, "pin a sketch"},
+		{"I already called the florist", ActReport, ""},
+		{"i turned on dark mode yesterday", ActReport, ""},
+		{"I've just renamed the sketch", ActReport, ""},
+		{"remind me to print the diary", ActReminder, ""},
+		{"turn on dark mode", ActCommand, ""},
+		{"do not show hidden folders", ActCommand, ""},
+		{"don't vibrate on alarms", ActCommand, ""},
+		{"do a backup of my notes", ActCommand, ""},
+		{"are you able to turn on dark mode", ActCommand, ""},
+		{"do you mind turning the alarm off", ActCommand, ""},
+		{"is there a way to hide the tab bar", ActCommand, ""},
+		{"is it possible to sort by size", ActCommand, ""},
+		{"can you turn on dark mode?", ActCommand, ""},
+		{"how big is my last photo", ActCommand, ""},
+		{"how much storage do I have", ActCommand, ""},
+		{"what is my snooze time", ActCommand, ""},
+		{"who are my favourite contacts", ActCommand, ""},
+		{"when is my next alarm", ActCommand, ""},
+		{"i need a new checklist", ActCommand, ""},
+		{"i want six columns", ActCommand, ""},
+		{"i dont want the digits showing", ActCommand, ""},
+		{"add event dinner, remind me 30 min before", ActCommand, ""},
+		{"is", ActCommand, ""},
+		{"", ActCommand, ""},
+	} {
+		act, task := SpeechAct(tc.text)
+		if act != tc.act || task != tc.task {
+			t.Errorf("SpeechAct(%q) = %q, %q; want %q, %q", tc.text, act, task, tc.act, tc.task)
+		}
+	}
+}
+
+func FuzzSpeechAct(f *testing.F) {
+	for _, s := range []string{"is dark mode on?", "how do I x", "how to", "remind me", "I already", "\x00is"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		// opening filler never changes the act
+		a, _ := SpeechAct(s)
+		if b, _ := SpeechAct("hey " + s); a != b {
+			t.Errorf("%q is %q, %q is %q", s, a, "hey "+s, b)
+		}
+	})
+}

@@ -21,6 +21,8 @@ func TestNamedValue(t *testing.T) {
 		{"create a note called a b c d e f g", ""},             // a sentence, not a name
 		{`a note named "x" and a folder named shots`, "shots"}, // the last naming word
 		{"open the file called report.pdf", "report.pdf"},
+		{"create a note called oat milk please", "oat milk"},           // a polite end is no part of a name
+		{"text Sam saying call me back please", "call me back please"}, // a message keeps it
 	} {
 		v, ok := NamedValue(tc.cmd)
 		if got := map[bool]string{true: v.Text, false: ""}[ok]; got != tc.want {
@@ -34,7 +36,7 @@ func TestNamedValue(t *testing.T) {
 
 // FuzzNamedValue: any command is read without a panic; a name found is
 // the command's own text at its offsets, ends the command (but for closing
-// punctuation) and is at most maxNamedWords words.
+// punctuation and polite words) and is at most maxNamedWords words.
 func FuzzNamedValue(f *testing.F) {
 	f.Add("create a note called oat milk")
 	f.Add(`note named "x" called y`)
@@ -48,8 +50,11 @@ func FuzzNamedValue(f *testing.F) {
 		if v.Start < 0 || v.End > len(cmd) || v.Start >= v.End || cmd[v.Start:v.End] != v.Text {
 			t.Fatalf("NamedValue(%q) = %+v: not the command's text", cmd, v)
 		}
-		if rest := strings.TrimRightFunc(cmd[v.End:], func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(".!?", r) }); rest != "" {
-			t.Fatalf("NamedValue(%q) = %q leaves %q after it", cmd, v.Text, rest)
+		rest := strings.TrimRightFunc(cmd[v.End:], func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(".!?", r) })
+		for _, w := range strings.Fields(strings.ToLower(rest)) {
+			if !strings.Contains(" please pls plz thanks thx ", " "+strings.Trim(w, ".,!?")+" ") {
+				t.Fatalf("NamedValue(%q) = %q leaves %q after it", cmd, v.Text, rest)
+			}
 		}
 		if n := len(strings.Fields(v.Text)); n == 0 || n > maxNamedWords {
 			t.Fatalf("NamedValue(%q) = %q: %d words", cmd, v.Text, n)

@@ -46,7 +46,7 @@ func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]s
 		}
 	}
 	if slices.ContainsFunc(name, func(w string) bool { return known[intent.Stem(w)] || len(intent.Concepts(w)) > 0 }) {
-		return "", false
+		return "", false // "… in the phone app", "… in settings"
 	}
 	return strings.Join(name, " "), true
 }

@@ -152,6 +152,9 @@ func NamedValue(command string) (intent.Value, bool) {
 	if end <= start || len(strings.Fields(command[start:end])) > maxNamedWords {
 		return intent.Value{}, false
 	}
+	if strings.ToLower(toks[at].Text) != "saying" {
+		end = intent.WithoutPoliteEnd(command, start, end) // "called ideas please"
+	}
 	return intent.Value{Text: command[start:end], Kind: intent.KindWord, Start: start, End: end}, true
 }
 

@@ -409,6 +409,7 @@ func TestNewName(t *testing.T) {
 		"go to the settings":                        "",
 		"rename it to the name of the month please": "",
 		"rename the label to later and share it":    "",
+		"rename the label urgent to later please":   "later", // a polite end is no part of the name
 	} {
 		v, ok := newName(cmd)
 		if ok != (want != "") || v.Text != want || ok && cmd[v.Start:v.End] != v.Text {

@@ -9,17 +9,35 @@ var (
 	// placePreps open a place phrase; "of", "for", "to" and "into" name
 	// what is acted on, not where
 	placePreps = setOf("in", "on", "via", "using", "with", "through", "inside", "within", "from")
+	// politeFiller closes a request without being part of it
+	politeFiller = setOf("please", "pls", "plz", "thanks", "thx")
 	// closingFiller may follow the place phrase
 	closingFiller = setOf("please", "pls", "plz", "thanks", "thx", "now")
 )
 
+// WithoutPoliteEnd returns the span [start, end) of text shortened by the
+// polite words that close it ("please", "thanks"), at least one word
+// kept: "deadlines please" is the name "deadlines". A message ("saying
+// call me back please") keeps them; this is for names.
+func WithoutPoliteEnd(text string, start, end int) int {
+	toks := Tokenize(text[start:end])
+	n := len(toks)
+	for n > 1 && toks[n-1].Kind == KindWord && politeFiller[toks[n-1].Text] {
+		n--
+	}
+	if n == len(toks) {
+		return end
+	}
+	return start + toks[n-1].End
+}
+
 // PlaceNamed returns the name in the place phrase that closes text — a
 // preposition of place, maybe a determiner, one or two words, maybe
 // "app" ("on Chirper", "in the Snaps app", "using Mail Box"), closing
-// filler ("please") aside — and false when text closes with none. Names are plain words: a number, time,
-// date or quoted text is a value, never a place, and stop words are
-// none. Two words at least come before the preposition ("turn on dark
-// mode" is no place).
+// filler ("please") aside — and false when text closes with none. Names
+// are plain words: a number, time, date or quoted text is a value, never
+// a place, and stop words are none. Two words at least come before the
+// preposition ("turn on dark mode" is no place).
 func PlaceNamed(text string) (name []string, ok bool) {
 	toks := Tokenize(text)
 	for len(toks) > 0 && toks[len(toks)-1].Kind == KindWord && closingFiller[toks[len(toks)-1].Text] {

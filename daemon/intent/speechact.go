@@ -1,6 +1,9 @@
 package intent
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Speech acts: Wayfinder carries out commands. A question ("is dark mode
 // on?", "why is the theme dark"), a request for instructions ("how do I
@@ -23,7 +26,7 @@ const (
 	ActStateQuestion Act = "state question" // "is dark mode on?"
 	ActQuestion      Act = "question"       // "why is the theme dark", "when did I add …"
 	ActHowTo         Act = "how-to"         // "how do I …", "how to …"
-	ActReport        Act = "report"         // "I already called 911", "I turned it on"
+	ActReport        Act = "report"         // "I already called 911", "someone switched it", "the font is too small"
 	ActReminder      Act = "reminder"       // "remind me to …"
 )
 
@@ -46,6 +49,19 @@ var (
 	reportAdverb = setOf("already", "just", "recently", "earlier", "previously")
 	// reportSubject: the first person opening a report
 	reportSubject = setOf("i", "i've", "ive", "we", "we've", "weve")
+	// otherSubject: who else a report may be about ("someone switched …")
+	otherSubject = setOf("someone", "somebody", "he", "she", "they", "it", "everyone", "nobody")
+	// opinion: a first-person liking or disliking ("I hate left aligned
+	// text"); "I'd like …" and "I want …" are requests
+	opinion = setOf("hate", "love", "like", "dislike", "loathe")
+	// determiners opening a subject ("the font is too small")
+	determiners = setOf("the", "this", "that", "these", "those", "my", "our", "your")
+	// copulas of a remark about a thing ("… is so cluttered")
+	copulas = setOf("is", "are", "was", "were", "looks", "look", "seems", "seem", "feels", "feel", "'s")
+	// requestModals turn a remark into a request ("the week should start on monday")
+	requestModals = setOf("should", "must", "shall", "needs", "need", "ought", "has", "have", "gotta")
+	// thereRequest: "is there a way to …", "is there an option to …"
+	thereRequest = setOf("way", "option", "setting", "chance", "possibility")
 	// leadFiller: words a spoken utterance may open with
 	leadFiller = setOf("hey", "hi", "ok", "okay", "so", "um", "uh", "oh", "yo", "quick", "question", "tell", "me", "well", "and")
 )
@@ -98,27 +114,86 @@ func SpeechAct(text string) (Act, string) {
 		return ActHowTo, strings.TrimSpace(text[starts[i+3]:])
 	case next == "you" || next == "u":
 		return ActCommand, "" // "are you able to …", "do you mind …"
+	case stateAux[first] && next == "there":
+		for _, x := range w[2:min(len(w), 5)] {
+			if thereRequest[x] {
+				return ActCommand, "" // "is there a way to …"
+			}
+		}
+		return ActStateQuestion, "" // "are there 3 columns …"
 	case stateAux[first]:
-		if next == "there" || next == "it" && len(w) > 2 && w[2] == "possible" {
-			return ActCommand, "" // "is there a way to …", "is it possible to …"
+		if next == "it" && len(w) > 2 && w[2] == "possible" {
+			return ActCommand, "" // "is it possible to …"
 		}
 		return ActStateQuestion, ""
-	case doAux[first] && subjects[next]:
+	case doAux[first] && first != "do" && next != "not":
+		return ActStateQuestion, "" // "does the alarm …", "did bob's chat get …"
+	case first == "do" && subjects[next]:
 		return ActStateQuestion, ""
-	case reportSubject[first]:
-		if reportAdverb[next] || len(w) > 2 && (next == "have" || next == "had") && reportAdverb[w[2]] {
-			return ActReport, ""
-		}
-		if past(next) {
-			return ActReport, ""
-		}
+	case reportSubject[first] && opinion[next]:
+		return ActReport, "" // "I hate left aligned text"
+	}
+	if reported(w, !strings.ContainsAny(text, ",;") && !slices.Contains(w, "then")) {
+		return ActReport, ""
 	}
 	return ActCommand, ""
 }
 
-// past reports whether word reads as a regular past form ("turned",
-// "opened"): five letters or more ending in "ed", and not "need" or
-// "speed"-like words ending in "eed".
-func past(word string) bool {
-	return len(word) >= 5 && strings.HasSuffix(word, "ed") && !strings.HasSuffix(word, "eed")
+// reported reports whether words (an utterance's, opening filler aside)
+// tell of something done or remark on a thing rather than ask for
+// anything: a subject — the first person, someone else ("someone", "my
+// brother"), or a thing ("the video") — or none at all, maybe an adverb
+// ("already", "just"), then a word of the past ("I turned …", "just
+// printed …", "my wife changed …", "the video started …"), or "already"
+// after a person ("I already took it"); or, in an utterance of one
+// clause (one), a thing and a copula with no modal ("the grid view in
+// the gallery is so cluttered"; not "the week should start on monday",
+// nor "the ringtone is too quiet, make it louder").
+func reported(w []string, one bool) bool {
+	k := 0
+	switch {
+	case reportSubject[w[0]] || otherSubject[w[0]]:
+		k = 1
+	case w[0] == "my" && len(w) > 2:
+		k = 2 // "my wife …"
+	case determiners[w[0]]:
+		// a thing: up to five words of its name, then a copula or a past
+		// form; a modal first makes it a request
+		for j := 1; j < len(w) && j <= 6 && one; j++ {
+			switch {
+			case requestModals[w[j]] || reportSubject[w[j]] || isNegation(w[j]):
+				return false
+			case copulas[w[j]] || past(w[j]):
+				return j > 1
+			}
+		}
+		return false
+	}
+	if k < len(w) && reportAdverb[w[k]] {
+		if k > 0 && w[k] == "already" {
+			return true // "I already took it"
+		}
+		k++
+	}
+	if k+1 < len(w) && (w[k] == "have" || w[k] == "had" || w[k] == "has") {
+		k++ // "I have already …" was seen above; "we have turned …"
+		if reportAdverb[w[k]] {
+			k++
+		}
+	}
+	return k < len(w) && past(w[k]) && (k > 0 || len(w) > 1)
 }
+
+// past reports whether word reads as a past form: a regular one
+// ("turned", "opened": five letters or more ending in "ed", not "need"
+// or "speed"-like words ending in "eed"), or a common irregular one that
+// is no present form too ("took", "sent"; not "set", "put" or "read").
+func past(word string) bool {
+	return len(word) >= 5 && strings.HasSuffix(word, "ed") && !strings.HasSuffix(word, "eed") || irregularPast[word]
+}
+
+// irregularPast: irregular past forms of verbs a phone is told to do
+// things with, each no present form of a verb too
+var irregularPast = setOf("took", "sent", "made", "wrote", "got", "did", "saw", "gave", "bought", "chose", "forgot",
+	"hid", "shot", "told", "went", "kept", "lost", "found", "paid", "began", "rang", "sang", "drew", "threw",
+	"brought", "thought", "caught", "taught", "sold", "heard", "stole", "woke", "froze", "spoke", "broke", "ate")

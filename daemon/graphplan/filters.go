@@ -36,6 +36,8 @@ func (rs *runState) passOver(st *daemon.PlanState, c candidate, w map[term]float
 		return "leaving by Cancel would undo the choice just made here"
 	case retoggles(st, c):
 		return "a second tap on a toggle undoes the first"
+	case rs.groupChosen(st, c):
+		return "the run chose another option of this choice for the command already"
 	case createsUnasked(rs, st, c):
 		return "the command changes or deletes something that exists; creating a new one is never on its way"
 	case othersNumber(st, c):
@@ -575,4 +577,31 @@ func (rs *runState) modifiedHead(st *daemon.PlanState, cands []candidate) []cand
 		}
 	}
 	return out
+}
+
+// groupChosen reports whether candidate c taps, now, an option (isOption)
+// of a single choice whose other option the run already tapped on this
+// screen, and the command does not name all of c's label (namesAll): the
+// choice was made for the command ("Text note" tapped for "create a text
+// note …", doing nothing since it was chosen already, leaves "Checklist"
+// no way on).
+func (rs *runState) groupChosen(st *daemon.PlanState, c candidate) bool {
+	e := elementOf(st, c)
+	if c.action != device.Tap || e == nil || st.Screen == nil || !rs.isOption(st, e) || rs.namesAll(e.Label) {
+		return false
+	}
+	parent := st.Screen.Nodes[e.NodeID].Parent
+	for i := range st.Elements {
+		o := &st.Elements[i]
+		if o == e || !rs.isOption(st, o) || st.Screen.Nodes[o.NodeID].Parent != parent {
+			continue
+		}
+		key := screen.Describe(st.Screen, o.NodeID).Key()
+		if slices.ContainsFunc(st.History, func(h daemon.StepRecord) bool {
+			return h.Action == device.Tap && h.Screen == st.Print && h.Target.Key() == key
+		}) {
+			return true
+		}
+	}
+	return false
 }

@@ -471,3 +471,39 @@ func TestModifiedHead(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupChosen: once the run tapped an option of a single choice on
+// this screen for the command, another option of that choice is no way
+// on (the tap may have done nothing because the option was chosen
+// already); an option of another group, an option the command names in
+// full, or a choice the run never touched, still is.
+func TestGroupChosen(t *testing.T) {
+	s := dialogOf(t, `	 {"id":1,"parent":0,"class":"android.widget.RadioGroup","bounds":[100,700,980,1000],"enabled":true,"visible_to_user":true},
+	 {"id":2,"parent":1,"class":"android.widget.RadioButton","text":"Plain page","bounds":[100,700,980,850],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":3,"parent":1,"class":"android.widget.RadioButton","text":"Tick list","bounds":[100,850,980,1000],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":4,"parent":0,"class":"android.widget.RadioGroup","bounds":[100,1000,980,1300],"enabled":true,"visible_to_user":true},
+	 {"id":5,"parent":4,"class":"android.widget.RadioButton","text":"Private","bounds":[100,1000,980,1150],"checkable":true,"clickable":true,"enabled":true,"visible_to_user":true},
+	 {"id":6,"parent":4,"class":"android.widget.RadioButton","text":"Shared","bounds":[100,1150,980,1300],"checkable":true,"checked":true,"clickable":true,"enabled":true,"visible_to_user":true}`)
+	els := screen.Elements(s)
+	at := byLabel(els)
+	tapped := func(label string) daemon.StepRecord {
+		return daemon.StepRecord{Action: device.Tap, Screen: "p", Target: screen.Describe(s, els[at[label]].NodeID), Label: label}
+	}
+	for _, tc := range []struct {
+		name, cmd, label string
+		history          []daemon.StepRecord
+		want             bool
+	}{
+		{"another option of the choice made", "make a plain page called trip", "Tick list", []daemon.StepRecord{tapped("Plain page")}, true},
+		{"an option of another group", "make a plain page called trip", "Private", []daemon.StepRecord{tapped("Plain page")}, false},
+		{"an option the command names in full", "make a tick list called trip", "Tick list", []daemon.StepRecord{tapped("Plain page")}, false},
+		{"no option tapped yet", "make a plain page called trip", "Tick list", nil, false},
+		{"the option tapped on another screen", "make a plain page called trip", "Tick list", []daemon.StepRecord{{Action: device.Tap, Screen: "q", Target: screen.Describe(s, els[at["Plain page"]].NodeID)}}, false},
+	} {
+		rs := newRunState(tc.cmd, "")
+		st := &daemon.PlanState{Screen: s, Elements: els, Print: "p", History: tc.history}
+		if got := rs.groupChosen(st, candidate{action: device.Tap, element: at[tc.label]}); got != tc.want {
+			t.Errorf("%s: passed over = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

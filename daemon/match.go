@@ -393,8 +393,9 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
-	if place, ok := r.otherPlace(ctx, texts, top.Slots); ok && opt.FlowID == 0 {
-		// "… on Chirper": another app than the one in front
+	if place, ok := r.otherPlace(ctx, texts, top.Slots); ok && opt.FlowID == 0 && !r.res.Chosen {
+		// "… on Chirper": another app than the one in front (unless the
+		// owner chose the flow for these words)
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command says to do it in %q, which this app's screens and flows never name", f.Name, r.private(place))})
 		r.emit(event.FlowMatched, fm)
 		return nil, nil

@@ -2,21 +2,22 @@ package daemon
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 )
 
 // otherPlace reports the place a command closes with (intent.PlaceNamed:
-// "… on Chirper", "… in the Snaps app") when it is no place of the app in
-// front: not the app's label, no word the app's UI graph labels an
-// element with or the app's flows say (texts), none of the values the
-// candidate's slots take, and no word of the vocabulary. "send Morning
-// to Ada on Chirper" is no command for the messaging app in front, whose
-// flow would send it by text message; a wrong replay is worse than none.
-// A name the app or the vocabulary knows ("… in the phone app" for a
-// dialer, "in settings") may be the app's own, and stays a place of it.
+// "… on Chirper", "… in the Snaps app", "… in Zing notes") when it is no
+// place of the app in front: its first word is no word of the app's
+// label, of the element labels of the app's UI graph, of the app's flows
+// (texts) or of the values the candidate's slots take, no word of the
+// vocabulary, and no number. "send Morning to Ada on Chirper" is no
+// command for the messaging app in front, whose flow would send it by
+// text message, nor is "… in Zing notes" one for the notes app in front;
+// a wrong replay is worse than none. A name the app or the vocabulary
+// knows first ("… in the phone app" for a dialer, "in settings", "in 24h
+// view", "in one view") may be the app's own, and stays a place of it.
 func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]string) (string, bool) {
 	name, ok := intent.PlaceNamed(r.res.Command)
 	if !ok {
@@ -45,8 +46,12 @@ func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]s
 			add(e.Label)
 		}
 	}
-	if slices.ContainsFunc(name, func(w string) bool { return known[intent.Stem(w)] || len(intent.Concepts(w)) > 0 }) {
-		return "", false // "… in the phone app", "… in settings"
+	knows := func(w string) bool {
+		_, number := intent.NumberWord(w)
+		return known[intent.Stem(w)] || len(intent.Concepts(w)) > 0 || number || strings.ContainsAny(w, "0123456789")
+	}
+	if knows(name[0]) {
+		return "", false // "… in the phone app", "… in settings", "… in 24h format"
 	}
 	return strings.Join(name, " "), true
 }

@@ -25,6 +25,10 @@ func TestOtherPlace(t *testing.T) {
 		{"turn on dark mode in the quillnote app", nil, nil, ""},                          // the app's own label
 		{"turn on dark mode on Chirper", []string{"mirror my notes on chirper"}, nil, ""}, // a flow says it
 		{"send a note to Ada in Lisbon", nil, map[string]string{"city": "Lisbon"}, ""},    // a value of the flow's
+		{"turn on dark mode in zorblat appearance", nil, nil, "zorblat appearance"},       // another maker's
+		{"turn on dark mode in appearance zorblat", nil, nil, ""},
+		{"turn on dark mode in 24h view", nil, nil, ""},
+		{"turn on dark mode in one zorblat", nil, nil, ""},
 		{"turn on dark mode", nil, nil, ""},
 	} {
 		r := &run{e: &Engine{}, appLabel: "Quillnote", res: &Result{Command: tc.command},

@@ -247,10 +247,10 @@ func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int6
 	var as []anchor
 	r.near = nil
 	for _, a := range all {
-		if opt, ok := r.reliedOption(ctx, flows[a.cand.FlowID], a.cand); ok {
+		if relied, ok := r.reliedOption(ctx, flows[a.cand.FlowID], a.cand); ok {
 			// the flow relied on an option the command replaces: naming
 			// its other option is no evidence for the rest
-			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flow %d relied on %q already chosen, and the command names something else in its place", a.cand.FlowID, r.private(opt))})
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option anchor: flow %d relied on %q already chosen, and the command names something else in its place", a.cand.FlowID, r.private(relied))})
 			continue
 		}
 		if a.near {

@@ -227,11 +227,11 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 						d.Suggest = append([]int{d.Promoted}, d.Suggest...)
 					}
 					r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %d not replayed on its own: %s", c.FlowID, r.private(why))})
-				} else if opt, ok := r.reliedOption(ctx, flows[c.FlowID], c); ok {
+				} else if relied, ok := r.reliedOption(ctx, flows[c.FlowID], c); ok {
 					// the flow relied on an option the command replaces
 					// ("by size" for a flow that found "Title" chosen): a
 					// promotion only when the route, planned again, agrees
-					r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %d relied on %q already chosen, and the command names something else in its place: its route is checked", c.FlowID, r.private(opt))})
+					r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %d relied on %q already chosen, and the command names something else in its place: its route is checked", c.FlowID, r.private(relied))})
 					if rc, ok := r.routeCheck(ctx, semantic.Decision{}, []intent.Candidate{c}, flows); ok {
 						d.Cands[d.Promoted] = rc // with the values the walk gave
 					} else {
@@ -344,10 +344,10 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			// words it lacks: the slots were drawn in the wrong places
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: the value for {%s} crosses an option of a choice step", g.Name, name)})
 			doubted()
-		} else if opt, ok := r.reliedOption(ctx, g, top); ok {
+		} else if relied, ok := r.reliedOption(ctx, g, top); ok {
 			// an option the flow found already chosen, which the command
 			// replaces with another ("by size" for "by title")
-			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: it relied on %q already chosen, and the command names something else in its place", g.Name, r.private(opt))})
+			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: it relied on %q already chosen, and the command names something else in its place", g.Name, r.private(relied))})
 			doubted()
 		} else if r.sem != nil {
 			// the lexical match must also mean what the command means

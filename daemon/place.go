@@ -2,9 +2,12 @@ package daemon
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // otherPlace reports the place a command closes with (intent.PlaceNamed:
@@ -23,35 +26,24 @@ func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]s
 	if !ok {
 		return "", false
 	}
-	known := map[string]bool{}
-	add := func(text string) {
-		for _, w := range choiceWords(text) {
-			known[intent.Stem(w)] = true
-		}
+	first := intent.Stem(name[0])
+	if _, number := intent.NumberWord(name[0]); number || len(intent.Concepts(name[0])) > 0 || strings.ContainsAny(name[0], "0123456789") {
+		return "", false // "… in settings", "… in 24h format", "… in one view"
 	}
-	add(r.appLabel)
-	for _, t := range texts {
-		add(t)
+	says := func(text string) bool {
+		return slices.ContainsFunc(choiceWords(text), func(w string) bool { return intent.Stem(w) == first })
 	}
-	for _, v := range slots {
-		add(v)
+	if says(r.appLabel) || slices.ContainsFunc(texts, says) || slices.ContainsFunc(slices.Collect(maps.Values(slots)), says) {
+		return "", false
 	}
+	// the app's UI graph last: read from the store once per run
 	if r.graph == nil && r.e.store != nil && r.app.ID != 0 {
 		if g, err := r.e.store.Graph(ctx, r.app.ID); err == nil {
 			r.graph = g
 		}
 	}
-	if r.graph != nil {
-		for _, e := range r.graph.Elements {
-			add(e.Label)
-		}
-	}
-	knows := func(w string) bool {
-		_, number := intent.NumberWord(w)
-		return known[intent.Stem(w)] || len(intent.Concepts(w)) > 0 || number || strings.ContainsAny(w, "0123456789")
-	}
-	if knows(name[0]) {
-		return "", false // "… in the phone app", "… in settings", "… in 24h format"
+	if r.graph != nil && slices.ContainsFunc(r.graph.Elements, func(e knowledge.Element) bool { return says(e.Label) }) {
+		return "", false // "… in the phone app" where the dialer's screens say "Phone"
 	}
 	return strings.Join(name, " "), true
 }

@@ -423,7 +423,7 @@ func (e *Engine) Run(ctx context.Context, command string, opt Options) (*Result,
 // ErrNotACommand is returned, wrapped with what to say instead, for an
 // utterance that names a task without asking for it to be done now
 // (intent.SpeechAct): a question ("is dark mode on?", "why is the theme
-// dark"), a how-to question, a report ("I already called 911") or a
+// dark"), a how-to question, a report ("I already called the florist") or a
 // request for a reminder. Nothing is replayed, planned or tapped, since
 // carrying out the task would change what the owner only talked about.
 var ErrNotACommand = errors.New("not a command, so nothing was changed")

@@ -229,7 +229,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 					r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %d not replayed on its own: %s", c.FlowID, r.private(why))})
 				} else if relied, ok := r.reliedOption(ctx, flows[c.FlowID], c); ok {
 					// the flow relied on an option the command replaces
-					// ("by size" for a flow that found "Title" chosen): a
+					// ("by rating" for a flow that found "Cuisine" chosen): a
 					// promotion only when the route, planned again, agrees
 					r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %d relied on %q already chosen, and the command names something else in its place: its route is checked", c.FlowID, r.private(relied))})
 					if rc, ok := r.routeCheck(ctx, semantic.Decision{}, []intent.Candidate{c}, flows); ok {
@@ -346,7 +346,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			doubted()
 		} else if relied, ok := r.reliedOption(ctx, g, top); ok {
 			// an option the flow found already chosen, which the command
-			// replaces with another ("by size" for "by title")
+			// replaces with another ("by rating" for "by cuisine")
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed on its own: it relied on %q already chosen, and the command names something else in its place", g.Name, r.private(relied))})
 			doubted()
 		} else if r.sem != nil {

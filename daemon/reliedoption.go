@@ -10,18 +10,18 @@ import (
 )
 
 // reliedOption reports an option flow f relied on without choosing it,
-// which the command replaces with a word of its own: "sort apps by size"
-// against a flow learned as "sort apps by title" that found "Title"
-// already checked and never tapped it. The command asks for another
-// option, perhaps one the app does not have, and the flow has no step
-// that would choose it. It returns the option's label.
+// which the command replaces with a word of its own: "sort the recipes
+// by rating" against a flow learned as "sort the recipes by cuisine" that
+// found "Cuisine" already checked and never tapped it. The command asks
+// for another option, perhaps one the app does not have, and the flow
+// has no step that would choose it. It returns the option's label.
 //
 // c is the matcher's candidate for f: some of its unmatched words stand
 // in for the flow's (intent.Candidate's Substituted). A flow word is
 // replaced when the command says an unmatched content word in its place,
 // between the same neighbours (a word before it or after it the same,
-// "by title in" and "by size in"). The option is the checked one of an
-// exclusive group — two or more checkable siblings of one class, one
+// "by cuisine in" and "by rating in"). The option is the checked one of
+// an exclusive group — two or more checkable siblings of one class, one
 // checked — on a screen the flow kept (knowledge.FlowScreen), a group
 // none of whose options the flow taps, labelled with the replaced word.
 func (r *run) reliedOption(ctx context.Context, f *knowledge.Flow, c intent.Candidate) (string, bool) {

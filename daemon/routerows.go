@@ -132,8 +132,8 @@ func swappedPeer(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *scr
 	}
 	// the head word of labels of two or more words swapped where the
 	// flow's tap leads to another screen: a label that opens something
-	// starts with what it does ("Import messages" beside the flow's
-	// "Export messages"), and the screens the walk goes on over are those
+	// starts with what it does ("Import palette" beside the flow's
+	// "Export palette"), and the screens the walk goes on over are those
 	// the flow's tap opened, not the other one's
 	if step.Expect != "" && step.Expect != step.Screen && labelHead(st.Elements[own].Label) == onlyOurs[0] && labelHead(el.Label) == onlyTheirs[0] {
 		return false

@@ -53,8 +53,8 @@ func holdsChoice(s *screen.Snapshot, id int) bool {
 // groupChosen reports whether candidate c taps, now, an option (isOption)
 // of a single choice whose other option the run already tapped on this
 // screen, and the command does not name all of c's label (namesAll): the
-// choice was made for the command ("Text note" tapped for "create a text
-// note …", doing nothing since it was chosen already, leaves "Checklist"
+// choice was made for the command ("Plain page" tapped for "make a plain
+// page …", doing nothing since it was chosen already, leaves "Tick list"
 // no way on).
 func (rs *runState) groupChosen(st *daemon.PlanState, c candidate) bool {
 	e := elementOf(st, c)

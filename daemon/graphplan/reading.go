@@ -182,7 +182,7 @@ func newName(cmd string) (intent.Value, bool) {
 	if end <= start || len(intent.Understand(cmd[start:end]).Verbs) > 0 {
 		return intent.Value{}, false
 	}
-	end = intent.WithoutPoliteEnd(cmd, start, end) // "… to deadlines please"
+	end = intent.WithoutPoliteEnd(cmd, start, end) // "… to chores please"
 	return intent.Value{Text: cmd[start:end], Kind: intent.KindWord, Start: start, End: end}, true
 }
 

@@ -17,7 +17,7 @@ var (
 
 // WithoutPoliteEnd returns the span [start, end) of text shortened by the
 // polite words that close it ("please", "thanks"), at least one word
-// kept: "deadlines please" is the name "deadlines". A message ("saying
+// kept: "chores please" is the name "chores". A message ("saying
 // call me back please") keeps them; this is for names.
 func WithoutPoliteEnd(text string, start, end int) int {
 	toks := Tokenize(text[start:end])

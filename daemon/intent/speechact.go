@@ -7,7 +7,7 @@ import (
 
 // Speech acts: Wayfinder carries out commands. A question ("is dark mode
 // on?", "why is the theme dark"), a request for instructions ("how do I
-// mark the chat as unread"), a report ("I already called 911") or a
+// mark the chat as unread"), a report ("I already called the florist") or a
 // request for a reminder ("remind me to print the diary") names a task
 // without asking for it to be done now. Replaying the flow that does the
 // task, or planning it, would change what the owner only talked about; a
@@ -26,7 +26,7 @@ const (
 	ActStateQuestion Act = "state question" // "is dark mode on?"
 	ActQuestion      Act = "question"       // "why is the theme dark", "when did I add …"
 	ActHowTo         Act = "how-to"         // "how do I …", "how to …"
-	ActReport        Act = "report"         // "I already called 911", "someone switched it", "the font is too small"
+	ActReport        Act = "report"         // "I already called the florist", "someone switched it", "the font is too small"
 	ActReminder      Act = "reminder"       // "remind me to …"
 )
 

@@ -70,18 +70,20 @@ var (
 // question"), as a command (ActCommand) or as another act, and returns
 // with a how-to question the task it asks about ("mark the chat as
 // unread" of "how do I mark the chat as unread"):
-//   - ActStateQuestion: a form of "be" first ("is", "aren't"), or of "do"
-//     with a subject next ("does the alarm …");
+//   - ActStateQuestion: a form of "be" first ("is", "aren't", "are there
+//     3 columns …"), "does" or "did" with anything but "not" next, or "do"
+//     with a subject next ("do I have …");
 //   - ActQuestion: "why …", or "when" with an auxiliary of the past
 //     ("when did I add …");
 //   - ActHowTo: "how" with a modal and who would do it ("how do I …",
 //     "how can you …"), or "how to …";
-//   - ActReport: the first person then a word of the past ("I already
-//     called …", "I turned …", "I've just set …");
+//   - ActReport: a first-person opinion ("I hate …"), or what reported
+//     finds: a report of something done ("I already called …", "someone
+//     switched …") or a remark on a thing ("the font is too small");
 //   - ActReminder: "remind me …" first.
 //
 // "you" right after the opening word makes a request ("are you able to
-// …", "do you mind …"), as do "is there …" and "is it possible …".
+// …", "do you mind …"), as do "is there a way …" and "is it possible …".
 func SpeechAct(text string) (Act, string) {
 	toks := Tokenize(text)
 	var words []string

@@ -9,10 +9,9 @@ var (
 	// placePreps open a place phrase; "of", "for", "to" and "into" name
 	// what is acted on, not where
 	placePreps = setOf("in", "on", "via", "using", "with", "through", "inside", "within", "from")
-	// politeFiller closes a request without being part of it
+	// politeFiller closes a request without being part of it; so may
+	// "now" after a place phrase (PlaceNamed)
 	politeFiller = setOf("please", "pls", "plz", "thanks", "thx")
-	// closingFiller may follow the place phrase
-	closingFiller = setOf("please", "pls", "plz", "thanks", "thx", "now")
 )
 
 // WithoutPoliteEnd returns the span [start, end) of text shortened by the
@@ -40,7 +39,7 @@ func WithoutPoliteEnd(text string, start, end int) int {
 // preposition ("turn on dark mode" is no place).
 func PlaceNamed(text string) (name []string, ok bool) {
 	toks := Tokenize(text)
-	for len(toks) > 0 && toks[len(toks)-1].Kind == KindWord && closingFiller[toks[len(toks)-1].Text] {
+	for len(toks) > 0 && toks[len(toks)-1].Kind == KindWord && (politeFiller[toks[len(toks)-1].Text] || toks[len(toks)-1].Text == "now") {
 		toks = toks[:len(toks)-1]
 	}
 	end := len(toks)

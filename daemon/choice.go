@@ -225,11 +225,18 @@ func numberDigits(w string) string {
 	return ""
 }
 
-// stems returns optionStem of each word.
+// stems returns optionStem of each word; a tens name and a digit name
+// are one number, which both then stand for ("seventy five" names "75%",
+// not "70%").
 func stems(words []string) []string {
 	out := make([]string, len(words))
 	for i, w := range words {
 		out[i] = optionStem(w)
+	}
+	for i := 0; i+1 < len(words); i++ {
+		if n, ok := compoundAt(words, i, func(w string) string { return w }); ok {
+			out[i], out[i+1] = strconv.Itoa(n), strconv.Itoa(n)
+		}
 	}
 	return out
 }

@@ -341,3 +341,21 @@ func FuzzMisplacedValue(f *testing.F) {
 		}
 	})
 }
+
+// TestPickByCommandCompoundNumber: a number said in two words names its
+// option, not the option of its tens ("seventy five" is 75, not 70).
+func TestPickByCommandCompoundNumber(t *testing.T) {
+	quality := []string{"60%", "70%", "75%", "80%"}
+	for _, tt := range []struct {
+		command string
+		want    int
+	}{
+		{"set the quality to seventy five percent", 2},
+		{"set the quality to seventy percent", 1},
+		{"set the quality to sixty", 0},
+	} {
+		if got := pickByCommand(quality, tt.command); got != tt.want {
+			t.Errorf("pickByCommand(%q) = %d, want %d", tt.command, got, tt.want)
+		}
+	}
+}

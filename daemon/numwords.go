@@ -13,7 +13,8 @@ import (
 // write digits. Matching compares a value with a value, so the spelt
 // number is a word nobody wrote. Before matching, a run of two or more
 // digit names is read as its digits ("nine nine nine" as "999"), and a
-// single number name (intent.NumberWord: "five", and "twenty-five") as
+// tens name and a digit name together ("seventy five") as their number,
+// a single number name (intent.NumberWord: "five", and "twenty-five") as
 // its number when the texts (the flows' words, an app's labels) never
 // write that word themselves (a keypad's "Five" key keeps "five"); "one"
 // alone stays a word ("the last one").
@@ -65,6 +66,22 @@ func readDigitNames(command string, texts []string) (string, bool) {
 	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts, false) })
 }
 
+// compoundAt returns the number words[i] and words[i+1] say together, a
+// tens name and a digit name ("seventy five" → 75), with no punctuation
+// between them (core: a word without its punctuation); false otherwise.
+func compoundAt(words []string, i int, core func(string) string) (int, bool) {
+	if i+1 >= len(words) || core(words[i]) != strings.TrimLeftFunc(words[i], unicode.IsPunct) {
+		return 0, false
+	}
+	t, ok1 := intent.NumberWord(strings.ToLower(core(words[i])))
+	next := core(words[i+1])
+	u, ok2 := digitOf(strings.ToLower(next))
+	if !ok1 || !ok2 || t < 20 || t >= 100 || t%10 != 0 || u == 0 || !strings.HasPrefix(words[i+1], next) {
+		return 0, false
+	}
+	return t + u, true
+}
+
 // readNumberWords is ReadNumberWords on a part of a command without
 // quoted values; singles: single number names too.
 func readNumberWords(command string, texts []string, singles bool) (string, bool) {
@@ -103,6 +120,15 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 			out = append(out, lead+digits.String()+last[strings.Index(last, core(last))+len(core(last)):])
 			changed = true
 			i = j
+			continue
+		}
+		if n, ok := compoundAt(words, i, core); ok {
+			// "seventy five": one number, whatever the texts write
+			first, last := words[i], words[i+1]
+			lead := first[:strings.Index(first, core(first))]
+			out = append(out, lead+strconv.Itoa(n)+last[strings.Index(last, core(last))+len(core(last)):])
+			changed = true
+			i += 2
 			continue
 		}
 		c := core(words[i])

@@ -28,6 +28,10 @@ func TestReadNumberWords(t *testing.T) {
 	for _, tc := range []struct{ cmd, want string }{
 		{"dial nine nine nine", "dial 999"},
 		{"a timer for ten minutes", "a timer for ten minutes"},
+		{"quality to seventy five percent", "quality to 75 percent"}, // one number, said in two words
+		{"use twenty four hour time", "use 24 hour time"},
+		{"ninety, five", "ninety, five"}, // a comma between: two numbers
+		{"seventy seventy", "seventy seventy"},
 	} {
 		if got, _ := readDigitNames(tc.cmd, texts); got != tc.want {
 			t.Errorf("readDigitNames(%q) = %q, want %q", tc.cmd, got, tc.want)

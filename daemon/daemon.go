@@ -436,6 +436,8 @@ func notACommand(act intent.Act, task string) error {
 		return fmt.Errorf("%w: this asks how to do something; to have it done, say it as a command (%q)", ErrNotACommand, task)
 	case intent.ActReminder:
 		return fmt.Errorf("%w: Wayfinder sets no reminders; say the task when it is to be done", ErrNotACommand)
+	case intent.ActCutOff:
+		return fmt.Errorf("%w: the command seems cut off before its end; say all of it", ErrNotACommand)
 	case intent.ActReport:
 		return fmt.Errorf("%w: this reads as a report of something done; say what to do", ErrNotACommand)
 	}
@@ -444,6 +446,12 @@ func notACommand(act intent.Act, task string) error {
 
 func (r *run) do(ctx context.Context, opt Options) error {
 	e := r.e
+	if heard, ok := intent.Heard(r.res.Command); ok {
+		// a spoken command as meant: without its hesitations, with the
+		// speaker's own repairs made ("4 no 5" is 5)
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("heard as %q", privacy.Redact(heard, r.secrets, false))})
+		r.res.Command = heard
+	}
 	if act, task := intent.SpeechAct(r.res.Command); act != intent.ActCommand && opt.FlowID == 0 {
 		return notACommand(act, task)
 	}

@@ -11,16 +11,17 @@ import (
 )
 
 // TestNotACommandChangesNothing: with a flow saved for "turn on dark
-// mode" and a planner at hand, a question, a how-to question or a report
-// about it neither replays the flow nor plans a tap: the phone stays
-// where it was.
+// mode" and a planner at hand, a question, a how-to question, a report
+// about it or a command cut off neither replays the flow nor plans a
+// tap: the phone stays where it was. The command said with a
+// hesitation and a repair replays.
 func TestNotACommandChangesNothing(t *testing.T) {
 	phone, st := learnDarkMode(t, true)
 	if err := phone.Reset("home"); err != nil {
 		t.Fatal(err)
 	}
 	eng := daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
-	for _, q := range []string{"is dark mode on?", "hey, is the dark mode turned on", "why is dark mode on", "how do I turn on dark mode", "I already turned on dark mode"} {
+	for _, q := range []string{"is dark mode on?", "hey, is the dark mode turned on", "why is dark mode on", "how do I turn on dark mode", "I already turned on dark mode", "turn on the", "turn on dark mode and um"} {
 		res, err := eng.Run(context.Background(), q, daemon.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -29,9 +30,10 @@ func TestNotACommandChangesNothing(t *testing.T) {
 			t.Fatalf("%q: %+v on %s", q, res, phone.State())
 		}
 	}
-	// the command itself still replays
-	res, err := eng.Run(context.Background(), "turn on dark mode", daemon.Options{})
-	if err != nil || res.Outcome != knowledge.OutcomeSuccess || phone.State() != "settings_dark" {
+	// the command itself still replays, as spoken too: its hesitation
+	// and the repair read as meant
+	res, err := eng.Run(context.Background(), "turn off i mean turn on uh dark mode", daemon.Options{})
+	if err != nil || res.Outcome != knowledge.OutcomeSuccess || phone.State() != "settings_dark" || res.Command != "turn on dark mode" {
 		t.Fatalf("the command: %+v %v on %s", res, err, phone.State())
 	}
 }

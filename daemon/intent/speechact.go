@@ -28,6 +28,7 @@ const (
 	ActHowTo         Act = "how-to"         // "how do I …", "how to …"
 	ActReport        Act = "report"         // "I already called the florist", "someone switched it", "the font is too small"
 	ActReminder      Act = "reminder"       // "remind me to …"
+	ActCutOff        Act = "cut off"        // "set a timer for", "change the view to"
 )
 
 var (
@@ -64,6 +65,14 @@ var (
 	thereRequest = setOf("way", "option", "setting", "chance", "possibility")
 	// leadFiller: words a spoken utterance may open with
 	leadFiller = setOf("hey", "hi", "ok", "okay", "so", "um", "uh", "oh", "yo", "quick", "question", "tell", "me", "well", "and")
+	// dangling: words no request ends with — a preposition that wants
+	// its object, an article or a possessive that wants its noun, a
+	// conjunction that wants its clause; a particle that may close a
+	// phrasal verb ("turn it on", "back up", "log in") is none of them,
+	// nor "a", a letter too ("from z to a")
+	dangling = setOf("to", "for", "by", "of", "with", "at", "into", "onto", "from", "than", "via", "about",
+		"the", "an", "my", "your", "his", "her", "their", "our", "its", "this", "these", "those",
+		"and", "or", "but", "then", "um", "uh", "er", "erm", "uhm")
 )
 
 // SpeechAct classifies text, after opening filler ("hey", "quick
@@ -80,7 +89,10 @@ var (
 //   - ActReport: a first-person opinion ("I hate …"), or what reported
 //     finds: a report of something done ("I already called …", "someone
 //     switched …") or a remark on a thing ("the font is too small");
-//   - ActReminder: "remind me …" first.
+//   - ActReminder: "remind me …" first;
+//   - ActCutOff: the last word wants more (dangling: "set a timer for",
+//     "change the view to", "text bob and"), as a voice command cut off
+//     by the recogniser or the speaker reads; a quoted text last is whole.
 //
 // "you" right after the opening word makes a request ("are you able to
 // …", "do you mind …"), as do "is there a way …" and "is it possible …".
@@ -101,6 +113,9 @@ func SpeechAct(text string) (Act, string) {
 	w := words[i:]
 	if len(w) < 2 {
 		return ActCommand, ""
+	}
+	if n := len(toks); toks[n-1].Kind == KindWord && dangling[toks[n-1].Text] {
+		return ActCutOff, "" // "set a timer for": what it is for was not heard
 	}
 	first, next := w[0], w[1]
 	switch {

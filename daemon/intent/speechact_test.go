@@ -31,6 +31,13 @@ func TestSpeechAct(t *testing.T) {
 		{"i just took a selfie", ActReport, ""},
 		{"she sent it to me", ActReport, ""},
 		{"set the alarm for 7", ActCommand, ""},
+		{"set a timer for", ActCutOff, ""},
+		{"change the view to", ActCutOff, ""},
+		{"text mia and", ActCutOff, ""},
+		{"sort the files from z to a", ActCommand, ""}, // "a", a letter
+		{"turn the flash on", ActCommand, ""},
+		{"name it 'to'", ActCommand, ""}, // a quoted text is whole
+		{"for", ActCommand, ""},
 		{"left align the text", ActCommand, ""},
 		{"just printed the diary as a pdf", ActReport, ""},
 		{"someone switched my sketchbook to grid view", ActReport, ""},

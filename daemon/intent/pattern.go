@@ -44,6 +44,10 @@ type flowDoc struct {
 	tris     []uint64 // unique trigram keys of all patterns
 	dead     bool
 	selects  bool // the intent picks one item (a selector: "the last photo")
+	// offLabel: the stems of the label's content words when the flow
+	// turns one switch off (SwitchOf), nil otherwise; a command saying
+	// that label and nothing else asks for the switch on (labelAsked)
+	offLabel []string
 }
 
 // quotedIn reports whether one of commands quotes value (the owner set
@@ -71,6 +75,13 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 		if s.Name != "" {
 			d.slots[s.Name] = newSlotInfo(s.Name, s.Example)
 			d.slots[s.Name].quoted = quotedIn(f.Commands, s.Example)
+		}
+	}
+	if label, on, ok := SwitchOf(f); ok && !on {
+		for _, t := range analyze(label) {
+			if !t.stop {
+				d.offLabel = append(d.offLabel, t.stem)
+			}
 		}
 	}
 	acted := actedTexts(f)

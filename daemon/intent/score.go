@@ -231,6 +231,13 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	if opp || neg || swapped {
 		mult *= penOpposite
 	}
+	if !opp && labelAsked(cmd, al.slotOf, f.offLabel) {
+		// "require pressing back twice" against the flow that turns
+		// "Require pressing Back twice" off: saying a setting's name
+		// asks to have it
+		opp = true
+		mult *= penOpposite
+	}
 	if opp {
 		res.veto(VetoOpposite)
 	}
@@ -466,4 +473,26 @@ const dupCredit = 0.9
 type wpair struct {
 	i, j int16
 	s    float64
+}
+
+// labelAsked reports whether cmd (slotOf: its tokens in slots) says the
+// label whose content words' stems are label and nothing else — no on or
+// off word, no negation, no value, no other content word (the app's
+// mention aside): a command that names a setting asks to have it on.
+func labelAsked(cmd []ptok, slotOf []int, label []string) bool {
+	if len(label) == 0 || direction(cmd, slotOf) != 0 {
+		return false
+	}
+	n := 0
+	for j := range cmd {
+		c := &cmd[j]
+		if c.stop || c.optional {
+			continue
+		}
+		if slotOf[j] >= 0 || c.isValue() || !slices.Contains(label, c.stem) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

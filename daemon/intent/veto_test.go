@@ -324,3 +324,32 @@ func TestNegated(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelAsked: a command that says the name of a setting and nothing
+// else asks to have it on, so it is the opposite of a flow that turns
+// that setting off; said with "off", a negation or other words of the
+// flow's own, it is not.
+func TestLabelAsked(t *testing.T) {
+	f := knowledge.Flow{ID: 1, Package: "p", Intent: "let the editor close without asking", Commands: []string{"let the editor close without asking"},
+		Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Settings"}},
+			{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: "Ask before closing the editor", Checkable: true}}}}
+	m := NewMatcherFor([]knowledge.Flow{f}, map[string]string{"p": "Penwork"})
+	for _, tt := range []struct {
+		cmd      string
+		opposite bool
+	}{
+		{"ask before closing the editor", true},
+		{"ask before closing the editor in the Penwork app", true},
+		{"turn off ask before closing the editor", false},
+		{"don't ask before closing the editor", false},
+		{"let the editor close without asking", false},
+	} {
+		cands := m.Rank(tt.cmd, "p", 5)
+		if len(cands) == 0 {
+			t.Fatalf("%q: no candidate", tt.cmd)
+		}
+		if got := slices.Contains(cands[0].Vetoes, VetoOpposite); got != tt.opposite {
+			t.Errorf("%q: vetoes %v, want the opposite veto %v", tt.cmd, cands[0].Vetoes, tt.opposite)
+		}
+	}
+}

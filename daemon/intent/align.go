@@ -16,6 +16,7 @@ type slotInfo struct {
 	// title, a search term), so a value with a negation in it is a clause
 	// run on ("weather but don't open it"), not a value
 	short bool
+	typed bool // a step types the value
 }
 
 func newSlotInfo(name, example string) *slotInfo {

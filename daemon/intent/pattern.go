@@ -84,6 +84,11 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 			}
 		}
 	}
+	for _, st := range f.Steps {
+		if name, ok := knowledge.SlotRef(st.Text); ok && st.Action == "input" && d.slots[name] != nil {
+			d.slots[name].typed = true
+		}
+	}
 	acted := actedTexts(f)
 	seen := map[string]bool{}
 	// addPattern indexes toks (of src) as one of the flow's patterns;

@@ -110,6 +110,20 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 	// one-to-one matching of content words (greedy by similarity), then
 	// coverage on both sides
 	credC, credP, loneC, loneP := assignWords(pat, cmd, sims, al.slotOf, wk)
+	for i := range pat {
+		if si := f.slots[pat[i].slot]; pat[i].slot == "" || si == nil || !si.typed || !modifiesBefore(pat, cmd, i, al.fills[i], wk.partC) {
+			continue
+		}
+		// a typed value said as a word before the flow's noun for it
+		// ("send ada a chirp message": "chirp" says what kind of
+		// message, not what it says): no value of the slot
+		if !slices.Contains(res.missing, pat[i].slot) {
+			res.missing = append(res.missing, pat[i].slot)
+		}
+		res.veto(VetoUnfilled)
+		mult *= penUnfilled
+		al.fills[i] = span{a: -1, b: -1}
+	}
 	qW, qC := 0.0, 0.0
 	var cmdActs, patActs, cmdLone, patLone []cmem
 	ct := wk.ct[:0]
@@ -495,4 +509,22 @@ func labelAsked(cmd []ptok, slotOf []int, label []string) bool {
 		n++
 	}
 	return n > 0
+}
+
+// modifiesBefore reports whether sp, the plain value of slot i of pat
+// (a quoted text, number, time, date or name may stand anywhere), is
+// followed right away in cmd by the word partnered (partC: command index
+// → pattern index) with the pattern's nearest content word before the
+// slot: "a chirp message" against "send a text message {text}", where
+// the word says what kind of thing the slot's noun is.
+func modifiesBefore(pat, cmd []ptok, i int, sp span, partC []int) bool {
+	if sp.a < 0 || sp.b-sp.a == 1 && cmd[sp.a].isValue() || sp.b >= len(partC) {
+		return false
+	}
+	for k := i - 1; k >= 0 && pat[k].slot == ""; k-- {
+		if !pat[k].stop {
+			return partC[sp.b] == k
+		}
+	}
+	return false
 }

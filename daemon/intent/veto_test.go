@@ -353,3 +353,29 @@ func TestLabelAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestModifiesBefore: a typed value said as the word before the flow's
+// noun for it ("a chirp message") says what kind of thing it is, not
+// what to type: the slot counts as unfilled. Said after the noun, or
+// quoted, it is the value.
+func TestModifiesBefore(t *testing.T) {
+	f := knowledge.Flow{ID: 1, Package: "p", Intent: "send a text message {body} to Ada", Commands: []string{`send a text message "hello" to Ada`},
+		Slots: []knowledge.Slot{{Name: "body", Example: "hello"}},
+		Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Ada"}}, {Action: "input", Text: "{body}"}}}
+	m := NewMatcher([]knowledge.Flow{f})
+	for _, tt := range []struct {
+		cmd, want string // want: the value, "" unfilled
+	}{
+		{"send ada a chirp message", ""},
+		{"send a text message good night to ada", "good night"},
+		{"send ada a 'chirp' message", "chirp"},
+	} {
+		cands := m.Rank(tt.cmd, "p", 1)
+		if len(cands) == 0 {
+			t.Fatalf("%q: no candidate", tt.cmd)
+		}
+		if got := cands[0].Slots["body"]; got != tt.want || (tt.want == "") != slices.Contains(cands[0].Vetoes, VetoUnfilled) {
+			t.Errorf("%q: body %q, vetoes %v; want %q", tt.cmd, got, cands[0].Vetoes, tt.want)
+		}
+	}
+}

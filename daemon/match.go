@@ -166,8 +166,15 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	// the command as matched: an acronym of a flow's words read as them
 	// (acronym.go) …
-	said := r.res.Command
 	texts := flowTextsOf(flows, r.res.Package)
+	if x, ok := intent.Spelled(r.res.Command, r.knownWords(ctx, texts)); ok {
+		// typed in a hurry: chat forms written out, misspelt words of the
+		// vocabulary corrected ("dleete teh last pic"), for the planner
+		// and the route check too
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("read %q as %q", r.private(r.res.Command), r.private(x))})
+		r.res.Command = x
+	}
+	said := r.res.Command
 	if x, ok := expandAcronyms(said, texts); ok {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
 		said = x

@@ -47,3 +47,44 @@ func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]s
 	}
 	return strings.Join(name, " "), true
 }
+
+// knownWords returns whether a word (lower case) is one Spelled must
+// leave as it is: a whole word of the on-device model's vocabulary (an
+// English word), a word of the app's label, of its flows (texts) or of
+// the element labels of its UI graph (read once per run); nil without a
+// model, whose vocabulary is the dictionary: no word is then corrected.
+func (r *run) knownWords(ctx context.Context, texts []string) func(string) bool {
+	lex, ok := r.cfg.Embedder.(interface{ KnowsWord(string) bool })
+	if !ok {
+		return nil
+	}
+	var app map[string]bool
+	return func(w string) bool {
+		if lex.KnowsWord(w) {
+			return true
+		}
+		if app == nil {
+			app = map[string]bool{}
+			add := func(t string) {
+				for _, x := range choiceWords(t) {
+					app[x] = true
+				}
+			}
+			add(r.appLabel)
+			for _, t := range texts {
+				add(t)
+			}
+			if r.graph == nil && r.e.store != nil && r.app.ID != 0 {
+				if g, err := r.e.store.Graph(ctx, r.app.ID); err == nil {
+					r.graph = g
+				}
+			}
+			if r.graph != nil {
+				for _, e := range r.graph.Elements {
+					add(e.Label)
+				}
+			}
+		}
+		return app[w]
+	}
+}

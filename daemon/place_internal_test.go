@@ -38,3 +38,32 @@ func TestOtherPlace(t *testing.T) {
 		}
 	}
 }
+
+// lexicon is an embedder whose vocabulary holds words.
+type lexicon map[string]bool
+
+func (lexicon) EmbedModel() string { return "lexicon" }
+func (lexicon) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, nil
+}
+func (l lexicon) KnowsWord(w string) bool { return l[w] }
+
+// TestKnownWords: the words Spelled leaves alone are the model's whole
+// words and the app's own (its label, its flows, its UI graph); without
+// a model that knows words, there is no dictionary and nothing is
+// corrected.
+func TestKnownWords(t *testing.T) {
+	r := &run{e: &Engine{}, appLabel: "Quillnote", res: &Result{},
+		cfg:   Config{Embedder: lexicon{"open": true}},
+		graph: &knowledge.Graph{Elements: []knowledge.Element{{Label: "Inkwell presets"}}}}
+	known := r.knownWords(context.Background(), []string{"open the sketchpad"})
+	for w, want := range map[string]bool{"open": true, "quillnote": true, "sketchpad": true, "inkwell": true, "presets": true, "sketchpda": false} {
+		if known(w) != want {
+			t.Errorf("known(%q) = %v, want %v", w, !want, want)
+		}
+	}
+	r.cfg.Embedder = nil
+	if r.knownWords(context.Background(), nil) != nil {
+		t.Error("a dictionary without a model")
+	}
+}

@@ -293,6 +293,11 @@ func (m *Model) Dim() int { return m.cfg.Hidden }
 // Tokenizer is the model's tokenizer.
 func (m *Model) Tokenizer() *Tokenizer { return m.tok }
 
+// KnowsWord is Tokenizer().HasWord: whether word is an English word the
+// model's vocabulary holds whole (daemon's spelling correction reads it
+// as a dictionary).
+func (m *Model) KnowsWord(word string) bool { return m.tok.HasWord(word) }
+
 // maxBatchTokens bounds the tokens encoded together, so a long list of
 // texts does not allocate activations for all of them at once.
 const maxBatchTokens = 2048

@@ -67,6 +67,14 @@ func NewTokenizer(r io.Reader) (*Tokenizer, error) {
 // Size is the number of ids in the vocabulary.
 func (t *Tokenizer) Size() int { return len(t.vocab) }
 
+// HasWord reports whether word, lower-cased and without accents, is one
+// whole token of the vocabulary: a word the model's English knows
+// ("look", "beach"), which a misspelling ("serach") mostly is not.
+func (t *Tokenizer) HasWord(word string) bool {
+	_, ok := t.vocab[stripAccents(strings.ToLower(word))]
+	return ok && word != "" && !strings.HasPrefix(word, "##") && !strings.HasPrefix(word, "[")
+}
+
 // Encode returns the ids of [CLS] text [SEP], cut to at most maxLen ids
 // (maxLen >= 2; the [SEP] is kept).
 func (t *Tokenizer) Encode(text string, maxLen int) []int32 {

@@ -71,3 +71,15 @@ func FuzzTokenizer(f *testing.F) {
 		}
 	})
 }
+
+// TestHasWord: a whole token of the vocabulary is a word, any case and
+// accents aside; a word WordPiece would split ("unwanted") or a piece of
+// one ("##s") is not.
+func TestHasWord(t *testing.T) {
+	tok := tinyTokenizer(t)
+	for w, want := range map[string]bool{"light": true, "Light": true, "café": true, "unwanted": false, "##s": false, "[CLS]": false, "lihgt": false, "": false} {
+		if got := tok.HasWord(w); got != want {
+			t.Errorf("HasWord(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -16,9 +16,9 @@ import (
 // a requirement the flow lacks. Spelled reads such a command as it was
 // meant before anything is matched.
 
-// chatForms are chat spellings of content words, each unambiguous in a
-// command ("pics", "convo"); afterNumber: those that mean a unit only
-// after a number ("5 min", "an hr" is no number: "1 hr")
+// chatForms are chat spellings of words, each unambiguous in a command
+// ("vid", "convo"); afterNumber: those that mean a unit only after a
+// number ("5 min"; "the min volume" is the minimum)
 var (
 	chatForms = map[string]string{
 		"msg": "message", "msgs": "messages", "txts": "texts", "vid": "video", "vids": "videos",
@@ -80,7 +80,7 @@ func Spelled(text string, known func(string) bool) (string, bool) {
 			continue
 		}
 		to := chatForms[w]
-		if u, ok := afterNumber[w]; ok && i > 0 && (toks[i-1].Kind == KindNumber || isNumberWordToken(toks[i-1])) {
+		if u, ok := afterNumber[w]; ok && i > 0 && isNumber(toks[i-1]) {
 			to = u
 		}
 		if to == "" && known != nil && misspelt(w, known) {
@@ -98,12 +98,6 @@ func Spelled(text string, known func(string) bool) (string, bool) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), true
-}
-
-// isNumberWordToken reports whether t is a number name ("five").
-func isNumberWordToken(t Token) bool {
-	_, ok := NumberWord(t.Text)
-	return ok && t.Kind == KindWord
 }
 
 // misspelt reports whether w (lower case) may be a misspelling: four

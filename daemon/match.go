@@ -415,7 +415,6 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			r.picks = picks
 		}
 	}
-	top.Slots = digitsAsExample(f, top.Slots)
 	fm.Replay, fm.Slots = true, top.Slots
 	r.emit(event.FlowMatched, fm)
 	r.slots = top.Slots

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"maps"
 	"strings"
 	"unicode"
 
@@ -126,39 +125,4 @@ func asWritten(slots map[string]string, command string) map[string]string {
 		}
 	}
 	return out
-}
-
-// digitsAsExample returns slots with each value that is digit groups
-// ("555 123 4567", "0770-090-0123", as a number is said and a speech
-// recogniser writes it) as one run of digits when f learned that slot's
-// value as one ("07123456789"): the value takes the shape the field was
-// given. Other values, and slots with another kind of example, are kept.
-func digitsAsExample(f *knowledge.Flow, slots map[string]string) map[string]string {
-	var out map[string]string
-	for _, sl := range f.Slots {
-		v, ok := slots[sl.Name]
-		if !ok || !digitRun(sl.Example) {
-			continue
-		}
-		groups := strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
-		joined := strings.Join(groups, "")
-		if len(groups) < 2 || !digitRun(joined) || strings.Contains(v, "  ") {
-			continue
-		}
-		if out == nil {
-			out = maps.Clone(slots)
-		}
-		out[sl.Name] = joined
-	}
-	if out == nil {
-		return slots
-	}
-	return out
-}
-
-// digitRun reports whether s is five digits or more and nothing else, a
-// "+" first aside.
-func digitRun(s string) bool {
-	s = strings.TrimPrefix(s, "+")
-	return len(s) >= 5 && strings.Trim(s, "0123456789") == ""
 }

@@ -43,23 +43,3 @@ func TestNamesInLowerCase(t *testing.T) {
 		t.Errorf("asWritten = %v, want %v", slots, want)
 	}
 }
-
-// TestDigitsAsExample: a number said in groups is typed as one run of
-// digits where the flow learned one; other values and other slots keep
-// their shape.
-func TestDigitsAsExample(t *testing.T) {
-	f := &knowledge.Flow{Slots: []knowledge.Slot{{Name: "phone", Example: "0712345678"}, {Name: "name", Example: "Ada"}, {Name: "code", Example: "+4420"}}}
-	for _, tt := range []struct{ in, want map[string]string }{
-		{map[string]string{"phone": "555 123 4567", "name": "Bo 12"}, map[string]string{"phone": "5551234567", "name": "Bo 12"}},
-		{map[string]string{"phone": "0770-090-0123"}, map[string]string{"phone": "07700900123"}},
-		{map[string]string{"phone": "5551234567"}, map[string]string{"phone": "5551234567"}},
-		{map[string]string{"phone": "555 office"}, map[string]string{"phone": "555 office"}},
-		{map[string]string{"phone": "12 34"}, map[string]string{"phone": "12 34"}}, // four digits: no number said in groups
-		{map[string]string{"code": "44 20"}, map[string]string{"code": "44 20"}},   // an example of four digits: no run
-		{map[string]string{"code": "+44 20 7946"}, map[string]string{"code": "+44 20 7946"}},
-	} {
-		if got := digitsAsExample(f, tt.in); !maps.Equal(got, tt.want) {
-			t.Errorf("digitsAsExample(%v) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}

@@ -6,9 +6,9 @@ import (
 )
 
 // Spoken commands: a phone's speech recogniser writes what it hears,
-// hesitations and repairs included — "change the reminder sound to um
-// cricket", "set the column count to 4 no 5", "text alice i mean bob that
-// i'm late", "export the events to test dot ics". Read word for word, the
+// hesitations and repairs included — "change the ringtone to um
+// marimba", "set the grid to 4 no 5", "text mia i mean theo that i'm
+// late", "save the sketch as plan dot pdf". Read word for word, the
 // hesitation becomes part of a value, the number given up is picked, the
 // first name is texted. Heard reads such a transcript as the speaker
 // meant it before anything is matched.
@@ -40,10 +40,10 @@ var fileExtensions = setOf("txt", "pdf", "ics", "vcf", "csv", "json", "xml", "ht
 //     word when the repair begins with one ("hide the tab no wait show
 //     it" → "show it"), else from the last number when it begins with
 //     one ("to 60 no 90 percent" → "to 90 percent"), else the one word
-//     before the marker ("text alice i mean bob …" → "text bob …"); a
+//     before the marker ("text mia i mean theo …" → "text theo …"); a
 //     marker first is dropped;
 //   - a file name spoken with "dot" before a known extension is written
-//     with its dot ("test dot ics" → "test.ics").
+//     with its dot ("plan dot pdf" → "plan.pdf").
 //
 // Quoted text is the owner's own and stays as it is; so does text with
 // no word Heard reads, or nothing but hesitations.

@@ -9,7 +9,7 @@ func TestHeard(t *testing.T) {
 		{"um open the uh settings", "open the settings"},
 		{"set it to um, loud", "set it to loud"},
 		{"name it 'um hello' please", "name it 'um hello' please"}, // the owner's text
-		{"text bob 'see you' um", "text bob 'see you'"},
+		{"text theo 'see you' um", "text theo 'see you'"},
 		{"uh 'draft' now?", "'draft' now?"},
 		// self-repairs
 		{"set the grid to 4 no 5 columns", "set the grid to 5 columns"},

@@ -246,8 +246,8 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 		mult *= penOpposite
 	}
 	if !opp && labelAsked(cmd, al.slotOf, f.offLabel) {
-		// "require pressing back twice" against the flow that turns
-		// "Require pressing Back twice" off: saying a setting's name
+		// "ask before closing the editor" against the flow that turns
+		// "Ask before closing the editor" off: saying a setting's name
 		// asks to have it
 		opp = true
 		mult *= penOpposite

@@ -28,7 +28,7 @@ const (
 	ActHowTo         Act = "how-to"         // "how do I …", "how to …"
 	ActReport        Act = "report"         // "I already called the florist", "someone switched it", "the font is too small"
 	ActReminder      Act = "reminder"       // "remind me to …"
-	ActCutOff        Act = "cut off"        // "set a timer for", "change the view to"
+	ActCutOff        Act = "cut off"        // "set an alarm for", "move the chart to"
 )
 
 var (
@@ -90,8 +90,8 @@ var (
 //     finds: a report of something done ("I already called …", "someone
 //     switched …") or a remark on a thing ("the font is too small");
 //   - ActReminder: "remind me …" first;
-//   - ActCutOff: the last word wants more (dangling: "set a timer for",
-//     "change the view to", "text bob and"), as a voice command cut off
+//   - ActCutOff: the last word wants more (dangling: "set an alarm for",
+//     "move the chart to", "text theo and"), as a voice command cut off
 //     by the recogniser or the speaker reads; a quoted text last is whole.
 //
 // "you" right after the opening word makes a request ("are you able to
@@ -115,7 +115,7 @@ func SpeechAct(text string) (Act, string) {
 		return ActCommand, ""
 	}
 	if n := len(toks); toks[n-1].Kind == KindWord && dangling[toks[n-1].Text] {
-		return ActCutOff, "" // "set a timer for": what it is for was not heard
+		return ActCutOff, "" // "set an alarm for": what it is for was not heard
 	}
 	first, next := w[0], w[1]
 	switch {

@@ -31,8 +31,8 @@ func TestSpeechAct(t *testing.T) {
 		{"i just took a selfie", ActReport, ""},
 		{"she sent it to me", ActReport, ""},
 		{"set the alarm for 7", ActCommand, ""},
-		{"set a timer for", ActCutOff, ""},
-		{"change the view to", ActCutOff, ""},
+		{"set an alarm for", ActCutOff, ""},
+		{"move the chart to", ActCutOff, ""},
 		{"text mia and", ActCutOff, ""},
 		{"sort the files from z to a", ActCommand, ""}, // "a", a letter
 		{"turn the flash on", ActCommand, ""},

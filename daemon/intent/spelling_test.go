@@ -15,10 +15,10 @@ func TestSpelled(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		// chat forms
 		{"delete teh last pic", "delete the last pic"},
-		{"show my msgs from bob", "show my messages from bob"},
+		{"show my msgs from theo", "show my messages from theo"},
 		{"add a 5 min timer", "add a 5 minutes timer"},
 		{"set the min volume", "set the min volume"}, // no number before it: "minimum"
-		{"mark alice convo unread", "mark alice conversation unread"},
+		{"mark mia convo unread", "mark mia conversation unread"},
 		{"save it as notes.txt", "save it as notes.txt"},
 		// typos of the vocabulary, one edit, the first letter kept
 		{"dleete the last photo i took", "delete the last photo i took"},

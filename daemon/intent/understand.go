@@ -203,7 +203,7 @@ func isAddress(s string) bool {
 	return strings.Contains(s, "@") || strings.Contains(s, "://") || strings.HasPrefix(s, "www.")
 }
 
-var onTail = setOf("please", "now", "again", "thanks", "thank", "you", "right", "away", "for", "me", "too", "as", "well")
+var onTail = setOf("please", "pls", "plz", "now", "again", "thanks", "thank", "thx", "you", "right", "away", "for", "me", "too", "as", "well")
 
 // Tail reports whether word is one a command may end on without adding
 // to its meaning ("now", "please", "right away").

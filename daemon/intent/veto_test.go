@@ -379,3 +379,22 @@ func TestModifiesBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestOnBeforePoliteEnd: "on" read as the particle of "turn … on" also
+// when a polite word in chat spelling ends the command ("pls", "thx"):
+// the command asks the switch on, against a flow that turns it off.
+func TestOnBeforePoliteEnd(t *testing.T) {
+	f := knowledge.Flow{ID: 1, Package: "p", Intent: "silence the chime", Commands: []string{"silence the chime", "disable the chime"},
+		Steps: []knowledge.Step{{Action: "tap", Target: screen.Descriptor{Text: "Settings"}},
+			{Action: knowledge.StepSwitchOff, Target: screen.Descriptor{Text: "Chime", Checkable: true}}}}
+	m := NewMatcher([]knowledge.Flow{f})
+	for _, cmd := range []string{"turn the chime back on pls", "turn the chime back on thx", "turn the chime back on please"} {
+		cands := m.Rank(cmd, "p", 1)
+		if len(cands) == 0 {
+			continue // no candidate at all: not replayed either
+		}
+		if len(cands[0].Vetoes) == 0 {
+			t.Errorf("%q: score %.2f and no veto against the flow that turns it off", cmd, cands[0].Score)
+		}
+	}
+}

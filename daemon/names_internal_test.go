@@ -43,3 +43,24 @@ func TestNamesInLowerCase(t *testing.T) {
 		t.Errorf("asWritten = %v, want %v", slots, want)
 	}
 }
+
+// TestWithoutPoliteEnds: a closing "pls" or "thanks" is no part of a
+// name, but is of a message set apart after "saying" and of a value
+// learned longer than a name.
+func TestWithoutPoliteEnds(t *testing.T) {
+	f := &knowledge.Flow{Slots: []knowledge.Slot{{Name: "name", Example: "beach"}, {Name: "body", Example: "see you at the dock"}}}
+	for _, tt := range []struct {
+		cmd      string
+		in, want map[string]string
+	}{
+		{"rename it to dunes pls", map[string]string{"name": "dunes pls"}, map[string]string{"name": "dunes"}},
+		{"rename it to dunes thanks", map[string]string{"name": "dunes thanks"}, map[string]string{"name": "dunes"}},
+		{"rename it to pls", map[string]string{"name": "pls"}, map[string]string{"name": "pls"}},
+		{"name it dunes saying thanks", map[string]string{"name": "thanks"}, map[string]string{"name": "thanks"}},
+		{"text mia saying on my way thanks", map[string]string{"body": "on my way thanks"}, map[string]string{"body": "on my way thanks"}},
+	} {
+		if got := withoutPoliteEnds(f, tt.cmd, tt.in); !maps.Equal(got, tt.want) {
+			t.Errorf("%q: %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}

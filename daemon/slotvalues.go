@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -351,4 +352,31 @@ func trailsOption(value, label string) bool {
 		}
 	}
 	return false
+}
+
+// withoutPoliteEnds returns slots with the closing polite words ("pls",
+// "thanks") taken off each value of a slot learned as a name — an example
+// of two words at most ("rename it to beach pls" names "beach") — unless
+// the command sets the value apart as a message after "saying". A
+// message's own "thanks" is the owner's text.
+func withoutPoliteEnds(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
+	var out map[string]string
+	for _, sl := range f.Slots {
+		v, ok := slots[sl.Name]
+		if !ok || len(strings.Fields(sl.Example)) > 2 || saidAsMessage(command, v) {
+			continue
+		}
+		end := intent.WithoutPoliteEnd(v, 0, len(v))
+		if end == len(v) {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(slots)
+		}
+		out[sl.Name] = strings.TrimSpace(v[:end])
+	}
+	if out == nil {
+		return slots
+	}
+	return out
 }

@@ -37,12 +37,7 @@ func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]s
 		return "", false
 	}
 	// the app's UI graph last: read from the store once per run
-	if r.graph == nil && r.e.store != nil && r.app.ID != 0 {
-		if g, err := r.e.store.Graph(ctx, r.app.ID); err == nil {
-			r.graph = g
-		}
-	}
-	if r.graph != nil && slices.ContainsFunc(r.graph.Elements, func(e knowledge.Element) bool { return says(e.Label) }) {
+	if g := r.uiGraph(ctx); g != nil && slices.ContainsFunc(g.Elements, func(e knowledge.Element) bool { return says(e.Label) }) {
 		return "", false // "… in the phone app" where the dialer's screens say "Phone"
 	}
 	return strings.Join(name, " "), true
@@ -74,17 +69,24 @@ func (r *run) knownWords(ctx context.Context, texts []string) func(string) bool 
 			for _, t := range texts {
 				add(t)
 			}
-			if r.graph == nil && r.e.store != nil && r.app.ID != 0 {
-				if g, err := r.e.store.Graph(ctx, r.app.ID); err == nil {
-					r.graph = g
-				}
-			}
-			if r.graph != nil {
-				for _, e := range r.graph.Elements {
+			if g := r.uiGraph(ctx); g != nil {
+				for _, e := range g.Elements {
 					add(e.Label)
 				}
 			}
 		}
 		return app[w]
 	}
+}
+
+// uiGraph returns the app's UI graph, read from the store the first time
+// a run asks for it; nil when there is no store or app, or it cannot be
+// read (the checks that want it then go without).
+func (r *run) uiGraph(ctx context.Context) *knowledge.Graph {
+	if r.graph == nil && r.e.store != nil && r.app.ID != 0 {
+		if g, err := r.e.store.Graph(ctx, r.app.ID); err == nil {
+			r.graph = g
+		}
+	}
+	return r.graph
 }

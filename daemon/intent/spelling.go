@@ -29,9 +29,10 @@ var (
 	afterNumber = map[string]string{"min": "minutes", "mins": "minutes", "hr": "hour", "hrs": "hours", "sec": "seconds", "secs": "seconds"}
 )
 
-// spellTargets are the words a misspelling is read as: the vocabulary's
-// single words and the stop words of four letters or more, sorted (made
-// at first use: the vocabulary's index is built by init)
+// spellTargets are the words a misspelling is read as, four letters or
+// more: the vocabulary's single words and its own stop words
+// (uiStopwords; Snowball's list is not among them), sorted (made at
+// first use: the vocabulary's index is built by init)
 var spellTargets = sync.OnceValue(func() []string {
 	seen := map[string]bool{}
 	for w := range conceptByText {
@@ -57,8 +58,8 @@ var spellTargets = sync.OnceValue(func() []string {
 // and whether it changed anything. A word is misspelt when it is no
 // vocabulary word, stop word or word known (known: the app's own words,
 // nil for none), has four letters or more and no digit, and is one typo
-// (intent's typo: one edit, two for long words) from exactly one
-// vocabulary word or stop word (of four letters or more) — "dleete" →
+// (intent's typo: one edit, two for long words) from exactly one word of
+// spellTargets — "dleete" →
 // "delete", "serach" → "search". Quoted text, words written with a
 // capital (a name), words after a naming word ("called", "named",
 // "titled", "saying") and a word after a dot (a file's extension) stay as

@@ -203,7 +203,13 @@ func isAddress(s string) bool {
 	return strings.Contains(s, "@") || strings.Contains(s, "://") || strings.HasPrefix(s, "www.")
 }
 
-var onTail = setOf("please", "pls", "plz", "now", "again", "thanks", "thank", "thx", "you", "right", "away", "for", "me", "too", "as", "well")
+var onTail = func() map[string]bool {
+	m := setOf("now", "again", "thank", "you", "right", "away", "for", "me", "too", "as", "well")
+	for w := range politeFiller { // "please", "pls", "thanks", "thx" …
+		m[w] = true
+	}
+	return m
+}()
 
 // Tail reports whether word is one a command may end on without adding
 // to its meaning ("now", "please", "right away").

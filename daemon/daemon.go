@@ -446,9 +446,11 @@ func notACommand(act intent.Act, task string) error {
 
 func (r *run) do(ctx context.Context, opt Options) error {
 	e := r.e
-	if heard, ok := intent.Heard(r.res.Command); ok {
+	if heard, ok := intent.Heard(r.res.Command); ok && len(r.secrets) == 0 {
 		// a spoken command as meant: without its hesitations, with the
-		// speaker's own repairs made ("4 no 5" is 5)
+		// speaker's own repairs made ("4 no 5" is 5); never one that
+		// carries a password, which is typed as said and redacted as
+		// said, not as read
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("heard as %q", privacy.Redact(heard, r.secrets, false))})
 		r.res.Command = heard
 	}

@@ -167,10 +167,12 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	// the command as matched: an acronym of a flow's words read as them
 	// (acronym.go) …
 	texts := flowTextsOf(flows, r.res.Package)
-	if x, ok := intent.Spelled(r.res.Command, r.knownWords(ctx, texts)); ok {
+	if x, ok := intent.Spelled(r.res.Command, r.knownWords(ctx, texts)); ok && len(r.secrets) == 0 {
 		// typed in a hurry: chat forms written out, misspelt words of the
 		// vocabulary corrected ("dleete teh last pic"), for the planner
-		// and the route check too
+		// and the route check too; never a command that carries a
+		// password ("pin msgs" is typed "msgs", and its redaction would
+		// miss a corrected copy)
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("read %q as %q", r.private(r.res.Command), r.private(x))})
 		r.res.Command = x
 	}

@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -35,5 +36,36 @@ func TestNotACommandChangesNothing(t *testing.T) {
 	res, err := eng.Run(context.Background(), "turn off i mean turn on uh dark mode", daemon.Options{})
 	if err != nil || res.Outcome != knowledge.OutcomeSuccess || phone.State() != "settings_dark" || res.Command != "turn on dark mode" {
 		t.Fatalf("the command: %+v %v on %s", res, err, phone.State())
+	}
+}
+
+// TestSecretNotReread: a command carrying a password is neither heard nor
+// spelt anew — the password is typed as said, and no log line shows a
+// reading of it ("msgs" written out as "messages" would be a copy the
+// redaction misses).
+func TestSecretNotReread(t *testing.T) {
+	phone, st := learnDarkMode(t, true)
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	eng := daemon.New(phone, st, nil, nil, daemon.Config{Unattended: true})
+	sub := eng.Bus().Subscribe(1024)
+	res, err := eng.Run(context.Background(), "um turn on dark mode with pin msgs", daemon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Command, "messages") {
+		t.Errorf("the command was read anew: %q", res.Command)
+	}
+	for {
+		select {
+		case ev := <-sub.C:
+			if b, _ := json.Marshal(ev); strings.Contains(string(b), "messages") || strings.Contains(string(b), "msgs") {
+				t.Errorf("an event shows the password or a reading of it: %s", b)
+			}
+			continue
+		default:
+		}
+		break
 	}
 }

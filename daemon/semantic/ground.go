@@ -135,8 +135,14 @@ func own(f *knowledge.Flow) map[string]bool {
 // key, on a screen that shows "Reversed") labels an element on the app's
 // recorded screens and is none of f's own words: the command asks for
 // another element than the flow acts on. Stop words, action words and
-// words with digits are left out.
+// words with digits are left out of that; but a word of letters and
+// digits the command says where the flow's command says another
+// ("video4" for its "video2") is a numbered item of its own, whether
+// or not a recorded screen shows it: the flow's route goes to the other.
 func (g *screenWords) namesOther(c intent.Candidate, f *knowledge.Flow) bool {
+	if slices.ContainsFunc(c.Unmatched, numbered) && slices.ContainsFunc(c.FlowUnmatched, numbered) {
+		return true
+	}
 	words := slices.Clone(c.Unmatched)
 	for _, v := range c.Slots {
 		words = append(words, v)
@@ -231,4 +237,13 @@ func initials(words []string) string {
 		b = append(b, w[0])
 	}
 	return string(b)
+}
+
+// numbered reports whether w is a name numbered in sequence: letters, then
+// digits ("video4", "pic7", "test2"). A count with its unit ("24h", "4k")
+// begins with its digits.
+func numbered(w string) bool {
+	i := strings.IndexFunc(w, unicode.IsDigit)
+	return i > 0 && strings.IndexFunc(w[i:], func(r rune) bool { return !unicode.IsDigit(r) }) < 0 &&
+		!strings.ContainsFunc(w[:i], func(r rune) bool { return !unicode.IsLetter(r) })
 }

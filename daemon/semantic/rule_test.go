@@ -243,6 +243,11 @@ func TestGroundSubstitution(t *testing.T) {
 	sub := func(unmatched []string, slots map[string]string) []intent.Candidate {
 		return []intent.Candidate{{FlowID: 1, Score: grey, Substituted: true, Unmatched: unmatched, FlowUnmatched: []string{"delay"}, Slots: slots}}
 	}
+	numberedSub := func(unmatched, flowUnmatched []string) []intent.Candidate {
+		c := sub(unmatched, nil)
+		c[0].FlowUnmatched = flowUnmatched
+		return c
+	}
 	tests := []struct {
 		name     string
 		cfg      semantic.Config
@@ -260,6 +265,9 @@ func TestGroundSubstitution(t *testing.T) {
 		{"the flow's own words and stop words", semantic.MiniLM, sub([]string{"minutes", "the", "reminder"}, nil), 0},
 		{"the app's name in its package", semantic.MiniLM, sub([]string{"planner"}, nil), 0},
 		{"a word of prose on a screen (a long note) names no element", semantic.MiniLM, sub([]string{"battery"}, nil), 0},
+		{"a numbered name where the flow's command has another", semantic.MiniLM, numberedSub([]string{"clip4"}, []string{"go", "clip2"}), -1},
+		{"a numbered name where the flow's lone word is a plain one", semantic.MiniLM, numberedSub([]string{"clip4"}, []string{"delay"}), 0},
+		{"a count with its unit is no numbered name", semantic.MiniLM, numberedSub([]string{"24h"}, []string{"12h"}), 0},
 		{"grounding off", func() semantic.Config { c := semantic.MiniLM; c.GroundSubstitution = false; return c }(), sub([]string{"length"}, nil), -1},
 	}
 	for _, tt := range tests {

@@ -24,6 +24,17 @@ var repairMarkers = [][]string{
 	{"i", "mean"}, {"i", "meant"}, {"sorry"}, {"actually"},
 }
 
+// discourseMarkers open a spoken utterance without being part of what it
+// asks ("okay so turn …", "alright, …")
+var discourseMarkers = setOf("okay", "ok", "alright", "so", "well")
+
+// requestFrames open a request in so many words without being part of it:
+// "is there a way to show …" asks to show, "would you mind calling …" to
+// call
+var requestFrames = [][]string{
+	{"is", "there", "a", "way", "to"}, {"is", "there", "any", "way", "to"}, {"would", "you", "mind"}, {"do", "you", "mind"},
+}
+
 // fileExtensions are the extensions a file name is spoken with ("test
 // dot ics"): common document, media and data formats
 var fileExtensions = setOf("txt", "pdf", "ics", "vcf", "csv", "json", "xml", "html", "zip", "doc", "docx", "xls", "xlsx",
@@ -31,7 +42,10 @@ var fileExtensions = setOf("txt", "pdf", "ics", "vcf", "csv", "json", "xml", "ht
 	"flac", "aac", "mkv", "mov", "avi", "webm", "apk", "md")
 
 // Heard returns text as its speaker meant it, and whether that differs:
-//   - hesitations ("um", "uh", "erm") are dropped;
+//   - hesitations ("um", "uh", "erm") are dropped, and so are the words
+//     a request opens with that ask nothing themselves: discourse
+//     markers ("okay so …") and a request's frame ("is there a way to
+//     …", "would you mind …"), when two words or more follow;
 //   - a self-repair keeps the repair: after a marker ("i mean", "wait
 //     no", "sorry", "actually", "or rather"), or a bare "no" between two
 //     numbers ("4 no 5"), the words said again replace those they repeat
@@ -63,6 +77,9 @@ func Heard(text string) (string, bool) {
 			return ""
 		}
 		return all[i].Text
+	}
+	if k := requestStart(ws, plain); k > 0 {
+		ws, changed = ws[k:], true
 	}
 	for {
 		words := make([]string, len(ws))
@@ -206,4 +223,24 @@ func repairAt(words []string, number func(int) bool) (int, int) {
 		}
 	}
 	return -1, 0
+}
+
+// requestStart returns how many of the kept tokens ws open the request
+// without asking anything (discourseMarkers, then one of requestFrames),
+// 0 when fewer than two words would be left.
+func requestStart(ws []int, plain func(int) string) int {
+	k := 0
+	for k < len(ws) && discourseMarkers[plain(ws[k])] {
+		k++
+	}
+	for _, f := range requestFrames {
+		if len(ws)-k > len(f) && slices.EqualFunc(ws[k:k+len(f)], f, func(i int, w string) bool { return plain(i) == w }) && plain(ws[k+len(f)]) != "if" {
+			k += len(f)
+			break
+		}
+	}
+	if len(ws)-k < 2 {
+		return 0
+	}
+	return k
 }

@@ -11,6 +11,15 @@ func TestHeard(t *testing.T) {
 		{"name it 'um hello' please", "name it 'um hello' please"}, // the owner's text
 		{"text theo 'see you' um", "text theo 'see you'"},
 		{"uh 'draft' now?", "'draft' now?"},
+		// what a request opens with that asks nothing
+		{"okay so switch the planner to week view", "switch the planner to week view"},
+		{"um okay, is there a way to show four columns", "show four columns"},
+		{"would you mind calling dave?", "calling dave?"},
+		{"do you mind if i call dave", "do you mind if i call dave"},
+		{"so the font is too small", "the font is too small"},
+		{"okay so", "okay so"},
+		{"well done", "well done"},
+		{"is there a way to", "is there a way to"},
 		// self-repairs
 		{"set the grid to 4 no 5 columns", "set the grid to 5 columns"},
 		{"set quality to 60 no 90 percent", "set quality to 90 percent"},

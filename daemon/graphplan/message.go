@@ -19,11 +19,15 @@ const maxMessageWords = 16
 // messageValue returns the text of the message a sending command gives
 // after its recipient: the words after "that" or ":" that directly
 // follows a proper name ("text Ada that …", "message Ada: …") or the
-// word right after the sending verb (recipientAt: "text ada that …"), to the
-// end of the command (its final punctuation left out). ok is false when
+// word right after the sending verb (recipientAt: "text ada that …"),
+// or, after that word when known holds it (a name the app shows), the
+// words right after it unless the first says how or where to send
+// (notMessage: "text ada running late"), to the end of the command (its
+// final punctuation left out). known nil: only "that" and ":" say where
+// a text begins. ok is false when
 // there is no such word, nothing or more than maxMessageWords words follow
 // it, or a quoted value is among them (the quotes say where the text is).
-func messageValue(cmd string, values []intent.Value) (intent.Value, bool) {
+func messageValue(cmd string, values []intent.Value, known func(term) bool) (intent.Value, bool) {
 	toks := intent.Tokenize(cmd)
 	for i := 0; i < len(toks)-1; i++ {
 		at := toks[i]
@@ -36,6 +40,13 @@ func messageValue(cmd string, values []intent.Value) (intent.Value, bool) {
 			from = i + 1
 		case toks[i+1].Text == "that" && i+2 < len(toks):
 			from = i + 2
+		case known != nil && recipientAt(toks, i) && verbFirst(toks[0].Text) && knownWord(toks[i].Text, known) && toks[i+1].Kind == intent.KindWord && !notMessage[toks[i+1].Text] &&
+			slices.ContainsFunc(toks[i+1:], func(t intent.Token) bool { return !intent.Tail(t.Text) }):
+			// nothing between the recipient, a word the app shows (a
+			// contact's or a thread's name), and the text, as said ("text
+			// ada running late"): what follows a word naming where or how
+			// to send ("text ada on the work phone") is no text
+			from = i + 1
 		default:
 			continue
 		}
@@ -50,6 +61,25 @@ func messageValue(cmd string, values []intent.Value) (intent.Value, bool) {
 		return intent.Value{Text: cmd[start:end], Kind: intent.KindQuoted, Start: start, End: end}, true
 	}
 	return intent.Value{}, false
+}
+
+// notMessage: words that, right after a message's recipient, say how or
+// where to send it, or join another request, not the text
+var notMessage = map[string]bool{"on": true, "in": true, "via": true, "with": true, "using": true, "through": true, "from": true,
+	"to": true, "about": true, "and": true, "then": true, "or": true, "but": true, "at": true, "by": true, "for": true, "of": true,
+	"that": true, "saying": true, "says": true,
+	"a": true, "an": true, "the": true, "my": true, "this": true, "his": true, "her": true, "their": true, "our": true, "your": true}
+
+// verbFirst reports whether w, a sending command's first word, is said as
+// a verb: not plural ("messages row height …" names messages) and no
+// "send", which takes what it sends next ("send ada a photo").
+func verbFirst(w string) bool {
+	return w != "send" && (!strings.HasSuffix(w, "s") || w == "sms")
+}
+
+// knownWord reports whether a term of word w is one known holds.
+func knownWord(w string, known func(term) bool) bool {
+	return slices.ContainsFunc(termsOf(w), known)
 }
 
 // recipientAt reports whether token i is where a sending command names
@@ -80,6 +110,6 @@ func messageAsVerb(cmd string, u intent.Command) bool {
 	if slices.ContainsFunc(values, func(v intent.Value) bool { return v.Kind == intent.KindQuoted }) {
 		return true
 	}
-	_, ok := messageValue(cmd, values)
+	_, ok := messageValue(cmd, values, nil)
 	return ok
 }

@@ -379,7 +379,7 @@ func newRunStateIn(cmd, appLabel string, known func(term) bool) *runState {
 		}
 	}
 	var message intent.Value // the text of a message to send, written as said
-	if mv, ok := messageValue(cmd, u.Values); ok && rs.sends {
+	if mv, ok := messageValue(cmd, u.Values, known); ok && rs.sends {
 		message = mv
 		u.Values = append(slices.DeleteFunc(slices.Clone(u.Values), func(v intent.Value) bool { return v.Start < mv.End && v.End > mv.Start }), mv)
 	}

@@ -9,9 +9,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
-
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/daemon/screen"
 	"github.com/wayfinder-agent/wayfinder/daemon/semantic"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+	"github.com/wayfinder-agent/wayfinder/knowledge/knowledgetest"
 )
 
 // angle is a unit vector at angle a (radians) from (1, 0): the cosine of
@@ -99,6 +101,44 @@ func TestPickChoice(t *testing.T) {
 	var nilR *semantic.Rescorer
 	if c, err := nilR.PickChoice(context.Background(), "aerial view", []string{"a", "b"}); c.Index != -1 || err != nil {
 		t.Errorf("nil Rescorer: %+v, %v; want -1, nil", c, err)
+	}
+}
+
+// TestChoicesSaid: a choice the flow makes that the command leaves out in
+// the flow's words is said when PickChoice finds the command naming the
+// flow's own option among the group it chose from — not another option,
+// nor a step with no group.
+func TestChoicesSaid(t *testing.T) {
+	vecs := map[string][]float32{
+		"year board": angle(0.1), "month board": angle(0.62),
+		"Yearly board": angle(0), "Monthly board": angle(0.6), "Daily board": angle(1.2),
+	}
+	flow := func(options ...string) map[int64]*knowledge.Flow {
+		return map[int64]*knowledge.Flow{1: {ID: 1, Intent: "change the layout from monthly to yearly", Package: "p", Steps: []knowledge.Step{
+			{Action: "tap", Target: screen.Descriptor{Text: "Layout"}},
+			{Action: "tap", Target: screen.Descriptor{Text: "Yearly board"}, Options: options},
+		}}}
+	}
+	group := []string{"Yearly board", "Daily board", "Monthly board"}
+	cand := []intent.Candidate{{FlowID: 1, Score: 0.3, Unmatched: []string{"year"}, FlowUnmatched: []string{"monthly", "yearly"}}}
+	for _, tt := range []struct {
+		name    string
+		command string
+		flows   map[int64]*knowledge.Flow
+		want    bool
+	}{
+		{"the flow's option named by meaning", "switch to year board", flow(group...), true},
+		{"another option named", "switch to month board", flow(group...), false},
+		{"no group to pick from", "switch to year board", flow(), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			r := semantic.New(byText(&calls, vecs), nil, semantic.Config{ChoiceMinCosine: 0.85, ChoiceMargin: 0.08})
+			got := semantic.ChoicesSaid(r, context.Background(), tt.command, cand, tt.flows)
+			if (len(got) > 0 && got[0]) != tt.want {
+				t.Errorf("ChoicesSaid = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 

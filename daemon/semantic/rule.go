@@ -18,7 +18,7 @@ import (
 // its extra requirement does not change the command's meaning
 // (Config.MinorExtra), so that veto is bridged.
 func (r *Rescorer) eligible(c intent.Candidate, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64, minor bool) bool {
-	return r.barred(c, flows, sw, floor, threshold, minor) == ""
+	return r.barred(c, flows, sw, floor, threshold, minor, false) == ""
 }
 
 // Why a candidate is barred from promotion (Decision.Barred), "" when it
@@ -39,7 +39,7 @@ const (
 
 // barred says why candidate c may not be promoted under the grey-zone
 // rule (one of the Bar constants), "" when it may; minor as in eligible.
-func (r *Rescorer) barred(c intent.Candidate, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64, minor bool) string {
+func (r *Rescorer) barred(c intent.Candidate, flows map[int64]*knowledge.Flow, sw *screenWords, floor, threshold float64, minor, choiceSaid bool) string {
 	f := flows[c.FlowID]
 	switch {
 	case f == nil:
@@ -56,7 +56,7 @@ func (r *Rescorer) barred(c intent.Candidate, flows map[int64]*knowledge.Flow, s
 		return BarSubstituted
 	case !r.bridgeable(c) && !(minor && onlyExtra(c)):
 		return BarVeto
-	case namesChoice(c, sw.command, f):
+	case !choiceSaid && namesChoice(c, sw.command, f):
 		return BarChoice
 	case stretched(c.Slots, f):
 		return BarStretched
@@ -175,7 +175,7 @@ func (r *Rescorer) rule(d *Decision, flows map[int64]*knowledge.Flow, sw *screen
 	bi := -1
 	d.Barred = make([]string, len(d.Cands))
 	for i, c := range d.Cands {
-		d.Barred[i] = r.barred(c, flows, sw, floor, threshold, i < len(d.Minor) && d.Minor[i])
+		d.Barred[i] = r.barred(c, flows, sw, floor, threshold, i < len(d.Minor) && d.Minor[i], i < len(d.ChoiceSaid) && d.ChoiceSaid[i])
 		if d.Barred[i] == "" && i < len(d.VerbGap) && d.VerbGap[i] {
 			d.Barred[i] = BarVerb
 		}
@@ -263,8 +263,14 @@ func doesSomething(w string) bool {
 // merely leaves out ("wrap lines that are too wide" for "Wrap long lines")
 // is a rewording.
 func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
+	return len(choicesLeft(c, command, f)) > 0
+}
+
+// choicesLeft returns the indexes of f's steps whose choice the command
+// leaves out, as namesChoice reads them, in order.
+func choicesLeft(c intent.Candidate, command string, f *knowledge.Flow) []int {
 	if len(c.FlowUnmatched) == 0 {
-		return false
+		return nil
 	}
 	left := map[string]bool{}
 	for _, w := range c.FlowUnmatched {
@@ -274,7 +280,8 @@ func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
 	}
 	var cmd []string              // the command's words, computed once when needed
 	var unmatched map[string]bool // c.Unmatched, lower case, likewise
-	for _, s := range f.Steps {
+	var out []int
+	for k, s := range f.Steps {
 		if s.Action != device.Tap && s.Action != device.LongPress {
 			continue
 		}
@@ -286,22 +293,72 @@ func namesChoice(c intent.Candidate, command string, f *knowledge.Flow) bool {
 			if !left[w] {
 				continue
 			}
-			if option {
-				return true
-			}
-			if cmd == nil {
-				cmd = labelWords(command)
-				unmatched = map[string]bool{}
-				for _, u := range c.Unmatched {
-					unmatched[strings.ToLower(u)] = true
+			if !option {
+				if cmd == nil {
+					cmd = labelWords(command)
+					unmatched = map[string]bool{}
+					for _, u := range c.Unmatched {
+						unmatched[strings.ToLower(u)] = true
+					}
+				}
+				if !swappedIn(lw, i, cmd, unmatched) {
+					continue
 				}
 			}
-			if swappedIn(lw, i, cmd, unmatched) {
-				return true
-			}
+			out = append(out, k)
+			break
 		}
 	}
-	return false
+	return out
+}
+
+// choicesSaid returns, per candidate of cands, whether every choice its
+// flow makes that the command leaves out in the flow's words
+// (choicesLeft) the command names in its own: among the options the
+// step chose from (knowledge.Step.Choices), PickChoice finds the command
+// naming the one the flow taps ("switch to year view" for a flow that
+// picks "Yearly view" among the calendar's views). Nil when PickChoice
+// is off or no candidate leaves a choice out; an embedding failure
+// leaves them all false.
+func (r *Rescorer) choicesSaid(ctx context.Context, command string, cands []intent.Candidate, flows map[int64]*knowledge.Flow) []bool {
+	if r.cfg.ChoiceMinCosine <= 0 {
+		return nil
+	}
+	var out []bool
+	for i, c := range cands {
+		f := flows[c.FlowID]
+		if f == nil {
+			continue
+		}
+		left := choicesLeft(c, command, f)
+		said := len(left) > 0
+		for _, k := range left {
+			st := f.Steps[k]
+			group := st.Choices
+			if len(group) == 0 {
+				group = st.Options
+			}
+			if len(group) < 2 {
+				said = false
+				break
+			}
+			ch, err := r.PickChoice(ctx, command, group)
+			if err != nil {
+				return nil
+			}
+			if ch.Index < 0 || !strings.EqualFold(strings.TrimSpace(group[ch.Index]), strings.TrimSpace(st.Target.Label())) {
+				said = false
+				break
+			}
+		}
+		if said {
+			if out == nil {
+				out = make([]bool, len(cands))
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // swappedIn reports whether the command (words cmd) says, in place of

@@ -177,6 +177,10 @@ type Decision struct {
 	// VerbGap marks, per candidate, a verb the vocabulary does not know
 	// that the model does not bridge to the flow's (Config.VerbMinCosine).
 	VerbGap []bool
+	// ChoiceSaid marks, per candidate, a choice of its flow the command
+	// leaves out in the flow's words but names by meaning among the
+	// options (Rescorer.choicesSaid): no BarChoice.
+	ChoiceSaid []bool
 	// Barred says, per candidate, why the grey-zone rule may not promote
 	// it (a Bar constant), "" where it may; nil when the rule did not run.
 	Barred []string
@@ -330,6 +334,7 @@ func (r *Rescorer) DecideIn(ctx context.Context, command string, in Input) Decis
 	}
 	d.Minor = r.minorExtras(ctx, command, vecs[0], d.Cands, &d)
 	d.VerbGap = r.verbGaps(ctx, command, d.Cands, &d)
+	d.ChoiceSaid = r.choicesSaid(ctx, command, d.Cands, flows)
 	if in.OfferOnly {
 		d.Reason = "flows to offer only"
 	} else {

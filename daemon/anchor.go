@@ -195,6 +195,12 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 			why = append(why, fmt.Sprintf("flow %d: only the option's number is the flow's", id))
 			continue
 		}
+		if o := otherOptionMeant(command, f, options, picks); o != "" {
+			// "sort contacts by first name z to a": the sort key is named,
+			// the order meant is the other option of the flow's second group
+			why = append(why, fmt.Sprintf("flow %d: the command means %q where the flow taps another option", id, o))
+			continue
+		}
 		other := g.Foreign(withoutWords(extra, named), f)
 		if len(other) > 0 {
 			why = append(why, fmt.Sprintf("flow %d: %q labels another element", id, strings.Join(other, " ")))

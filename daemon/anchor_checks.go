@@ -200,3 +200,43 @@ func unitSwapped(f *knowledge.Flow, flowUnmatched, extra []string) bool {
 	}
 	return false
 }
+
+// otherOptionMeant returns the label of an option the command means by an
+// object concept of the vocabulary ("z to a", "newest first": descending)
+// in one of f's option groups the command names no option of in words
+// (options by slot, picks by step index: anchorsOf), where the flow taps
+// another option ("Ascending"); "" when none. The anchor rewrites only
+// the options named in words: the replay would tap the learned option
+// where the command asks for another.
+func otherOptionMeant(command string, f *knowledge.Flow, options map[string]string, picks map[int]string) string {
+	var meant []string
+	for _, c := range intent.Understand(command).Concepts {
+		if !intent.IsAction(c) {
+			meant = append(meant, c)
+		}
+	}
+	if len(meant) == 0 {
+		return ""
+	}
+	for i, st := range f.Steps {
+		labels, slot := optionGroup(st)
+		if _, ok := picks[i]; ok || len(labels) < 2 {
+			continue
+		}
+		if _, ok := options[slot]; ok && slot != "" {
+			continue
+		}
+		tapped := intent.Understand(st.Target.Label()).Concepts
+		for _, l := range labels {
+			if strings.EqualFold(strings.TrimSpace(l), strings.TrimSpace(st.Target.Label())) {
+				continue
+			}
+			for _, c := range intent.Understand(l).Concepts {
+				if slices.Contains(meant, c) && !slices.Contains(tapped, c) {
+					return l
+				}
+			}
+		}
+	}
+	return ""
+}

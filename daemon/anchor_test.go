@@ -38,6 +38,9 @@ func anchorApp() map[int64]*knowledge.Flow {
 			Steps: []knowledge.Step{tap("Countdown length", nil), choice("length", nil, lengths...)}},
 		{ID: 6, Intent: "sort lists by {key}", Slots: []knowledge.Slot{{Name: "key", Example: "newest"}},
 			Steps: []knowledge.Step{tap("Sort by", &knowledge.Goal{Labels: []string{"Start lists with the newest"}}), choice("key", nil, "Newest", "Oldest", "Biggest", "Smallest")}},
+		{ID: 8, Intent: "sort shelves by {field}", Slots: []knowledge.Slot{{Name: "field", Example: "name"}},
+			Steps: []knowledge.Step{tap("Shelf order", nil), choice("field", nil, "Name", "Size", "Date"),
+				{Action: device.Tap, Target: descriptorOf("Ascending"), Options: []string{"Ascending", "Descending"}}, tap("OK", nil)}},
 		{ID: 7, Intent: "message {contact} that {message}", Slots: []knowledge.Slot{{Name: "contact", Example: "Ann"}, {Name: "message", Example: "hi"}},
 			Steps: []knowledge.Step{choice("contact", nil, "Ann", "Ben", "Cleo"), {Action: device.Input, Text: "{message}", Target: descriptorOf("Message")}}},
 	}
@@ -82,6 +85,8 @@ func TestAnchorFlows(t *testing.T) {
 		{"no option named", "change the palette to purple", 0, "", "", 0},
 		{"a value no option holds", "move photo1.jpg to 2 tiles", 0, "", "", 0},
 		{"the options' unit called by another word", "change the row count to 3", 0, "", "", 1},
+		{"an option of the flow's other group meant, not said", "sort shelves by size, z to a", 0, "", "", 0},
+		{"the flow's other group left as learned", "sort shelves by size", 8, "field", "size", 0},
 		{"the unit as written, another word beside it", "change the tile count to 3 on the front page", 1, "number", "3", 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

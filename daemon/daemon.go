@@ -438,6 +438,8 @@ func notACommand(act intent.Act, task string) error {
 		return fmt.Errorf("%w: Wayfinder sets no reminders; say the task when it is to be done", ErrNotACommand)
 	case intent.ActCutOff:
 		return fmt.Errorf("%w: the command seems cut off before its end; say all of it", ErrNotACommand)
+	case intent.ActLeaveAsIs:
+		return fmt.Errorf("%w: this asks to leave something as it is, so there is nothing to do", ErrNotACommand)
 	case intent.ActReport:
 		return fmt.Errorf("%w: this reads as a report of something done; say what to do", ErrNotACommand)
 	}

@@ -22,7 +22,7 @@ func TestNotACommandChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng := daemon.New(phone, st, graphplan.New(st), nil, daemon.Config{Unattended: true, RouteCheck: graphplan.New(st)})
-	for _, q := range []string{"is dark mode on?", "hey, is the dark mode turned on", "why is dark mode on", "how do I turn on dark mode", "I already turned on dark mode", "turn on the", "turn on dark mode and um"} {
+	for _, q := range []string{"is dark mode on?", "hey, is the dark mode turned on", "why is dark mode on", "how do I turn on dark mode", "I already turned on dark mode", "turn on the", "turn on dark mode and um", "don't touch dark mode", "leave dark mode alone"} {
 		res, err := eng.Run(context.Background(), q, daemon.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -29,6 +29,7 @@ const (
 	ActReport        Act = "report"         // "I already called the florist", "someone switched it", "the font is too small"
 	ActReminder      Act = "reminder"       // "remind me to …"
 	ActCutOff        Act = "cut off"        // "set an alarm for", "move the chart to"
+	ActLeaveAsIs     Act = "leave as is"    // "don't touch the snooze time", "leave the grid alone"
 )
 
 var (
@@ -65,6 +66,18 @@ var (
 	thereRequest = setOf("way", "option", "setting", "chance", "possibility")
 	// leadFiller: words a spoken utterance may open with
 	leadFiller = setOf("hey", "hi", "ok", "okay", "so", "um", "uh", "oh", "yo", "quick", "question", "tell", "me", "well", "and")
+	// changeVerbs change or undo something once: negated ("don't touch
+	// the snooze time", "never delete my notes"), they ask for it to be
+	// left as it is — unlike a behaviour a setting switches ("don't show
+	// the digits", "don't always use the same snooze time")
+	changeVerbs = setOf("change", "touch", "modify", "alter", "edit", "adjust", "reset", "mess", "delete", "remove",
+		"erase", "clear", "rename", "move")
+	// habitual: what makes a negated change a behaviour a setting
+	// switches ("don't delete drafts when I exit")
+	habitual = setOf("when", "whenever", "after", "automatically", "every", "each", "always", "anymore")
+	// asIs: how a request to leave a thing alone ends ("leave the grid
+	// alone", "keep the theme as it is")
+	asIs = [][]string{{"alone"}, {"as", "is"}, {"as", "it", "is"}, {"the", "way", "it", "is"}, {"as", "they", "are"}}
 	// dangling: words no request ends with — a preposition that wants
 	// its object, an article or a possessive that wants its noun, a
 	// conjunction that wants its clause; a particle that may close a
@@ -107,7 +120,7 @@ func SpeechAct(text string) (Act, string) {
 		}
 	}
 	i := 0
-	for i < len(words) && leadFiller[words[i]] {
+	for i < len(words) && (leadFiller[words[i]] || politeFiller[words[i]]) {
 		i++
 	}
 	w := words[i:]
@@ -116,6 +129,9 @@ func SpeechAct(text string) (Act, string) {
 	}
 	if n := len(toks); toks[n-1].Kind == KindWord && dangling[toks[n-1].Text] {
 		return ActCutOff, "" // "set an alarm for": what it is for was not heard
+	}
+	if leftAsIs(w) {
+		return ActLeaveAsIs, ""
 	}
 	first, next := w[0], w[1]
 	switch {
@@ -154,6 +170,38 @@ func SpeechAct(text string) (Act, string) {
 		return ActReport, ""
 	}
 	return ActCommand, ""
+}
+
+// leftAsIs reports whether words (an utterance's, opening filler aside)
+// ask for something to be left as it is: a negation ("don't", "do not",
+// "never"), maybe "ever" or "even", then a verb that changes or undoes
+// something once (changeVerbs), with nothing making it a habit a setting
+// switches (habitual); or "leave" or "keep" first and a close that
+// leaves the thing as it is (asIs: "leave the grid alone").
+func leftAsIs(w []string) bool {
+	k := 0
+	switch {
+	case len(w) > 2 && w[0] == "do" && w[1] == "not":
+		k = 2
+	case isNegation(w[0]):
+		k = 1
+	case w[0] == "leave" || w[0] == "keep":
+		for _, end := range asIs {
+			if len(w) > len(end)+1 && slices.Equal(w[len(w)-len(end):], end) {
+				return true
+			}
+		}
+		return false
+	default:
+		return false
+	}
+	for k < len(w) && (w[k] == "ever" || w[k] == "even") {
+		k++
+	}
+	if k >= len(w) || !changeVerbs[w[k]] {
+		return false
+	}
+	return !slices.ContainsFunc(w[k+1:], func(x string) bool { return habitual[x] })
 }
 
 // reported reports whether words (an utterance's, opening filler aside)

@@ -12,6 +12,17 @@ func TestSpeechAct(t *testing.T) {
 		task string
 	}{
 		{"is dark mode on?", ActStateQuestion, ""},
+		// a thing to be left as it is
+		{"don't touch the reminder delay", ActLeaveAsIs, ""},
+		{"please do not change my ringtone", ActLeaveAsIs, ""},
+		{"hey never ever delete my drafts", ActLeaveAsIs, ""},
+		{"leave the tile grid alone", ActLeaveAsIs, ""},
+		{"keep the theme as it is", ActLeaveAsIs, ""},
+		{"don't delete drafts when I leave the editor", ActCommand, ""}, // a habit a setting switches
+		{"don't show the digits on the keypad", ActCommand, ""},
+		{"don't always use the same delay", ActCommand, ""},
+		{"keep the screen on", ActCommand, ""},
+		{"leave the group chat", ActCommand, ""},
 		{"are read receipts enabled", ActStateQuestion, ""},
 		{"hey, is the vibration on", ActStateQuestion, ""},
 		{"quick question: are hidden folders visible?", ActStateQuestion, ""},

@@ -459,6 +459,13 @@ func (r *run) do(ctx context.Context, opt Options) error {
 	if act, task := intent.SpeechAct(r.res.Command); act != intent.ActCommand && opt.FlowID == 0 {
 		return notACommand(act, task)
 	}
+	if req, ok := intent.Request(r.res.Command); ok && len(r.secrets) == 0 {
+		// the request without the clauses that only explain it ("…, it's
+		// embarrassing in meetings"): the words of a reason name nothing
+		// to do
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("asked for %q", privacy.Redact(req, r.secrets, false))})
+		r.res.Command = req
+	}
 	pkg, err := r.identifyApp(ctx, opt)
 	if err != nil {
 		return err

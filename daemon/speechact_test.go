@@ -69,3 +69,17 @@ func TestSecretNotReread(t *testing.T) {
 		break
 	}
 }
+
+// TestReasonLeftOut: a request said with its reason replays as the
+// request alone; the reason's words name nothing to do.
+func TestReasonLeftOut(t *testing.T) {
+	phone, st := learnDarkMode(t, true)
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	eng := daemon.New(phone, st, nil, nil, daemon.Config{Unattended: true})
+	res, err := eng.Run(context.Background(), "my eyes hurt at night, turn on dark mode", daemon.Options{})
+	if err != nil || res.Outcome != knowledge.OutcomeSuccess || phone.State() != "settings_dark" || res.Command != "turn on dark mode" {
+		t.Fatalf("%+v %v on %s", res, err, phone.State())
+	}
+}

@@ -456,10 +456,15 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("heard as %q", privacy.Redact(heard, r.secrets, false))})
 		r.res.Command = heard
 	}
+	req, reqOK := intent.Request(r.res.Command)
 	if act, task := intent.SpeechAct(r.res.Command); act != intent.ActCommand && opt.FlowID == 0 {
-		return notACommand(act, task)
+		if later, _ := intent.SpeechAct(req); !reqOK || later != intent.ActCommand || len(r.secrets) > 0 {
+			return notACommand(act, task)
+		}
+		// a question or a report, then a request: "did that shot come
+		// out ok? show me the last one I took"
 	}
-	if req, ok := intent.Request(r.res.Command); ok && len(r.secrets) == 0 {
+	if reqOK && len(r.secrets) == 0 {
 		// the request without the clauses that only explain it ("…, it's
 		// embarrassing in meetings"): the words of a reason name nothing
 		// to do

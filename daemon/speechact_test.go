@@ -70,16 +70,29 @@ func TestSecretNotReread(t *testing.T) {
 	}
 }
 
-// TestReasonLeftOut: a request said with its reason replays as the
-// request alone; the reason's words name nothing to do.
+// TestReasonLeftOut: a request said with its reason, or after a question,
+// replays as the request alone; the reason's words name nothing to do.
 func TestReasonLeftOut(t *testing.T) {
 	phone, st := learnDarkMode(t, true)
 	if err := phone.Reset("home"); err != nil {
 		t.Fatal(err)
 	}
 	eng := daemon.New(phone, st, nil, nil, daemon.Config{Unattended: true})
-	res, err := eng.Run(context.Background(), "my eyes hurt at night, turn on dark mode", daemon.Options{})
-	if err != nil || res.Outcome != knowledge.OutcomeSuccess || phone.State() != "settings_dark" || res.Command != "turn on dark mode" {
-		t.Fatalf("%+v %v on %s", res, err, phone.State())
+	for _, q := range []string{"my eyes hurt at night, turn on dark mode", "is it dark already? turn on dark mode"} {
+		if err := phone.Reset("home"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := eng.Run(context.Background(), q, daemon.Options{})
+		if err != nil || res.Outcome != knowledge.OutcomeSuccess || phone.State() != "settings_dark" || res.Command != "turn on dark mode" {
+			t.Fatalf("%q: %+v %v on %s", q, res, err, phone.State())
+		}
+	}
+	// a question, then a request that says too little alone: nothing done
+	if err := phone.Reset("home"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Run(context.Background(), "is dark mode off? change it", daemon.Options{})
+	if err != nil || !strings.HasPrefix(res.Error, daemon.ErrNotACommand.Error()) || phone.State() != "home" {
+		t.Fatalf("a question, then \"change it\": %+v %v on %s", res, err, phone.State())
 	}
 }

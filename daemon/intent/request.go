@@ -39,7 +39,8 @@ var requestWords = setOf("want", "wanna", "like", "need", "should", "must", "wis
 // something rather than asking (SpeechAct reads it as a report or a
 // question, or it opens with a subject — "I'm …", "my …", "the …", "it's
 // …" — and holds no word that requests: "want", "should", "need" …),
-// provided a clause that asks remains. A clause holding a value (a
+// provided a clause that asks remains, with two words or more that are no
+// stop words ("open it" says too little alone). A clause holding a value (a
 // quoted text, a number, a time or a date: "the title is 'laundry'", "my
 // 7am alarm keeps ringing") is kept: the request needs it. Text that sends or writes a
 // message (a clause opening with a verb of the concept send or message:
@@ -103,8 +104,19 @@ func Request(text string) (string, bool) {
 		return text, false
 	}
 	parts := make([]string, len(kept))
+	content := 0
 	for i, c := range kept {
 		parts[i] = text[c.start:c.end]
+		for _, w := range c.words {
+			if w != "" && !isStopword(w) {
+				content++
+			}
+		}
+	}
+	if content < 2 {
+		// "where's the faq? open it": what it acts on was in a clause
+		// left out
+		return text, false
 	}
 	return strings.Join(parts, ", "), true
 }

@@ -24,7 +24,7 @@ func TestRequest(t *testing.T) {
 		{"save it as pic9.jpg", "save it as pic9.jpg"},
 		{"it's too loud", "it's too loud"}, // no request: SpeechAct's to judge
 		{"did the shot come out ok? show me the last one I took", "show me the last one I took"},
-		{"where's the help page? open it", "where's the help page? open it"}, // too little said alone
+		{"is the help page up? open it", "is the help page up? open it"}, // too little said alone
 		{"", ""},
 	} {
 		got, changed := Request(tc.in)

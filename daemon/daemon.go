@@ -464,10 +464,10 @@ func (r *run) do(ctx context.Context, opt Options) error {
 		// a question or a report, then a request: "did that shot come
 		// out ok? show me the last one I took"
 	}
-	if reqOK && len(r.secrets) == 0 {
+	if reqOK && len(r.secrets) == 0 && opt.FlowID == 0 {
 		// the request without the clauses that only explain it ("…, it's
 		// embarrassing in meetings"): the words of a reason name nothing
-		// to do
+		// to do; a flow the owner chose takes the command as said
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("asked for %q", privacy.Redact(req, r.secrets, false))})
 		r.res.Command = req
 	}

@@ -315,7 +315,8 @@ func choicesLeft(c intent.Candidate, command string, f *knowledge.Flow) []int {
 // choicesSaid returns, per candidate of cands, whether every choice its
 // flow makes that the command leaves out in the flow's words
 // (choicesLeft) the command names in its own: among the options the
-// step chose from (knowledge.Step.Choices), PickChoice finds the command
+// step chose from (knowledge.Step.Choices, else Options), PickChoice
+// finds the command
 // naming the one the flow taps ("switch to year view" for a flow that
 // picks "Yearly view" among the calendar's views). Nil when PickChoice
 // is off or no candidate leaves a choice out; an embedding failure

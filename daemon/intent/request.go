@@ -26,6 +26,9 @@ var reasonAfterSo = setOf("i", "we", "you", "it", "they", "that", "i'm", "im", "
 var remarkSubjects = setOf("i", "i'm", "im", "i've", "ive", "my", "it", "it's", "its", "the", "this", "that's", "thats",
 	"these", "those", "there's", "theres", "they", "they're", "we", "we're", "he", "she")
 
+// backRefs refer back to something named before ("make it louder")
+var backRefs = setOf("it", "them", "they", "one", "ones")
+
 // requestWords make a clause opening with a subject a request all the
 // same ("I want …", "the week should start on monday", "I need it at 5")
 var requestWords = setOf("want", "wanna", "like", "need", "should", "must", "wish", "prefer", "let", "gotta", "shall",
@@ -40,7 +43,9 @@ var requestWords = setOf("want", "wanna", "like", "need", "should", "must", "wis
 // question, or it opens with a subject — "I'm …", "my …", "the …", "it's
 // …" — and holds no word that requests: "want", "should", "need" …),
 // provided a clause that asks remains, with two words or more that are no
-// stop words ("open it" says too little alone). A clause holding a value (a
+// stop words ("open it" says too little alone). When a clause refers back
+// ("it", "them", "one": "my alarm is too quiet, make it louder"), only a
+// reason is dropped: a remark may name what it refers to. A clause holding a value (a
 // quoted text, a number, a time or a date: "the title is 'laundry'", "my
 // 7am alarm keeps ringing") is kept: the request needs it. Text that sends or writes a
 // message (a clause opening with a verb of the concept send or message:
@@ -80,6 +85,13 @@ func Request(text string) (string, bool) {
 	if len(cls) < 2 {
 		return text, false
 	}
+	// a request that refers back ("make it louder") keeps the remarks
+	// that may name what it refers to ("my alarm is too quiet"); only a
+	// reason goes
+	refers := slices.ContainsFunc(cls, func(c clause) bool {
+		return len(c.words) > 0 && !givesReason(c.words) && !remarks(text[c.start:c.end], c.words) &&
+			slices.ContainsFunc(c.words, func(w string) bool { return backRefs[w] })
+	})
 	var kept []clause
 	asks := false
 	for _, c := range cls {
@@ -89,7 +101,7 @@ func Request(text string) (string, bool) {
 		if slices.ContainsFunc(Concepts(c.words[0]), func(id string) bool { return id == "send" || id == "message" }) {
 			return text, false // the message may follow
 		}
-		if !c.values && (givesReason(c.words) || remarks(text[c.start:c.end], c.words)) {
+		if !c.values && (givesReason(c.words) || !refers && remarks(text[c.start:c.end], c.words)) {
 			continue
 		}
 		if !slices.ContainsFunc(c.words, func(w string) bool {

@@ -22,12 +22,12 @@ func TestRequest(t *testing.T) {
 		{"my 7am alarm keeps ringing, make it vibrate", "my 7am alarm keeps ringing, make it vibrate"},           // the alarm it means
 		{"the week should start on monday, not sunday", "the week should start on monday, not sunday"},
 		{"save it as pic9.jpg", "save it as pic9.jpg"},
-		{"it's too loud", "it's too loud"}, // no request: SpeechAct's to judge
+		{"it's too loud", "it's too loud"},                                                 // no request: SpeechAct's to judge
 		{"my alarm is too quiet, make it louder", "my alarm is too quiet, make it louder"}, // what "it" is
 		{"the tiles are tiny, make them bigger so I can read", "the tiles are tiny, make them bigger"},
 		{"did the shot come out ok? show me the latest photo", "show me the latest photo"},
 		{"did the shot come out ok? show me the last one I took", "did the shot come out ok? show me the last one I took"}, // "one" of what
-		{"is the help page up? open it", "is the help page up? open it"}, // too little said alone
+		{"is the help page up? open it", "is the help page up? open it"},                                                   // too little said alone
 		{"", ""},
 	} {
 		got, changed := Request(tc.in)

@@ -24,6 +24,11 @@ var uiStopwords = setOf(
 	"lets", "like", "little", "lot", "may", "might", "mine", "must", "named", "need", "never", "onto", "please",
 	"pls", "plz", "press", "quickly", "really", "say", "saying", "says", "shall", "slightly", "switch", "tap",
 	"thank", "thanks", "that's", "titled", "toggle", "touch", "turn", "us", "using", "via", "wanna", "want", "would",
+	// contractions of stop words Snowball's list lacks ("I've typed", "what's in …"); a negation among them
+	// is still read as one (isNegation)
+	"i've", "ive", "you're", "youre", "we're", "they're", "you've", "we've", "they've", "he's", "she's", "there's",
+	"theres", "here's", "what's", "where's", "who's", "how's", "isn't", "aren't", "wasn't", "weren't", "can't",
+	"didn't", "doesn't", "shouldn't", "wouldn't", "couldn't", "haven't", "hasn't",
 )
 
 // IsStopword reports whether word (any case) is a stopword of the

@@ -43,6 +43,20 @@ func TestPluralAndUnapostrophedStopwords(t *testing.T) {
 	}
 }
 
+// TestContractedStopwords: a contraction of stop words is one too, as
+// its words are ("I've typed", "what's in the folder"); a negation among
+// them is still read as one.
+func TestContractedStopwords(t *testing.T) {
+	for w, want := range map[string]bool{"i've": true, "ive": true, "you're": true, "there's": true, "what's": true, "where's": true, "isn't": true, "ivy": false, "whatsoever": false} {
+		if got := IsStopword(w); got != want {
+			t.Errorf("IsStopword(%q) = %v, want %v", w, got, want)
+		}
+	}
+	if !isNegation("isn't") || !Negated("the theme isn't dark") {
+		t.Error("isn't is no negation any more")
+	}
+}
+
 // TestOpeningMarker: "okay so" opening a command is no word of it; an
 // "OK" alone keeps its meaning.
 func TestOpeningMarker(t *testing.T) {

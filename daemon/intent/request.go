@@ -55,8 +55,12 @@ func Request(text string) (string, bool) {
 	toks := Tokenize(text)
 	type clause struct {
 		start, end int // byte offsets in text
+		first      int // index in toks of the clause's first token
 		words      []string
 		values     bool // a quoted text, number, time or date: what the request needs
+		// reason, remark: the clause gives a reason (reasonAt) or
+		// remarks rather than asks (remarks)
+		reason, remark bool
 	}
 	var cls []clause
 	cur := clause{start: -1}
@@ -67,11 +71,11 @@ func Request(text string) (string, bool) {
 		cur = clause{start: -1}
 	}
 	for i, t := range toks {
-		if i > 0 && clauseGap(text[toks[i-1].End:t.Start]) || t.Kind == KindWord && cur.start >= 0 && opensReason(toks, i) {
+		if i > 0 && clauseGap(text[toks[i-1].End:t.Start]) || t.Kind == KindWord && cur.start >= 0 && reasonAt(toks, i) {
 			flush()
 		}
 		if cur.start < 0 {
-			cur.start = t.Start
+			cur.start, cur.first = t.Start, i
 		}
 		cur.end = t.End
 		if t.Kind == KindWord {
@@ -85,12 +89,18 @@ func Request(text string) (string, bool) {
 	if len(cls) < 2 {
 		return text, false
 	}
+	for i := range cls {
+		c := &cls[i]
+		if len(c.words) > 0 {
+			c.reason = reasonAt(toks, c.first)
+			c.remark = !c.reason && remarks(text[c.start:c.end], c.words)
+		}
+	}
 	// a request that refers back ("make it louder") keeps the remarks
 	// that may name what it refers to ("my alarm is too quiet"); only a
 	// reason goes
 	refers := slices.ContainsFunc(cls, func(c clause) bool {
-		return len(c.words) > 0 && !givesReason(c.words) && !remarks(text[c.start:c.end], c.words) &&
-			slices.ContainsFunc(c.words, func(w string) bool { return backRefs[w] })
+		return len(c.words) > 0 && !c.reason && !c.remark && slices.ContainsFunc(c.words, func(w string) bool { return backRefs[w] })
 	})
 	var kept []clause
 	asks := false
@@ -101,7 +111,7 @@ func Request(text string) (string, bool) {
 		if slices.ContainsFunc(Concepts(c.words[0]), func(id string) bool { return id == "send" || id == "message" }) {
 			return text, false // the message may follow
 		}
-		if !c.values && (givesReason(c.words) || !refers && remarks(text[c.start:c.end], c.words)) {
+		if !c.values && (c.reason || !refers && c.remark) {
 			continue
 		}
 		if !slices.ContainsFunc(c.words, func(w string) bool {
@@ -148,18 +158,17 @@ func clauseGap(gap string) bool {
 	return false
 }
 
-// opensReason reports whether word token i opens a clause giving a
-// reason (reasonOpeners, or "so" / "as" before a subject).
-func opensReason(toks []Token, i int) bool {
+// reasonAt reports whether word token i opens a clause giving a reason
+// (reasonOpeners, or "so" / "as" before a subject).
+func reasonAt(toks []Token, i int) bool {
+	if toks[i].Kind != KindWord {
+		return false
+	}
 	w := toks[i].Text
 	if reasonOpeners[w] {
 		return true
 	}
 	return (w == "so" || w == "as") && i+1 < len(toks) && toks[i+1].Kind == KindWord && reasonAfterSo[toks[i+1].Text]
-}
-
-func givesReason(words []string) bool {
-	return reasonOpeners[words[0]] || (words[0] == "so" || words[0] == "as") && len(words) > 1 && reasonAfterSo[words[1]]
 }
 
 // remarks reports whether a clause remarks rather than asks (Request).

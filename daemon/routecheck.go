@@ -322,6 +322,16 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 	if t := toggleOf(s, el); t != "" && !isOption(s, el) && isSetting(step.Action) && isSetting(d.Action) {
 		// a switch: the walk and the flow must leave it in the same
 		// state, the one the command asks for
+		if step.Action == device.Tap && !slices.ContainsFunc(said, func(c string) bool { return asksFor(c, el.Label, setsTo(device.Tap, t)) }) {
+			// the kept screen shows the switch in the state the flow's
+			// own commands asked for: a screen kept after the tap (a
+			// recording keeps one capture for every visit of a screen),
+			// so the tap set it from the other state to the asked one —
+			// what the flow did for those commands, and does again for
+			// one asking the same ("stop sending long messages as MMS"
+			// is not "send long messages as MMS")
+			t = otherState(t)
+		}
 		want, got := setsTo(step.Action, t), setsTo(d.Action, t)
 		if d.Action == device.Tap && !asksFor(st.Command, el.Label, got) {
 			return rec, fmt.Sprintf("the checker would tap %q, which sets it %s, not as the command asks", el.Label, got)
@@ -369,6 +379,14 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		slots[name] = el.Label
 	}
 	return rec, ""
+}
+
+// otherState is the switch state ("on", "off") other than state.
+func otherState(state string) string {
+	if state == toggleOn {
+		return toggleOff
+	}
+	return toggleOn
 }
 
 // isSetting reports whether action can set a switch: a tap, or

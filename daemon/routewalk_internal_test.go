@@ -108,11 +108,11 @@ func TestRepairedPath(t *testing.T) {
 }
 
 // TestAgreesOnASwitchAsLearned: a flow's tap on a switch counts for a
-// command only when the flow's own words (those of one of the commands it
-// was learned and replayed for) asked for the state its kept
-// screen says the tap leaves it in — a kept screen showing the switch
-// already in the state its command asked for says nothing of what the
-// tap does.
+// command only when the command asks for the state the flow's own words
+// (those of one of the commands it was learned and replayed for) asked
+// for. A kept screen showing the switch already in the state those
+// commands asked for was kept after the tap (a recording keeps one
+// capture of a screen): the tap set it to that state from the other.
 func TestAgreesOnASwitchAsLearned(t *testing.T) {
 	s, err := screen.ParseJSON([]byte(`{"schema":1,"width":1080,"height":2280,"activity":"a/.Settings","windows":[{"id":0,"type":"application","layer":0,"focused":true,"bounds":[0,0,1080,2280],"nodes":[
 	 {"id":0,"parent":-1,"class":"android.widget.FrameLayout","bounds":[0,0,1080,2280],"enabled":true,"visible_to_user":true},
@@ -126,20 +126,26 @@ func TestAgreesOnASwitchAsLearned(t *testing.T) {
 		t.Fatalf("no switch among %+v", els)
 	}
 	step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[i].NodeID)}
-	st := &PlanState{Command: "switch dark mode off", Screen: s, Elements: els}
-	d := Decision{Action: device.Tap, Element: i}
 	for _, tc := range []struct {
+		command string
+		action  string // the checker's
 		learned []string
 		ok      bool
 	}{
-		{[]string{"turn off dark mode"}, true},
-		{[]string{"turn on dark mode"}, false}, // its screen shows it on before the tap that turned it on
-		{[]string{"dark mode"}, false},
+		{"switch dark mode off", device.Tap, []string{"turn off dark mode"}, true},
+		// its screen shows it on: kept after the tap that turned it on
+		{"switch dark mode off", device.Tap, []string{"turn on dark mode"}, false},
+		{"switch dark mode on", ActEnsureOn, []string{"turn on dark mode"}, true},
+		{"use dark mode", device.Tap, []string{"turn on dark mode"}, true},
+		{"stop using dark mode", ActEnsureOff, []string{"dark mode"}, false},
+		{"switch dark mode off", device.Tap, []string{"dark mode"}, false},
 		// one of the commands it was learned and replayed for says off
-		{[]string{"dark mode", "switch dark mode off"}, true},
+		{"switch dark mode off", device.Tap, []string{"dark mode", "switch dark mode off"}, true},
 	} {
+		st := &PlanState{Command: tc.command, Screen: s, Elements: els}
+		d := Decision{Action: tc.action, Element: i}
 		if _, why := agrees(s, st, d, step, tc.learned, map[string]string{}); (why == "") != tc.ok {
-			t.Errorf("learned as %q: %q, want agreeing %v", tc.learned, why, tc.ok)
+			t.Errorf("%q learned as %q: %q, want agreeing %v", tc.command, tc.learned, why, tc.ok)
 		}
 	}
 }

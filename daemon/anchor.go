@@ -242,9 +242,11 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 
 // anchorMatch returns the flow the command names an option of (anchorFlows),
 // when exactly one passes the rule, or one of two that pass about equally
-// that the owner chooses.
-func (r *run) anchorMatch(ctx context.Context, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, string, bool) {
-	all, why := anchorFlows(r.res.Command, r.res.Package, r.appLabel, m, flows)
+// that the owner chooses. said is the command as flow matching reads it
+// (numbers, units, compounds and names as the flows write them: "twenty
+// five" is 25, never the "five" of an option).
+func (r *run) anchorMatch(ctx context.Context, said string, m *intent.Matcher, flows map[int64]*knowledge.Flow) (intent.Candidate, map[int]string, string, bool) {
+	all, why := anchorFlows(said, r.res.Package, r.appLabel, m, flows)
 	for _, w := range why {
 		// a reason may quote the command's words: emit redacts the run's
 		// secrets and personal data from every event

@@ -111,6 +111,37 @@ func TestAnchorFlows(t *testing.T) {
 	}
 }
 
+// TestAnchorOnNumbersAsRead: the anchor reads the command as flow
+// matching does (numbers said in words as digits): "twenty five tiles"
+// names no option of 1 to 5 tiles, where its "five" alone would.
+func TestAnchorOnNumbersAsRead(t *testing.T) {
+	flows := anchorApp()
+	var list []knowledge.Flow
+	for _, f := range flows {
+		list = append(list, *f)
+	}
+	m := intent.NewMatcherFor(list, map[string]string{"org.example.reader": "Book Shelf"})
+	for _, tc := range []struct {
+		said string
+		want int64
+	}{
+		{"i want twenty five tiles per row", 0},
+		{"i want a hundred and five tiles per row", 0},
+		{"i want five tiles per row", 1},
+	} {
+		said, _ := readDigitNames(tc.said, nil)
+		all, _ := anchorFlows(said, "org.example.reader", "Book Shelf", m, flows)
+		as, _ := passing(all)
+		got := int64(0)
+		if len(as) > 0 {
+			got = as[0].cand.FlowID
+		}
+		if got != tc.want {
+			t.Errorf("%q read as %q: anchored flow %d, want %d", tc.said, said, got, tc.want)
+		}
+	}
+}
+
 func TestAnchorsOfRewritesToTheLearnedOption(t *testing.T) {
 	f := anchorApp()[2]
 	rewritten, options, _, _, ok := anchorsOf("Reader palette Deep blue, please", f, nil)

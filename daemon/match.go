@@ -256,7 +256,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 	}
 	if top.Score < r.cfg.ReplayThreshold && !promoted {
 		// a command naming an option of one flow's choice step (anchor.go)
-		if a, picks, named, ok := r.anchorMatch(ctx, m, flows); ok {
+		if a, picks, named, ok := r.anchorMatch(ctx, said, m, flows); ok {
 			top, anchoredTo, r.picks, anchorText = a, true, picks, named
 		}
 	}

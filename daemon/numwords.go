@@ -66,6 +66,43 @@ func readDigitNames(command string, texts []string) (string, bool) {
 	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts, false) })
 }
 
+// hundredAt returns the number the words from words[i] say as hundreds
+// ("one hundred" → 100, "a hundred and ten" → 110, "two hundred twenty
+// five" → 225) and how many words they are, with no punctuation between
+// them (core: a word without its punctuation); false otherwise.
+func hundredAt(words []string, i int, core func(string) string) (int, int, bool) {
+	bare := func(k int) string { // words[k] without punctuation around it, lower case; "" past the end
+		if k >= len(words) {
+			return ""
+		}
+		return strings.ToLower(core(words[k]))
+	}
+	joined := func(k int) bool { // nothing but space between words[k] and words[k+1]
+		return strings.HasSuffix(words[k], core(words[k])) && strings.HasPrefix(words[k+1], core(words[k+1]))
+	}
+	h, ok := digitOf(bare(i))
+	if bare(i) == "a" {
+		h, ok = 1, true
+	}
+	if !ok || h == 0 || bare(i) == "oh" || bare(i+1) != "hundred" || !joined(i) {
+		return 0, 0, false
+	}
+	n, k := 100*h, 2
+	at := i + 2
+	if bare(at) == "and" && at+1 < len(words) && joined(at-1) && joined(at) {
+		at++
+	}
+	if at < len(words) && joined(at-1) {
+		if c, ok := compoundAt(words, at, core); ok {
+			return n + c, at + 2 - i, true
+		}
+		if u, ok := intent.NumberWord(bare(at)); ok && u > 0 && u < 100 {
+			return n + u, at + 1 - i, true
+		}
+	}
+	return n, k, true
+}
+
 // compoundAt returns the number words[i] and words[i+1] say together, a
 // tens name and a digit name ("seventy five" → 75), with no punctuation
 // between them (core: a word without its punctuation); false otherwise.
@@ -120,6 +157,15 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 			out = append(out, lead+digits.String()+last[strings.Index(last, core(last))+len(core(last)):])
 			changed = true
 			i = j
+			continue
+		}
+		if n, k, ok := hundredAt(words, i, core); ok {
+			// "one hundred and ten": one number
+			first, last := words[i], words[i+k-1]
+			lead := first[:strings.Index(first, core(first))]
+			out = append(out, lead+strconv.Itoa(n)+last[strings.Index(last, core(last))+len(core(last)):])
+			changed = true
+			i += k
 			continue
 		}
 		if n, ok := compoundAt(words, i, core); ok {

@@ -32,6 +32,12 @@ func TestReadNumberWords(t *testing.T) {
 		{"use twenty four hour time", "use 24 hour time"},
 		{"ninety, five", "ninety, five"}, // a comma between: two numbers
 		{"seventy seventy", "seventy seventy"},
+		{"font size one hundred and ten percent", "font size 110 percent"},
+		{"a hundred percent", "100 percent"},
+		{"two hundred twenty five ms", "225 ms"},
+		{"one hundred, ten", "100, ten"}, // a comma between: two numbers
+		{"one hundred and then some", "100 and then some"},
+		{"a hundred-year calendar", "a hundred-year calendar"},
 	} {
 		if got, _ := readDigitNames(tc.cmd, texts); got != tc.want {
 			t.Errorf("readDigitNames(%q) = %q, want %q", tc.cmd, got, tc.want)

@@ -402,6 +402,13 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.FlowMatched, fm)
 		return nil, nil
 	}
+	if words, ok := unmetCondition(f, said); ok && opt.FlowID == 0 && !r.res.Chosen {
+		// "set the theme to light but only at night": the flow sets it
+		// for every hour
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow %q not replayed: the command restricts it (%s), which the flow never says", f.Name, r.private(strings.Join(words, " ")))})
+		r.emit(event.FlowMatched, fm)
+		return nil, nil
+	}
 	if place, ok := r.otherPlace(ctx, texts, top.Slots); ok && opt.FlowID == 0 && !r.res.Chosen {
 		// "… on Chirper": another app than the one in front (unless the
 		// owner chose the flow for these words)

@@ -132,6 +132,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/wayfinder-agent/wayfinder/daemon"
@@ -265,6 +266,12 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{}, err
 	}
 	rs := p.state(st, g)
+	if len(rs.unmet) > 0 {
+		// "set the theme to light but only at night" where nothing of
+		// the app says "night": doing the rest would do more than asked
+		return daemon.Decision{Action: daemon.ActFail, Element: -1,
+			Reason: fmt.Sprintf("the command restricts what it asks (%s), and nothing in this app offers that", strings.Join(rs.unmet, " "))}, nil
+	}
 	p.fold(rs, st)
 	rs.sawPackage(st)
 	if rs.stale >= MaxStale {

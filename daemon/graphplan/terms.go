@@ -84,7 +84,11 @@ type value struct {
 // runState is what the planner keeps during one command.
 type runState struct {
 	said string // the command as given (cmd is as read: acronyms spelled out)
-	keys int    // keypad keys tapped for the command's numbers (keypad.go)
+	// unmet: the words of the command's restriction (intent.Condition:
+	// "… but only at night") that no element of the app carries as
+	// written: nothing here can do it
+	unmet []string
+	keys  int // keypad keys tapped for the command's numbers (keypad.go)
 	// keypadAt: the screens (fingerprints) seen holding a keypad
 	keypadAt map[string]bool
 	// savedAs: a "save as" picker's save button was tapped (forms.go)
@@ -298,6 +302,11 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 		}
 		p.run = newRunStateIn(cmd, st.AppLabel, known)
 		p.run.said = st.Command
+		for _, w := range intent.Condition(cmd) {
+			if known != nil && !slices.ContainsFunc(termsOf(w), func(t term) bool { return !strings.HasPrefix(string(t), "@") && known(t) }) {
+				p.run.unmet = append(p.run.unmet, w)
+			}
+		}
 		if st.Check && st.Learned != "" {
 			p.run.recordAs(st.Learned)
 		}

@@ -1,0 +1,47 @@
+package daemon
+
+import (
+	"slices"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
+	"github.com/wayfinder-agent/wayfinder/knowledge"
+)
+
+// unmetCondition returns the words of the command's restriction
+// (intent.Condition: "… but only at night", "… for Bob only", "…
+// except the birthdays") that flow f's own texts never say — its intent,
+// the commands it was learned and replayed for, and the labels, choices
+// and options of its steps — and whether there is one. Such a flow does
+// the request for every case, not only the one the command restricts it
+// to: replaying it would do more than was asked. A slot's value is no
+// text of the flow: "light but only at night" as a theme's name says the
+// condition, not the flow.
+func unmetCondition(f *knowledge.Flow, command string) ([]string, bool) {
+	cond := intent.Condition(command)
+	if len(cond) == 0 || f == nil {
+		return nil, false
+	}
+	says := map[string]bool{}
+	add := func(text string) {
+		for _, w := range choiceWords(text) {
+			says[intent.Stem(w)] = true
+		}
+	}
+	add(f.Intent)
+	for _, c := range f.Commands {
+		add(c)
+	}
+	for _, st := range f.Steps {
+		add(st.Target.Label())
+		for _, o := range slices.Concat(st.Choices, st.Options) {
+			add(o)
+		}
+	}
+	var left []string
+	for _, w := range cond {
+		if !slices.ContainsFunc(choiceWords(w), func(x string) bool { return says[intent.Stem(x)] }) {
+			left = append(left, w)
+		}
+	}
+	return left, len(left) > 0
+}

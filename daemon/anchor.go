@@ -53,8 +53,9 @@ import (
 //     owner ("did you mean …?"), never replayed.
 //  4. An option that other flows of the app offer too (a contact, a
 //     folder, "5 minutes") names a list, not a flow: it anchors a flow
-//     only when every other word of the command is that flow's own, as
-//     written (no word added, none read as a typo).
+//     only when every other word of the command is that flow's own (no
+//     word added, none read as a typo, no strong action word matched by
+//     its concept only: actionNotWritten).
 //  5. One flow only: when two flows pass within ambiguityMargin of each
 //     other's score on the rewritten command, the command is ambiguous and
 //     the owner is asked (or nothing replays).
@@ -176,7 +177,7 @@ func anchorFlows(command, pkg, appLabel string, m *intent.Matcher, flows map[int
 		case slices.ContainsFunc(c.Vetoes, func(v string) bool { return !slices.Contains(anchorVetoes, v) }):
 			why = append(why, fmt.Sprintf("flow %d: %s", id, strings.Join(c.Vetoes, ", ")))
 			continue
-		case common && (len(withoutWords(extra, named)) > 0 || c.Corrected != ""):
+		case common && (len(withoutWords(extra, named)) > 0 || c.Corrected != "" || actionNotWritten(command, f, namedWords(options, picks)) != ""):
 			// an option other flows offer too (a contact, a folder, "5
 			// minutes") names a list, not a flow: every other word of
 			// the command must be the flow's, as written, not read as a

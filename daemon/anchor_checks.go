@@ -240,3 +240,27 @@ func otherOptionMeant(command string, f *knowledge.Flow, options map[string]stri
 	}
 	return ""
 }
+
+// actionNotWritten returns the first word of command (lower case) that
+// is a strong action word (intent.StrongAction: "add", "delete") and, by
+// its stem, no word of flow f's intent or of a command it was learned or
+// replayed for, nor of the words naming an option (said): an action the
+// lexical matcher matched by its concept only, where the flow says a weak
+// member of it ("add a new timer" against a flow replayed for "set the
+// timer's reminder to 5 minutes"); "" when there is none. An option that
+// other flows offer too anchors a flow only with none (anchor.go, rule
+// 4).
+func actionNotWritten(command string, f *knowledge.Flow, said []string) string {
+	own := map[string]bool{}
+	for _, t := range slices.Concat([]string{f.Intent}, f.Commands, said) {
+		for _, w := range choiceWords(t) {
+			own[intent.Stem(w)] = true
+		}
+	}
+	for _, w := range choiceWords(command) {
+		if intent.StrongAction(w) && !own[intent.Stem(w)] {
+			return w
+		}
+	}
+	return ""
+}

@@ -1,9 +1,12 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/wayfinder-agent/wayfinder/daemon/intent"
 )
 
 // TestNamedValue: a spoken command sets a name apart by a naming word that
@@ -21,8 +24,15 @@ func TestNamedValue(t *testing.T) {
 		{"create a note called a b c d e f g", ""},             // a sentence, not a name
 		{`a note named "x" and a folder named shots`, "shots"}, // the last naming word
 		{"open the file called report.pdf", "report.pdf"},
-		{"create a note called oat milk please", "oat milk"},           // a polite end is no part of a name
-		{"text Sam saying call me back please", "call me back please"}, // a message keeps it
+		{"create a note called oat milk please", "oat milk"},                    // a polite end is no part of a name
+		{"text Sam saying call me back please", "call me back please"},          // a message keeps it
+		{"new event titled dentist appointment save it", "dentist appointment"}, // a step said after the name
+		{"a note called shopping and save", "shopping"},
+		{"a folder named trips, then save it", "trips"},
+		{"a note called secrets and lock it", "secrets and lock it"}, // another action: a requirement of its own
+		{"a note called save it", "save it"},                           // one word of the name at least
+		{"text Sam saying call me and save it", "call me and save it"}, // a message keeps it
+		{"a note called rock and roll", "rock and roll"},
 	} {
 		v, ok := NamedValue(tc.cmd)
 		if got := map[bool]string{true: v.Text, false: ""}[ok]; got != tc.want {
@@ -52,7 +62,8 @@ func FuzzNamedValue(f *testing.F) {
 		}
 		rest := strings.TrimRightFunc(cmd[v.End:], func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(".!?", r) })
 		for _, w := range strings.Fields(strings.ToLower(rest)) {
-			if !strings.Contains(" please pls plz thanks thx ", " "+strings.Trim(w, ".,!?")+" ") {
+			w = strings.Trim(w, ".,!?;:")
+			if !strings.Contains(" please pls plz thanks thx and then it them this that ", " "+w+" ") && !slices.Contains(intent.Concepts(w), "save") {
 				t.Fatalf("NamedValue(%q) = %q leaves %q after it", cmd, v.Text, rest)
 			}
 		}

@@ -155,8 +155,49 @@ func NamedValue(command string) (intent.Value, bool) {
 	}
 	if strings.ToLower(toks[at].Text) != "saying" {
 		end = intent.WithoutPoliteEnd(command, start, end) // "called ideas please"
+		end = withoutClosingStep(command, start, end)      // "titled dentist save it"
 	}
 	return intent.Value{Text: command[start:end], Kind: intent.KindWord, Start: start, End: end}, true
+}
+
+// saves reports whether w is a word of the vocabulary's "save" concept.
+func saves(w string) bool { return slices.Contains(intent.Concepts(w), "save") }
+
+// objectPronouns stand for what a closing step acts on ("save it").
+var objectPronouns = map[string]bool{"it": true, "them": true, "this": true, "that": true}
+
+// withoutClosingStep returns the end of the span [start, end) of command
+// shortened by the step that commits it, said after a name without
+// punctuation, as speech writes it: a word of saving (the vocabulary's
+// "save" concept: "save", "done", "confirm") with an object pronoun ("…
+// dentist appointment save it") or after "and" / "then" ("… shopping
+// and save"). Its words stay the command's, for the walk to do. Another
+// action ("… secrets and lock it") is a requirement of its own, left in
+// the name for runOnValue to doubt. At least one word of the name is
+// kept.
+func withoutClosingStep(command string, start, end int) int {
+	var ws []intent.Token
+	for _, t := range intent.Tokenize(command[start:end]) {
+		if t.Kind != intent.KindSymbol {
+			ws = append(ws, t)
+		}
+	}
+	n := len(ws)
+	word := func(i int) string { return strings.ToLower(ws[i].Text) }
+	k := n // the first word of the closing step
+	switch {
+	case n >= 3 && objectPronouns[word(n-1)] && saves(word(n-2)):
+		k = n - 2
+		if word(k-1) == "and" || word(k-1) == "then" {
+			k--
+		}
+	case n >= 3 && saves(word(n-1)) && (word(n-2) == "and" || word(n-2) == "then"):
+		k = n - 2
+	}
+	if k == n || k < 1 {
+		return end
+	}
+	return start + len(strings.TrimRightFunc(command[start:start+ws[k].Start], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }))
 }
 
 // strongNameWords are the naming words after which a spoken name begins

@@ -29,7 +29,7 @@ func TestNamedValue(t *testing.T) {
 		{"new event titled dentist appointment save it", "dentist appointment"}, // a step said after the name
 		{"a note called shopping and save", "shopping"},
 		{"a folder named trips, then save it", "trips"},
-		{"a note called secrets and lock it", "secrets and lock it"}, // another action: a requirement of its own
+		{"a note called secrets and lock it", "secrets and lock it"},   // another action: a requirement of its own
 		{"a note called save it", "save it"},                           // one word of the name at least
 		{"text Sam saying call me and save it", "call me and save it"}, // a message keeps it
 		{"a note called rock and roll", "rock and roll"},

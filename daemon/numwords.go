@@ -66,6 +66,39 @@ func readDigitNames(command string, texts []string) (string, bool) {
 	return outsideQuotes(command, func(part string) (string, bool) { return readNumberWords(part, texts, false) })
 }
 
+// numberedAt returns the name words[i] and the number after it say
+// together when the texts write it as one word of letters then digits
+// (known: "test one" → "test1", "video twenty two" → "video22"), and how
+// many words they are; the number is a run of digit names, or a tens
+// name and a digit name, with no punctuation between the words.
+func numberedAt(words []string, i int, core func(string) string, known func(string) bool) (string, int, bool) {
+	if i+1 >= len(words) || !strings.HasSuffix(words[i], core(words[i])) {
+		return "", 0, false
+	}
+	name := strings.ToLower(core(words[i]))
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		return "", 0, false
+	}
+	if n, ok := compoundAt(words, i+1, core); ok && known(name+strconv.Itoa(n)) {
+		return core(words[i]) + strconv.Itoa(n), 3, true
+	}
+	var digits strings.Builder
+	k := i + 1
+	for k < len(words) {
+		c := core(words[k])
+		d, ok := digitOf(strings.ToLower(c))
+		if !ok || !strings.HasPrefix(words[k], c) || k > i+1 && !strings.HasSuffix(words[k-1], core(words[k-1])) {
+			break
+		}
+		digits.WriteString(strconv.Itoa(d))
+		k++
+		if known(name + digits.String()) {
+			return core(words[i]) + digits.String(), k - i, true
+		}
+	}
+	return "", 0, false
+}
+
 // hundredAt returns the number the words from words[i] say as hundreds
 // ("one hundred" → 100, "a hundred and ten" → 110, "two hundred twenty
 // five" → 225) and how many words they are, with no punctuation between
@@ -135,10 +168,33 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 		}
 		return known[strings.ToLower(w)]
 	}
+	var numbered map[string]bool // the texts' words of letters then digits ("test1"), lower case
+	isNumbered := func(w string) bool {
+		if numbered == nil {
+			numbered = map[string]bool{}
+			for _, t := range texts {
+				for _, f := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+					if strings.ContainsFunc(f, unicode.IsDigit) {
+						numbered[f] = true
+					}
+				}
+			}
+		}
+		return numbered[w]
+	}
 	core := func(w string) string { return strings.TrimFunc(w, unicode.IsPunct) }
 	var out []string
 	changed := false
 	for i := 0; i < len(words); {
+		if name, k, ok := numberedAt(words, i, core, isNumbered); ok {
+			// "test one" where the app writes "test1": its name, said
+			first, last := words[i], words[i+k-1]
+			lead := first[:strings.Index(first, core(first))]
+			out = append(out, lead+name+last[strings.Index(last, core(last))+len(core(last)):])
+			changed = true
+			i += k
+			continue
+		}
 		// a run of digit names, no punctuation between them
 		j := i
 		var digits strings.Builder

@@ -6,7 +6,7 @@ import (
 )
 
 func TestReadNumberWords(t *testing.T) {
-	texts := []string{"Place call", "Five stars", "Send feedback"}
+	texts := []string{"Place call", "Five stars", "Send feedback", "test1.m4a", "Clip22", "pic4.jpg"}
 	for _, tc := range []struct{ cmd, want string }{
 		{"dial nine nine nine", "dial 999"},
 		{"dial (five oh one two)!", "dial (5012)!"},
@@ -19,6 +19,11 @@ func TestReadNumberWords(t *testing.T) {
 		{"call 999", "call 999"},
 		{`type "two bottles" now`, `type "two bottles" now`}, // the owner's text
 		{`note 'two' then dial nine nine nine.`, `note 'two' then dial 999.`},
+		{"play test one now", "play test1 now"}, // the texts write "test1"
+		{"play clip twenty two", "play clip22"},
+		{"save it as pic four.", "save it as pic4."},
+		{"play test two", "play test 2"}, // no "test2" in the texts
+		{"play test, one", "play test, one"},
 	} {
 		got, changed := ReadNumberWords(tc.cmd, texts)
 		if got != tc.want || changed != (tc.want != tc.cmd) {
@@ -32,6 +37,8 @@ func TestReadNumberWords(t *testing.T) {
 		{"use twenty four hour time", "use 24 hour time"},
 		{"ninety, five", "ninety, five"}, // a comma between: two numbers
 		{"seventy seventy", "seventy seventy"},
+		{"look up test one and play it", "look up test1 and play it"},
+		{"a clip one of mine", "a clip one of mine"}, // no "clip1"
 		{"font size one hundred and ten percent", "font size 110 percent"},
 		{"a hundred percent", "100 percent"},
 		{"two hundred twenty five ms", "225 ms"},

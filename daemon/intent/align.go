@@ -148,6 +148,10 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 	if first.kind == KindWord && slotEdge[first.text] || last.kind == KindWord && slotEdge[last.text] {
 		return negInf
 	}
+	if len(sp) > 1 && first.kind == KindWord && leadParticles[first.text] {
+		// the particle of a phrasal verb before it ("look up test1")
+		return negInf
+	}
 	if first.optional || last.optional {
 		// a value does not begin or end in a mention of the app ("find
 		// dentist in my planner" searches for "dentist")
@@ -257,6 +261,16 @@ func align(src string, pat, cmd []ptok, slots map[string]*slotInfo, sims []float
 						// Budget.xlsx from the attic folder" against "go to
 						// {folder} folder and open Budget.xlsx")
 						f = fillScore(si, cmd[j-L:j])
+					}
+					if j == L && L > 1 && i > 1 && si.typed && cmd[0].kind == KindWord {
+						// a typed value of several words does not open the
+						// command when the pattern says words before it:
+						// the command's first word is its verb ("type dcim
+						// in the folder search" against "search for the
+						// {folder} folder"), and typing it would be wrong;
+						// a picked value's extra words pick nothing
+						// ("give alice a call")
+						f = negInf
 					}
 					if f <= negInf/2 {
 						if cmd[j-L].strongAction() {

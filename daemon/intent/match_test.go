@@ -424,6 +424,38 @@ func TestShortValueEndsAtClause(t *testing.T) {
 	})
 }
 
+// TestValueEdges: a value of several words begins with no particle of a
+// phrasal verb ("look up test1"), and a typed one not with the command's
+// first word where the flow's pattern says words before it ("type moss in
+// the search": the verb); a picked value may ("give alice a call").
+func TestValueEdges(t *testing.T) {
+	input := func(slot string) []knowledge.Step {
+		return []knowledge.Step{{Action: "input", Text: "{" + slot + "}"}}
+	}
+	m := NewMatcher([]knowledge.Flow{
+		{ID: 1, Package: "p", Intent: "search for the song {q} and play it", Slots: []knowledge.Slot{{Name: "q", Example: "tune1"}}, Steps: input("q")},
+		{ID: 2, Package: "p", Intent: "search for the {folder} folder and open it", Slots: []knowledge.Slot{{Name: "folder", Example: "Camera"}}, Steps: input("folder")},
+		{ID: 3, Package: "p", Intent: "call {contact}", Slots: []knowledge.Slot{{Name: "contact", Example: "Ada"}}},
+	})
+	for _, tc := range []struct {
+		cmd  string
+		flow int64
+		bad  string // a value it must not take
+	}{
+		{"look up tune2 with the search and play it", 1, "up tune2"},
+		{"type moss in the folder search and open it", 2, "type moss"},
+	} {
+		for _, c := range m.Score(tc.cmd, []int64{tc.flow}) {
+			for _, v := range c.Slots {
+				if v == tc.bad {
+					t.Errorf("%q: value %q", tc.cmd, v)
+				}
+			}
+		}
+	}
+	checkReplays(t, m, []replayCase{{"give ben a call", 3, true, ""}})
+}
+
 // TestCorrected: a word one edit from a flow word is written as that word
 // in Candidate.Corrected, for a model that compares meanings; a command
 // with no typo has none.

@@ -140,6 +140,10 @@ var opposites = []struct {
 var slotEdge = setOf("a", "an", "the", "to", "for", "of", "in", "on", "at", "by", "with", "from", "into",
 	"and", "or", "but", "then", "as", "about", "my", "your", "please", "called", "named", "titled", "saying", "says")
 
+// leadParticles end a phrasal verb ("look up", "find out", "pull up"):
+// a value of more than one word never begins with one.
+var leadParticles = setOf("up", "out")
+
 // stopClass groups stopwords that anchor a slot the same way ("a note
 // called X" = "a note titled X").
 var stopClass = map[string]string{"called": "name", "named": "name", "titled": "name", "saying": "say", "says": "say"}

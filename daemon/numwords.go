@@ -86,14 +86,21 @@ func numberedAt(words []string, i int, core func(string) string, known func(stri
 	k := i + 1
 	for k < len(words) {
 		c := core(words[k])
-		d, ok := digitOf(strings.ToLower(c))
+		digit, ext, _ := strings.Cut(c, ".") // "one.m4a": a file's name heard (intent.Heard)
+		d, ok := digitOf(strings.ToLower(digit))
 		if !ok || !strings.HasPrefix(words[k], c) || k > i+1 && !strings.HasSuffix(words[k-1], core(words[k-1])) {
 			break
 		}
 		digits.WriteString(strconv.Itoa(d))
 		k++
 		if known(name + digits.String()) {
-			return core(words[i]) + digits.String(), k - i, true
+			if ext != "" {
+				ext = "." + ext
+			}
+			return core(words[i]) + digits.String() + ext, k - i, true
+		}
+		if ext != "" {
+			break
 		}
 	}
 	return "", 0, false

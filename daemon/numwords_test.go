@@ -20,6 +20,7 @@ func TestReadNumberWords(t *testing.T) {
 		{`type "two bottles" now`, `type "two bottles" now`}, // the owner's text
 		{`note 'two' then dial nine nine nine.`, `note 'two' then dial 999.`},
 		{"play test one now", "play test1 now"}, // the texts write "test1"
+		{"play test one.m4a", "play test1.m4a"},
 		{"play clip twenty two", "play clip22"},
 		{"save it as pic four.", "save it as pic4."},
 		{"play test two", "play test 2"}, // no "test2" in the texts

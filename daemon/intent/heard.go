@@ -57,7 +57,9 @@ var fileExtensions = setOf("txt", "pdf", "ics", "vcf", "csv", "json", "xml", "ht
 //     before the marker ("text mia i mean theo …" → "text theo …"); a
 //     marker first is dropped;
 //   - a file name spoken with "dot" before a known extension is written
-//     with its dot ("plan dot pdf" → "plan.pdf").
+//     with its dot ("plan dot pdf" → "plan.pdf"), and words spoken with
+//     "underscore" between them as one ("team underscore notes" →
+//     "team_notes").
 //
 // Quoted text is the owner's own and stays as it is; so does text with
 // no word Heard reads, or nothing but hesitations.
@@ -121,7 +123,7 @@ func Heard(text string) (string, bool) {
 		}
 		ws = append(slices.Clone(before[:cut]), after...)
 	}
-	if !changed && !slices.ContainsFunc(all, func(t Token) bool { return t.Text == "dot" }) {
+	if !changed && !slices.ContainsFunc(all, func(t Token) bool { return t.Text == "dot" || t.Text == "underscore" }) {
 		return text, false
 	}
 	var b strings.Builder
@@ -133,13 +135,20 @@ func Heard(text string) (string, bool) {
 		if k > 0 {
 			b.WriteString(between(text, all, ws[k-1], i))
 		}
+		word := all[i].Orig
+		for k+2 < len(ws) && plain(i) != "" && plain(ws[k+1]) == "underscore" && plain(ws[k+2]) != "" && ws[k+2] == i+2 {
+			// "traveling underscore photos" → "traveling_photos"
+			k += 2
+			i = ws[k]
+			word += "_" + all[i].Orig
+			changed = true
+		}
 		if k+2 < len(ws) && plain(i) != "" && plain(ws[k+1]) == "dot" && fileExtensions[plain(ws[k+2])] && ws[k+2] == i+2 {
-			b.WriteString(all[i].Orig + "." + all[ws[k+2]].Orig)
+			word += "." + all[ws[k+2]].Orig
 			k += 2
 			changed = true
-			continue
 		}
-		b.WriteString(all[i].Orig)
+		b.WriteString(word)
 	}
 	if !changed {
 		return text, false

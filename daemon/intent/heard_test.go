@@ -35,6 +35,10 @@ func TestHeard(t *testing.T) {
 		// file names
 		{"save it as notes dot txt", "save it as notes.txt"},
 		{"put a dot on the map", "put a dot on the map"},
+		{"make a folder called trip underscore photos", "make a folder called trip_photos"},
+		{"name it a underscore b underscore c dot txt", "name it a_b_c.txt"},
+		{"an underscore", "an underscore"},
+		{"underscore it", "underscore it"},
 		// nothing to read
 		{"turn on dark mode", "turn on dark mode"},
 		{"dial (five oh one)!", "dial (five oh one)!"},

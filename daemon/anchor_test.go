@@ -76,6 +76,8 @@ func TestAnchorFlows(t *testing.T) {
 		{"an option two flows offer, a typo of the flow's word", "set the reminder delya to 10 minutes", 0, "", "", 0},
 		{"an option two flows offer, every word the flow's", "set the reminder to 10 minutes", 4, "time", "10 minutes", 0},
 		{"an option two flows offer, an action the flow says only by its concept", "add a reminder delay of 10 minutes", 0, "", "", 0},
+		{"an option compared with, not asked for", "i want more tiles than 2 tiles", 0, "", "", 0},
+		{"an option set aside for another", "the palette in sepia instead of deep blue", 2, "color", "sepia", 0},
 		{"only the option's number", "set the alarm to 5 minutes", 0, "", "", 0},
 		{"only a number, no word of the flow", "volume at 5 please", 0, "", "", 0},
 		{"a negation", "don't use 2 tiles", 0, "", "", 0},

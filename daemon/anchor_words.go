@@ -125,6 +125,34 @@ func optionGroup(st knowledge.Step) (labels []string, slot string) {
 	return nil, ""
 }
 
+// contrastWords open what a command compares with or sets aside, not what
+// it asks for: "bigger than extra large", "a grid instead of a list",
+// "rather than daily".
+var contrastWords = map[string]bool{"than": true, "instead": true}
+
+// contrasted blanks in words (the stems of spans) the words after a
+// contrast word ("than", "instead of"), up to three, before "and", "but",
+// "or" or "then": no option is named by them.
+func contrasted(spans []wordSpan, words []string) {
+	for k := 0; k < len(spans); k++ {
+		if !contrastWords[spans[k].word] {
+			continue
+		}
+		n := 0
+		for j := k + 1; j < len(spans) && n < 3; j++ {
+			switch w := spans[j].word; {
+			case w == "of" && j == k+1:
+				continue
+			case w == "and" || w == "but" || w == "or" || w == "then":
+				j = len(spans)
+				continue
+			}
+			words[j] = ""
+			n++
+		}
+	}
+}
+
 // anchorsOf returns, for flow f, the command rewritten to f's learned
 // options for every option group whose option the command names (rule
 // 1), and the command's words for each: options by choice slot, picks by
@@ -138,6 +166,7 @@ func anchorsOf(command string, f *knowledge.Flow, shared map[string]bool) (rewri
 	for i, s := range spans {
 		words[i] = optionStem(s.word)
 	}
+	contrasted(spans, words)
 	type edit struct {
 		start, end int
 		text       string

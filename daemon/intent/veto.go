@@ -75,7 +75,9 @@ func Negated(text string) bool { return negated(analyze(text), nil) }
 
 // rolesSwapped reports whether the command binds the words of the pattern
 // to other role prepositions: "from board to timeline" against "from
-// timeline to board".
+// timeline to board"; or names only what the pattern changes from, never
+// what it changes to ("make me press back twice" against "change pressing
+// back from twice to once"): the state the flow leaves behind.
 func rolesSwapped(pat, cmd []ptok, slotOf []int) bool {
 	roles := func(toks []ptok, skip func(int) bool) map[string]string {
 		var r map[string]string
@@ -99,6 +101,17 @@ func rolesSwapped(pat, cmd []ptok, slotOf []int) bool {
 	pr := roles(pat, func(int) bool { return false })
 	if len(pr) < 2 {
 		return false
+	}
+	if from, to := pr["from"], pr["to"]; from != "" && to != "" && from != to {
+		said := map[string]bool{}
+		for j := range cmd {
+			if slotOf[j] < 0 {
+				said[cmd[j].stem] = true
+			}
+		}
+		if said[from] && !said[to] {
+			return true
+		}
 	}
 	cr := roles(cmd, func(j int) bool { return slotOf[j] >= 0 })
 	for p1, a := range pr {

@@ -21,6 +21,9 @@ func TestVetoes(t *testing.T) {
 		{"turn off dark mode", pkgNotes, fNoteDarkOn, []string{VetoOpposite, VetoAction}},
 		{"show notifications on the lock screen", pkgSettings, fNoLockNotif, []string{VetoNegation}},
 		{"convert from fahrenheit to celsius", pkgUnits, fConvert, []string{VetoRoles}},
+		// what the flow changes from, not what it changes to
+		{"convert celsius please", pkgUnits, fConvert, []string{VetoRoles, VetoOmitted}},
+		{"convert to fahrenheit please", pkgUnits, fConvert, []string{VetoOmitted}},
 		{"toggle dark mode", pkgNotes, fNoteDarkOn, []string{VetoOmitted, VetoPolarity}},
 		{"create a note", pkgNotes, fNoteCreate, []string{VetoUnfilled}},
 		{"turn on dark mode at 9 pm", pkgNotes, fNoteDarkOn, []string{VetoValue, VetoExtra}},

@@ -26,7 +26,7 @@ var conceptDefs = []conceptDef{
 	// actions
 	{"add", true, []string{"add", "new", "create", "+", "plus", "insert", "compose", "jot down", "➕"}, []string{"make", "write", "draft", "jot", "set", "put"}},
 	{"delete", true, []string{"delete", "remove", "trash", "erase", "discard", "get rid of", "🗑"}, []string{"clear", "wipe", "drop", "bin"}},
-	{"edit", true, []string{"edit", "change", "modify", "rename", "update", "alter", "adjust", "✎", "✏"}, []string{"set", "fix"}},
+	{"edit", true, []string{"edit", "change", "modify", "rename", "update", "alter", "adjust", "✎", "✏"}, []string{"set", "fix", "make"}},
 	{"on", true, []string{"enable", "activate", "turn on", "switch on", "unhide"}, []string{"show", "allow"}},
 	{"off", true, []string{"disable", "deactivate", "turn off", "switch off", "disallow"}, []string{"hide", "prevent"}},
 	{"search", true, []string{"search", "find", "look up", "look for", "lookup", "🔍", "🔎"}, []string{"seek"}},

@@ -71,3 +71,40 @@ func PlaceNamed(text string) (name []string, ok bool) {
 	}
 	return name, true
 }
+
+// AppNamedWithin returns the name of an app a place phrase names
+// anywhere in text by the word "app" ("change the font in the messages
+// app to medium", "in my Snaps app"): a preposition of place, maybe a
+// determiner, one or two words, then "app" or "application"; false when
+// text has none. Two words at least come before the preposition.
+func AppNamedWithin(text string) (name []string, ok bool) {
+	toks := Tokenize(text)
+	for i, t := range toks {
+		if t.Kind != KindWord || !appNouns[t.Text] {
+			continue
+		}
+		start := i
+		for start > 0 && i-start < 2 {
+			w := toks[start-1]
+			if w.Kind != KindWord || IsStopword(w.Text) || placePreps[w.Text] || mentionDets[w.Text] {
+				break
+			}
+			start--
+		}
+		if start == i {
+			continue
+		}
+		p := start - 1
+		if p >= 0 && toks[p].Kind == KindWord && mentionDets[toks[p].Text] {
+			p--
+		}
+		if p < 2 || toks[p].Kind != KindWord || !placePreps[toks[p].Text] {
+			continue
+		}
+		for _, w := range toks[start:i] {
+			name = append(name, w.Text)
+		}
+		return name, true
+	}
+	return nil, false
+}

@@ -34,6 +34,39 @@ func TestPlaceNamed(t *testing.T) {
 	}
 }
 
+// TestAppNamedWithin: an app a place phrase names by the word "app"
+// anywhere in a command; none without that word or before a verb.
+func TestAppNamedWithin(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		name []string
+	}{
+		{"change the font size in the messages app to medium", []string{"messages"}},
+		{"set the snooze in my alarm clock app to 5 minutes", []string{"alarm", "clock"}},
+		{"open the last photo in the Snaps app", []string{"snaps"}},
+		{"change the font size in the settings to medium", nil},
+		{"app settings", nil},
+		{"in the app", nil},
+		{"", nil},
+	} {
+		name, ok := AppNamedWithin(tc.text)
+		if ok != (tc.name != nil) || !slices.Equal(name, tc.name) {
+			t.Errorf("AppNamedWithin(%q) = %q, %v; want %q", tc.text, name, ok, tc.name)
+		}
+	}
+}
+
+func FuzzAppNamedWithin(f *testing.F) {
+	for _, s := range []string{"do it in the x app now", "in the app", "app", "on my y z application"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if name, ok := AppNamedWithin(s); ok && (len(name) == 0 || len(name) > 2) {
+			t.Fatalf("AppNamedWithin(%q) = %q", s, name)
+		}
+	})
+}
+
 func FuzzPlaceNamed(f *testing.F) {
 	for _, s := range []string{"send hi on Chirper", "in the app", "on 5 may", "via 'x'"} {
 		f.Add(s)

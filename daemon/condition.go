@@ -21,10 +21,13 @@ func unmetCondition(f *knowledge.Flow, command string) ([]string, bool) {
 	if len(cond) == 0 || f == nil {
 		return nil, false
 	}
-	says := map[string]bool{}
+	says := map[string]bool{} // stems, and "@" concepts ("Wi-Fi" says "wifi")
 	add := func(text string) {
 		for _, w := range choiceWords(text) {
 			says[intent.Stem(w)] = true
+		}
+		for _, c := range intent.Concepts(text) {
+			says["@"+c] = true
 		}
 	}
 	add(f.Intent)
@@ -39,7 +42,8 @@ func unmetCondition(f *knowledge.Flow, command string) ([]string, bool) {
 	}
 	var left []string
 	for _, w := range cond {
-		if !slices.ContainsFunc(choiceWords(w), func(x string) bool { return says[intent.Stem(x)] }) {
+		if !slices.ContainsFunc(choiceWords(w), func(x string) bool { return says[intent.Stem(x)] }) &&
+			!slices.ContainsFunc(intent.Concepts(w), func(c string) bool { return says["@"+c] }) {
 			left = append(left, w)
 		}
 	}

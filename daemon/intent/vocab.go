@@ -100,8 +100,6 @@ var conceptDefs = []conceptDef{
 	{"smallest", false, []string{"smallest"}, nil},
 	{"landscape", false, []string{"landscape"}, nil},
 	{"portrait", false, []string{"portrait"}, nil},
-	{"permanent", false, []string{"always", "permanently", "permanent", "for good"}, nil},
-	{"temporary", false, []string{"temporarily", "temporary", "for now", "for the moment"}, nil},
 }
 
 // opposites are concept pairs that contradict each other. polar pairs
@@ -135,7 +133,6 @@ var opposites = []struct {
 	{"newest", "oldest", false},
 	{"first", "last", false},
 	{"largest", "smallest", false},
-	{"permanent", "temporary", false},
 	{"landscape", "portrait", false},
 }
 

@@ -28,27 +28,3 @@ func TestMakeSetsAValue(t *testing.T) {
 		}
 	}
 }
-
-// TestAlwaysIsNotTemporarily: a flow that does something for now is not
-// one that does it always, nor the other way round.
-func TestAlwaysIsNotTemporarily(t *testing.T) {
-	m := NewMatcher([]knowledge.Flow{
-		{ID: 1, Package: "p", Intent: "temporarily show hidden files"},
-		{ID: 2, Package: "p", Intent: "always open links in the app"},
-	})
-	for _, tc := range []struct {
-		cmd  string
-		flow int64
-		veto bool
-	}{
-		{"always show hidden files", 1, true},
-		{"show the hidden files for now", 1, false},
-		{"open links in the app for the moment", 2, true},
-		{"permanently open links in the app", 2, false},
-	} {
-		c := m.Score(tc.cmd, []int64{tc.flow})
-		if len(c) != 1 || slices.Contains(c[0].Vetoes, VetoOpposite) != tc.veto {
-			t.Errorf("%q: %+v, want an opposite %v", tc.cmd, c, tc.veto)
-		}
-	}
-}

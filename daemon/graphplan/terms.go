@@ -85,8 +85,8 @@ type value struct {
 type runState struct {
 	said string // the command as given (cmd is as read: acronyms spelled out)
 	// unmet: the words of the command's restriction (intent.Condition:
-	// "… but only at night") that no element of the app carries as
-	// written: nothing here can do it
+	// "… but only at night") that no element of the app carries, as
+	// written or by concept ("wifi" for "Wi-Fi"): nothing here can do it
 	unmet []string
 	keys  int // keypad keys tapped for the command's numbers (keypad.go)
 	// keypadAt: the screens (fingerprints) seen holding a keypad
@@ -303,7 +303,7 @@ func (p *Planner) state(st *daemon.PlanState, g *appGraph) *runState {
 		p.run = newRunStateIn(cmd, st.AppLabel, known)
 		p.run.said = st.Command
 		for _, w := range intent.Condition(cmd) {
-			if known != nil && !slices.ContainsFunc(termsOf(w), func(t term) bool { return !strings.HasPrefix(string(t), "@") && known(t) }) {
+			if known != nil && !slices.ContainsFunc(termsOf(w), known) {
 				p.run.unmet = append(p.run.unmet, w)
 			}
 		}

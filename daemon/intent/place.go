@@ -46,22 +46,8 @@ func PlaceNamed(text string) (name []string, ok bool) {
 	if end > 0 && toks[end-1].Kind == KindWord && appNouns[toks[end-1].Text] {
 		end--
 	}
-	start := end
-	for start > 0 && end-start < 2 {
-		t := toks[start-1]
-		if t.Kind != KindWord || IsStopword(t.Text) || placePreps[t.Text] || mentionDets[t.Text] {
-			break
-		}
-		start--
-	}
-	if start == end {
-		return nil, false
-	}
-	p := start - 1
-	if p >= 0 && toks[p].Kind == KindWord && mentionDets[toks[p].Text] {
-		p--
-	}
-	if p < 2 || toks[p].Kind != KindWord || !placePreps[toks[p].Text] {
+	start, ok := placeBefore(toks, end)
+	if !ok {
 		// a verb and what it acts on come first: "turn on dark mode"
 		// opens with a verb's particle, no place
 		return nil, false
@@ -83,22 +69,8 @@ func AppNamedWithin(text string) (name []string, ok bool) {
 		if t.Kind != KindWord || !appNouns[t.Text] {
 			continue
 		}
-		start := i
-		for start > 0 && i-start < 2 {
-			w := toks[start-1]
-			if w.Kind != KindWord || IsStopword(w.Text) || placePreps[w.Text] || mentionDets[w.Text] {
-				break
-			}
-			start--
-		}
-		if start == i {
-			continue
-		}
-		p := start - 1
-		if p >= 0 && toks[p].Kind == KindWord && mentionDets[toks[p].Text] {
-			p--
-		}
-		if p < 2 || toks[p].Kind != KindWord || !placePreps[toks[p].Text] {
+		start, ok := placeBefore(toks, i)
+		if !ok {
 			continue
 		}
 		for _, w := range toks[start:i] {
@@ -107,4 +79,30 @@ func AppNamedWithin(text string) (name []string, ok bool) {
 		return name, true
 	}
 	return nil, false
+}
+
+// placeBefore returns where the name that ends before toks[end] begins —
+// one or two plain words (no stop word, preposition or determiner) — when
+// a preposition of place opens it, maybe with a determiner between, and
+// two tokens at least come before that preposition.
+func placeBefore(toks []Token, end int) (int, bool) {
+	start := end
+	for start > 0 && end-start < 2 {
+		t := toks[start-1]
+		if t.Kind != KindWord || IsStopword(t.Text) || placePreps[t.Text] || mentionDets[t.Text] {
+			break
+		}
+		start--
+	}
+	if start == end {
+		return 0, false
+	}
+	p := start - 1
+	if p >= 0 && toks[p].Kind == KindWord && mentionDets[toks[p].Text] {
+		p--
+	}
+	if p < 2 || toks[p].Kind != KindWord || !placePreps[toks[p].Text] {
+		return 0, false
+	}
+	return start, true
 }

@@ -420,7 +420,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		// an option tap that is no slot, whose other option the command
 		// names ("daily planner" for a flow that picked "Yearly planner"): the
 		// replay taps the option named, never the learned one
-		if _, _, picks, _, ok := anchorsOf(r.res.Command, f, nil); ok {
+		if _, _, picks, _, ok := anchorsOf(said, f, nil); ok {
 			r.picks = picks
 		}
 	}

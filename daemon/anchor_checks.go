@@ -246,8 +246,8 @@ func otherOptionMeant(command string, f *knowledge.Flow, options map[string]stri
 // its stem, no word of flow f's intent or of a command it was learned or
 // replayed for, nor of the words naming an option (said): an action the
 // lexical matcher matched by its concept only, where the flow says a weak
-// member of it ("add a new timer" against a flow replayed for "set the
-// timer's reminder to 5 minutes"); "" when there is none. An option that
+// member of it ("add a new countdown" against a flow replayed for "set
+// the countdown alert to 5 minutes"); "" when there is none. An option that
 // other flows offer too anchors a flow only with none (anchor.go, rule
 // 4).
 func actionNotWritten(command string, f *knowledge.Flow, said []string) string {

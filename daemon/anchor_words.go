@@ -126,7 +126,7 @@ func optionGroup(st knowledge.Step) (labels []string, slot string) {
 }
 
 // contrastWords open what a command compares with or sets aside, not what
-// it asks for: "bigger than extra large", "a grid instead of a list",
+// it asks for: "bigger than huge", "a grid instead of a list",
 // "rather than daily".
 var contrastWords = map[string]bool{"than": true, "instead": true}
 

@@ -8,7 +8,7 @@ import (
 )
 
 // unmetCondition returns the words of the command's restriction
-// (intent.Condition: "… but only at night", "… for Bob only", "…
+// (intent.Condition: "… but only at night", "… for Theo only", "…
 // except the birthdays") that flow f's own texts never say — its intent,
 // the commands it was learned and replayed for, and the labels, choices
 // and options of its steps — and whether there is one. Such a flow does

@@ -24,12 +24,12 @@ func TestNamedValue(t *testing.T) {
 		{"create a note called a b c d e f g", ""},             // a sentence, not a name
 		{`a note named "x" and a folder named shots`, "shots"}, // the last naming word
 		{"open the file called report.pdf", "report.pdf"},
-		{"create a note called oat milk please", "oat milk"},                    // a polite end is no part of a name
-		{"text Sam saying call me back please", "call me back please"},          // a message keeps it
-		{"new event titled dentist appointment save it", "dentist appointment"}, // a step said after the name
+		{"create a note called oat milk please", "oat milk"},            // a polite end is no part of a name
+		{"text Sam saying call me back please", "call me back please"},  // a message keeps it
+		{"new event titled vet appointment save it", "vet appointment"}, // a step said after the name
 		{"a note called shopping and save", "shopping"},
 		{"a folder named trips, then save it", "trips"},
-		{"a note called secrets and lock it", "secrets and lock it"},   // another action: a requirement of its own
+		{"a note called plans and lock it", "plans and lock it"},       // another action: a requirement of its own
 		{"a note called save it", "save it"},                           // one word of the name at least
 		{"text Sam saying call me and save it", "call me and save it"}, // a message keeps it
 		{"a note called rock and roll", "rock and roll"},

@@ -68,7 +68,7 @@ func readDigitNames(command string, texts []string) (string, bool) {
 
 // numberedAt returns the name words[i] and the number after it say
 // together when the texts write it as one word of letters then digits
-// (known: "test one" → "test1", "video twenty two" → "video22"), and how
+// (known: "clip seven" → "clip7", "video twenty two" → "video22"), and how
 // many words they are; the number is a run of digit names, or a tens
 // name and a digit name, with no punctuation between the words.
 func numberedAt(words []string, i int, core func(string) string, known func(string) bool) (string, int, bool) {
@@ -175,7 +175,7 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 		}
 		return known[strings.ToLower(w)]
 	}
-	var numbered map[string]bool // the texts' words of letters then digits ("test1"), lower case
+	var numbered map[string]bool // the texts' words of letters then digits ("clip7"), lower case
 	isNumbered := func(w string) bool {
 		if numbered == nil {
 			numbered = map[string]bool{}
@@ -194,7 +194,7 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 	changed := false
 	for i := 0; i < len(words); {
 		if name, k, ok := numberedAt(words, i, core, isNumbered); ok {
-			// "test one" where the app writes "test1": its name, said
+			// "clip seven" where the app writes "clip7": its name, said
 			first, last := words[i], words[i+k-1]
 			lead := first[:strings.Index(first, core(first))]
 			out = append(out, lead+name+last[strings.Index(last, core(last))+len(core(last)):])

@@ -6,7 +6,7 @@ import (
 )
 
 func TestReadNumberWords(t *testing.T) {
-	texts := []string{"Place call", "Five stars", "Send feedback", "test1.m4a", "Clip22", "pic4.jpg"}
+	texts := []string{"Place call", "Five stars", "Send feedback", "clip7.m4a", "Clip22", "shot9.jpg"}
 	for _, tc := range []struct{ cmd, want string }{
 		{"dial nine nine nine", "dial 999"},
 		{"dial (five oh one two)!", "dial (5012)!"},
@@ -19,12 +19,12 @@ func TestReadNumberWords(t *testing.T) {
 		{"call 999", "call 999"},
 		{`type "two bottles" now`, `type "two bottles" now`}, // the owner's text
 		{`note 'two' then dial nine nine nine.`, `note 'two' then dial 999.`},
-		{"play test one now", "play test1 now"}, // the texts write "test1"
-		{"play test one.m4a", "play test1.m4a"},
+		{"play clip seven now", "play clip7 now"}, // the texts write "clip7"
+		{"play clip seven.m4a", "play clip7.m4a"},
 		{"play clip twenty two", "play clip22"},
-		{"save it as pic four.", "save it as pic4."},
-		{"play test two", "play test 2"}, // no "test2" in the texts
-		{"play test, one", "play test, one"},
+		{"save it as shot nine.", "save it as shot9."},
+		{"play clip two", "play clip 2"}, // no "clip2" in the texts
+		{"play clip, one", "play clip, one"},
 	} {
 		got, changed := ReadNumberWords(tc.cmd, texts)
 		if got != tc.want || changed != (tc.want != tc.cmd) {
@@ -38,7 +38,7 @@ func TestReadNumberWords(t *testing.T) {
 		{"use twenty four hour time", "use 24 hour time"},
 		{"ninety, five", "ninety, five"}, // a comma between: two numbers
 		{"seventy seventy", "seventy seventy"},
-		{"look up test one and play it", "look up test1 and play it"},
+		{"look up clip seven and play it", "look up clip7 and play it"},
 		{"a clip one of mine", "a clip one of mine"}, // no "clip1"
 		{"font size one hundred and ten percent", "font size 110 percent"},
 		{"a hundred percent", "100 percent"},

@@ -13,7 +13,7 @@ import (
 // otherPlace reports the place a command closes with (intent.PlaceNamed:
 // "… on Chirper", "… in the Snaps app", "… in Zing notes"), or an app it
 // names as one anywhere (intent.AppNamedWithin: "change the font in the
-// messages app to medium"; a word of the vocabulary too), when it is no
+// chirper app to medium"; a word of the vocabulary too), when it is no
 // place of the app in front: its first word is no word of the app's
 // label, of the element labels of the app's UI graph, of the app's flows
 // (texts) or of the values the candidate's slots take, no word of the
@@ -25,7 +25,7 @@ import (
 // view", "in one view") may be the app's own, and stays a place of it.
 func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]string) (string, bool) {
 	name, ok := intent.PlaceNamed(r.res.Command)
-	called := false // named an app in so many words, anywhere: "… in the messages app …"
+	called := false // named an app in so many words, anywhere: "… in the chirper app …"
 	if !ok {
 		name, ok = intent.AppNamedWithin(r.res.Command)
 		called = ok

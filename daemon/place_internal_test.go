@@ -30,9 +30,9 @@ func TestOtherPlace(t *testing.T) {
 		{"turn on dark mode in 24h view", nil, nil, ""},
 		{"turn on dark mode in one zorblat", nil, nil, ""},
 		{"turn on dark mode", nil, nil, ""},
-		{"set the font in the messages app to large", nil, nil, "messages"}, // an app in so many words, anywhere
+		{"set the font in the chirper app to large", nil, nil, "chirper"}, // an app in so many words, anywhere
 		{"set the font in the appearance app to large", nil, nil, ""},
-		{"set the font in the messages to large", nil, nil, ""},
+		{"set the font in the chirper to large", nil, nil, ""},
 	} {
 		r := &run{e: &Engine{}, appLabel: "Quillnote", res: &Result{Command: tc.command},
 			graph: &knowledge.Graph{Elements: []knowledge.Element{{Label: "Appearance"}, {Label: "Dark mode"}}}}

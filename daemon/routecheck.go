@@ -328,8 +328,8 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 			// recording keeps one capture for every visit of a screen),
 			// so the tap set it from the other state to the asked one —
 			// what the flow did for those commands, and does again for
-			// one asking the same ("stop sending long messages as MMS"
-			// is not "send long messages as MMS")
+			// one asking the same ("stop syncing photos on mobile data"
+			// is not "sync photos on mobile data")
 			t = otherState(t)
 		}
 		want, got := setsTo(step.Action, t), setsTo(d.Action, t)

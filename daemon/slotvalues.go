@@ -155,7 +155,7 @@ func NamedValue(command string) (intent.Value, bool) {
 	}
 	if strings.ToLower(toks[at].Text) != "saying" {
 		end = intent.WithoutPoliteEnd(command, start, end) // "called ideas please"
-		end = withoutClosingStep(command, start, end)      // "titled dentist save it"
+		end = withoutClosingStep(command, start, end)      // "titled vet save it"
 	}
 	return intent.Value{Text: command[start:end], Kind: intent.KindWord, Start: start, End: end}, true
 }
@@ -170,9 +170,9 @@ var objectPronouns = map[string]bool{"it": true, "them": true, "this": true, "th
 // shortened by the step that commits it, said after a name without
 // punctuation, as speech writes it: a word of saving (the vocabulary's
 // "save" concept: "save", "done", "confirm") with an object pronoun ("…
-// dentist appointment save it") or after "and" / "then" ("… shopping
+// vet appointment save it") or after "and" / "then" ("… shopping
 // and save"). Its words stay the command's, for the walk to do. Another
-// action ("… secrets and lock it") is a requirement of its own, left in
+// action ("… plans and lock it") is a requirement of its own, left in
 // the name for runOnValue to doubt. At least one word of the name is
 // kept.
 func withoutClosingStep(command string, start, end int) int {

@@ -149,7 +149,7 @@ func fillScore(si *slotInfo, sp []ptok) float64 {
 		return negInf
 	}
 	if len(sp) > 1 && first.kind == KindWord && leadParticles[first.text] {
-		// the particle of a phrasal verb before it ("look up test1")
+		// the particle of a phrasal verb before it ("look up clip7")
 		return negInf
 	}
 	if first.optional || last.optional {
@@ -265,11 +265,11 @@ func align(src string, pat, cmd []ptok, slots map[string]*slotInfo, sims []float
 					if j == L && L > 1 && i > 1 && si.typed && cmd[0].kind == KindWord {
 						// a typed value of several words does not open the
 						// command when the pattern says words before it:
-						// the command's first word is its verb ("type dcim
+						// the command's first word is its verb ("type moss
 						// in the folder search" against "search for the
 						// {folder} folder"), and typing it would be wrong;
 						// a picked value's extra words pick nothing
-						// ("give alice a call")
+						// ("give ben a call")
 						f = negInf
 					}
 					if f <= negInf/2 {

@@ -7,7 +7,7 @@ import (
 
 // A condition restricts when, where or for what a request holds: "set the
 // theme to light but only at night", "make the alarm ring only on
-// weekends", "clear the call log for Bob only", "delete every event except
+// weekends", "clear the call log for Theo only", "delete every event except
 // the birthdays", "mute it unless I'm driving". A flow that does the
 // request without the restriction does something else (the frozen and
 // tuning sets' "extra condition" near misses): the engine replays a flow
@@ -16,7 +16,7 @@ import (
 
 var (
 	// conditionPreps open the phrase "only" restricts ("only at night",
-	// "only for Bob", "only when charging"), before or after it ("on
+	// "only for Theo", "only when charging"), before or after it ("on
 	// weekdays only")
 	conditionPreps = setOf("at", "on", "in", "during", "when", "whenever", "while", "if", "after", "before",
 		"between", "from", "until", "till", "for", "with", "without")
@@ -29,7 +29,7 @@ var (
 // "excluding", "unless", "whenever", "but not", or "only" followed by a
 // preposition or conjunction (conditionPreps), up to the end of the
 // clause (punctuation, "and", "then"); or of a phrase that a preposition
-// opens and "only" closes ("for Bob only"). nil when command has none:
+// opens and "only" closes ("for Theo only"). nil when command has none:
 // "only" before a verb or a noun ("only export the current content",
 // "sender only") restricts nothing the flow would not say itself.
 func Condition(command string) []string {
@@ -70,7 +70,7 @@ func Condition(command string) []string {
 		case w == "only" && i+1 < len(words) && conditionPreps[words[i+1].Text] && !brk[i+1]:
 			return clause(i + 1)
 		case w == "only" && i > 0 && (i+1 == len(words) || brk[i+1]):
-			// "… for Bob only": back to the preposition that opens it,
+			// "… for Theo only": back to the preposition that opens it,
 			// within the clause
 			for k := i - 1; k >= 0 && !brk[k+1] && words[k].Text != "and"; k-- {
 				if conditionPreps[words[k].Text] {

@@ -137,7 +137,7 @@ func Heard(text string) (string, bool) {
 		}
 		word := all[i].Orig
 		for k+2 < len(ws) && plain(i) != "" && plain(ws[k+1]) == "underscore" && plain(ws[k+2]) != "" && ws[k+2] == i+2 {
-			// "traveling underscore photos" → "traveling_photos"
+			// "trip underscore photos" → "trip_photos"
 			k += 2
 			i = ws[k]
 			word += "_" + all[i].Orig

@@ -425,9 +425,9 @@ func TestShortValueEndsAtClause(t *testing.T) {
 }
 
 // TestValueEdges: a value of several words begins with no particle of a
-// phrasal verb ("look up test1"), and a typed one not with the command's
+// phrasal verb ("look up clip7"), and a typed one not with the command's
 // first word where the flow's pattern says words before it ("type moss in
-// the search": the verb); a picked value may ("give alice a call").
+// the search": the verb); a picked value may ("give ben a call").
 func TestValueEdges(t *testing.T) {
 	input := func(slot string) []knowledge.Step {
 		return []knowledge.Step{{Action: "input", Text: "{" + slot + "}"}}

@@ -41,8 +41,8 @@ func TestAppNamedWithin(t *testing.T) {
 		text string
 		name []string
 	}{
-		{"change the font size in the messages app to medium", []string{"messages"}},
-		{"set the snooze in my alarm clock app to 5 minutes", []string{"alarm", "clock"}},
+		{"change the font size in the chirper app to medium", []string{"chirper"}},
+		{"set the snooze in my zing notes app to 5 minutes", []string{"zing", "notes"}},
 		{"open the last photo in the Snaps app", []string{"snaps"}},
 		{"change the font size in the settings to medium", nil},
 		{"app settings", nil},

@@ -251,12 +251,7 @@ func otherOptionMeant(command string, f *knowledge.Flow, options map[string]stri
 // other flows offer too anchors a flow only with none (anchor.go, rule
 // 4).
 func actionNotWritten(command string, f *knowledge.Flow, said []string) string {
-	own := map[string]bool{}
-	for _, t := range slices.Concat([]string{f.Intent}, f.Commands, said) {
-		for _, w := range choiceWords(t) {
-			own[intent.Stem(w)] = true
-		}
-	}
+	own := wordStems(slices.Concat([]string{f.Intent}, f.Commands, said)...)
 	for _, w := range choiceWords(command) {
 		if intent.StrongAction(w) && !own[intent.Stem(w)] {
 			return w

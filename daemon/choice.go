@@ -151,6 +151,18 @@ func choiceWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !wordRune(r) })
 }
 
+// wordStems returns the stems of the words (choiceWords) of texts, as a
+// set.
+func wordStems(texts ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range texts {
+		for _, w := range choiceWords(t) {
+			out[intent.Stem(w)] = true
+		}
+	}
+	return out
+}
+
 // wordRune reports whether r belongs to a word of choiceWords and
 // wordSpans: an ASCII letter or digit, or any rune beyond ASCII.
 func wordRune(r rune) bool {

@@ -21,23 +21,14 @@ func unmetCondition(f *knowledge.Flow, command string) ([]string, bool) {
 	if len(cond) == 0 || f == nil {
 		return nil, false
 	}
-	says := map[string]bool{} // stems, and "@" concepts ("Wi-Fi" says "wifi")
-	add := func(text string) {
-		for _, w := range choiceWords(text) {
-			says[intent.Stem(w)] = true
-		}
-		for _, c := range intent.Concepts(text) {
-			says["@"+c] = true
-		}
-	}
-	add(f.Intent)
-	for _, c := range f.Commands {
-		add(c)
-	}
+	texts := append([]string{f.Intent}, f.Commands...)
 	for _, st := range f.Steps {
-		add(st.Target.Label())
-		for _, o := range slices.Concat(st.Choices, st.Options) {
-			add(o)
+		texts = append(append(texts, st.Target.Label()), slices.Concat(st.Choices, st.Options)...)
+	}
+	says := wordStems(texts...) // stems, and "@" concepts ("Wi-Fi" says "wifi")
+	for _, t := range texts {
+		for _, c := range intent.Concepts(t) {
+			says["@"+c] = true
 		}
 	}
 	var left []string

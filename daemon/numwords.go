@@ -159,6 +159,13 @@ func compoundAt(words []string, i int, core func(string) string) (int, bool) {
 	return t + u, true
 }
 
+// spoken returns text, the words first … last read as one, with the
+// punctuation before first and after last kept ("(nine nine)" → "(99)").
+func spoken(first, last, text string, core func(string) string) string {
+	lead := first[:strings.Index(first, core(first))]
+	return lead + text + last[strings.Index(last, core(last))+len(core(last)):]
+}
+
 // readNumberWords is ReadNumberWords on a part of a command without
 // quoted values; singles: single number names too.
 func readNumberWords(command string, texts []string, singles bool) (string, bool) {
@@ -195,9 +202,7 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 	for i := 0; i < len(words); {
 		if name, k, ok := numberedAt(words, i, core, isNumbered); ok {
 			// "clip seven" where the app writes "clip7": its name, said
-			first, last := words[i], words[i+k-1]
-			lead := first[:strings.Index(first, core(first))]
-			out = append(out, lead+name+last[strings.Index(last, core(last))+len(core(last)):])
+			out = append(out, spoken(words[i], words[i+k-1], name, core))
 			changed = true
 			i += k
 			continue
@@ -215,27 +220,21 @@ func readNumberWords(command string, texts []string, singles bool) (string, bool
 			j++
 		}
 		if j-i >= 2 && strings.ToLower(core(words[i])) != "oh" {
-			first, last := words[i], words[j-1]
-			lead := first[:strings.Index(first, core(first))]
-			out = append(out, lead+digits.String()+last[strings.Index(last, core(last))+len(core(last)):])
+			out = append(out, spoken(words[i], words[j-1], digits.String(), core))
 			changed = true
 			i = j
 			continue
 		}
 		if n, k, ok := hundredAt(words, i, core); ok {
 			// "one hundred and ten": one number
-			first, last := words[i], words[i+k-1]
-			lead := first[:strings.Index(first, core(first))]
-			out = append(out, lead+strconv.Itoa(n)+last[strings.Index(last, core(last))+len(core(last)):])
+			out = append(out, spoken(words[i], words[i+k-1], strconv.Itoa(n), core))
 			changed = true
 			i += k
 			continue
 		}
 		if n, ok := compoundAt(words, i, core); ok {
 			// "seventy five": one number, whatever the texts write
-			first, last := words[i], words[i+1]
-			lead := first[:strings.Index(first, core(first))]
-			out = append(out, lead+strconv.Itoa(n)+last[strings.Index(last, core(last))+len(core(last)):])
+			out = append(out, spoken(words[i], words[i+1], strconv.Itoa(n), core))
 			changed = true
 			i += 2
 			continue

@@ -115,10 +115,7 @@ func (r *run) routeFits(ctx context.Context, cands []intent.Candidate, flows map
 // it: "Tamsin" for "ring Orla"), or "". Stop words aside, words compare
 // by stem.
 func unsaidValue(command string, slots map[string]string) string {
-	said := map[string]bool{}
-	for _, w := range choiceWords(command) {
-		said[intent.Stem(w)] = true
-	}
+	said := wordStems(command)
 	for _, name := range slices.Sorted(maps.Keys(slots)) {
 		if st := contentStems(slots[name]); len(st) > 0 && !slices.ContainsFunc(st, func(s string) bool { return said[s] }) {
 			return name
@@ -330,7 +327,7 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 			// what the flow did for those commands, and does again for
 			// one asking the same ("stop syncing photos on mobile data"
 			// is not "sync photos on mobile data")
-			t = otherState(t)
+			t = setsTo(device.Tap, t)
 		}
 		want, got := setsTo(step.Action, t), setsTo(d.Action, t)
 		if d.Action == device.Tap && !asksFor(st.Command, el.Label, got) {
@@ -379,14 +376,6 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		slots[name] = el.Label
 	}
 	return rec, ""
-}
-
-// otherState is the switch state ("on", "off") other than state.
-func otherState(state string) string {
-	if state == toggleOn {
-		return toggleOff
-	}
-	return toggleOn
 }
 
 // isSetting reports whether action can set a switch: a tap, or

@@ -83,19 +83,18 @@ func Heard(text string) (string, bool) {
 	if k := requestStart(ws, plain); k > 0 {
 		ws, changed = ws[k:], true
 	}
-	for {
+	for from := 0; ; {
 		words := make([]string, len(ws))
 		for k, i := range ws {
 			words[k] = plain(i)
 		}
-		at, n := repairAt(words, func(k int) bool { return isNumber(all[ws[k]]) })
+		at, n := repairAt(words, from, func(k int) bool { return isNumber(all[ws[k]]) })
 		if at < 0 {
 			break
 		}
-		changed = true
 		before, after := ws[:at], ws[at+n:]
 		if len(after) == 0 {
-			ws = before // a marker last: nothing replaces anything
+			ws, changed = before, true // a marker last: nothing replaces anything
 			break
 		}
 		cut := len(before)
@@ -105,13 +104,21 @@ func Heard(text string) (string, bool) {
 				cut = k // the word the repair begins with, said before
 			} else if w := words[at+n]; w != "" && ActionWord(w) {
 				// another action: the repair is a whole request
-				cut = 0
+				cut = -1
 				for k := at - 1; k >= 0; k-- {
 					if words[k] != "" && ActionWord(words[k]) {
 						cut = k
 						break
 					}
 				}
+				if cut < 0 && n == 1 && words[at] == "actually" {
+					// no action said before it: "actually" is an
+					// adverb of the sentence ("did my last video
+					// actually save?"), not a repair of a request
+					from = at + 1
+					continue
+				}
+				cut = max(cut, 0)
 			} else if isNumber(all[after[0]]) {
 				for k := len(before) - 1; k >= 0; k-- {
 					if isNumber(all[before[k]]) {
@@ -121,7 +128,8 @@ func Heard(text string) (string, bool) {
 				}
 			}
 		}
-		ws = append(slices.Clone(before[:cut]), after...)
+		ws, changed = append(slices.Clone(before[:cut]), after...), true
+		from = 0
 	}
 	if !changed && !slices.ContainsFunc(all, func(t Token) bool { return t.Text == "dot" || t.Text == "underscore" }) {
 		return text, false
@@ -217,11 +225,12 @@ func isNumber(t Token) bool {
 	return ok && t.Kind == KindWord
 }
 
-// repairAt returns where the first self-repair marker of words begins
+// repairAt returns where the first self-repair marker of words from index
+// from on begins
 // and how many words it has, or -1: a marker of repairMarkers (a quoted
 // text is ""), or a bare "no" between two numbers (number: by index).
-func repairAt(words []string, number func(int) bool) (int, int) {
-	for i := range words {
+func repairAt(words []string, from int, number func(int) bool) (int, int) {
+	for i := from; i < len(words); i++ {
 		for _, m := range repairMarkers {
 			if i+len(m) <= len(words) && slices.Equal(words[i:i+len(m)], m) {
 				return i, len(m)

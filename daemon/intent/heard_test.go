@@ -31,7 +31,9 @@ func TestHeard(t *testing.T) {
 		{"sort files by size no actually by date", "sort files by date"},
 		{"set snooze to ten i mean fifteen minutes", "set snooze to fifteen minutes"},
 		{"open the attic folder i mean", "open the attic folder"},
-		{"say no to the invite", "say no to the invite"}, // "no" between no numbers
+		{"say no to the invite", "say no to the invite"},                           // "no" between no numbers
+		{"did my last clip actually upload?", "did my last clip actually upload?"}, // an adverb: no action before it
+		{"mute the ringer actually silence everything", "silence everything"},
 		// file names
 		{"save it as notes dot txt", "save it as notes.txt"},
 		{"put a dot on the map", "put a dot on the map"},

@@ -118,7 +118,7 @@ bench: ## benchmarks: go test -bench and the wayfinder bench table
 .PHONY: eval-frozen
 eval-frozen: ## the frozen test and tuning sets (issue 11) with the on-device model: replay alone, then with a simulated owner answering "did you mean"
 	mkdir -p $(OUT)
-	@for set in test tune tune2 tune3 tune4 tune5 tune6 tune7 tune8 tune9 tune10 tune11; do for owner in "" --owner; do \
+	@for set in test tune tune2 tune3 tune4 tune5 tune6 tune7 tune8 tune9 tune10 tune11 tune12; do for owner in "" --owner; do \
 		echo "== $$set $$owner"; \
 		$(GO) run ./cmd/wayfinder eval --data $(DATA) --planner oracle --commands testdata/frozen/$$set.jsonl --embed-model local $$owner --report $(OUT)/eval-frozen-$$set$$owner.json -q | grep -E '^commands|^did you mean' || exit 1; \
 	done; done

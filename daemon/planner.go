@@ -150,6 +150,17 @@ type Planner interface {
 	Next(ctx context.Context, st *PlanState) (Decision, error)
 }
 
+// WayTeller is implemented by planners that look ahead through the UI
+// transition graph. After Next, WayTo reports whether the planner weighed
+// a tap on element (an index into that PlanState's Elements) as a relevant
+// step on its way to an element that matches the command, and that
+// element's descriptor key (screen.Descriptor.Key). The route check
+// (routeways.go) reads it where the planner chose another step than the
+// flow's.
+type WayTeller interface {
+	WayTo(element int) (dest string, ok bool)
+}
+
 // Verdict is the result of the checking module (AutoTask §4.5): whether the
 // command is complete, whether the last step was correct, and if not how
 // severe the mistake (penalty 0-9).

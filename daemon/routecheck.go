@@ -180,6 +180,7 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 	slots := map[string]string{}
 	var rows map[int]string
 	var hist []StepRecord
+	owed := -1 // a later step the checker must agree with itself (onTheWay)
 	for i, sc := range kept {
 		fp := f.Goal.Screen
 		if i < len(f.Steps) {
@@ -226,7 +227,15 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 		}
 		rec, why := agrees(s, st, d, f.Steps[i], flowSaid(f), slots)
 		if why != "" {
+			if r, ok := onTheWay(p, s, st, f, i, &owed); ok {
+				rec, why = r, ""
+			}
+		}
+		if why != "" {
 			return nil, nil, fmt.Sprintf("step %d: %s", i+1, why)
+		}
+		if i == owed {
+			owed = -1
 		}
 		if _, slot := knowledge.SlotRef(f.Steps[i].Text); !slot && rec.Target.Key() != f.Steps[i].Target.Key() {
 			if rows == nil {

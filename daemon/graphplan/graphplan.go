@@ -245,6 +245,9 @@ type candidate struct {
 	// without an embedder); rank = score × (1 + SemTieBreak × tie) orders
 	// candidates, but only score decides whether one is relevant at all
 	tie, rank float64
+	// dest: for a step on a path through the UI graph (via > 0), the
+	// descriptor key of the element the path leads to (ways.go)
+	dest string
 }
 
 // Next implements daemon.Planner.
@@ -266,6 +269,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return daemon.Decision{}, err
 	}
 	rs := p.state(st, g)
+	rs.ways = nil
 	if len(rs.unmet) > 0 {
 		// "set the theme to light but only at night" where nothing of
 		// the app says "night": doing the rest would do more than asked
@@ -327,6 +331,9 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 		return cands[i].element < cands[j].element
 	})
 	rs.pickFirst(st, cands)
+	if st.Check {
+		rs.noteWays(cands)
+	}
 
 	// a committed form ends the command unless most of it is still to do
 	if pending == 0 && rs.committed && remaining <= 0.5*totalWeight(rs, weights) {

@@ -112,7 +112,7 @@ func (p *Planner) graphCandidates(ctx context.Context, rs *runState, st *daemon.
 			if c, ok := best[key]; ok && c.score >= sc {
 				continue
 			}
-			best[key] = candidate{action: fe.action, score: sc, covers: covers, via: hops[scr], tie: hit.cmdSim,
+			best[key] = candidate{action: fe.action, score: sc, covers: covers, via: hops[scr], tie: hit.cmdSim, dest: e.Descriptor.Key(),
 				reason: fmt.Sprintf("on the way to %q (%d steps away in the UI graph)", label, hops[scr])}
 		}
 	}

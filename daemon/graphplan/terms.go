@@ -88,7 +88,12 @@ type runState struct {
 	// "… but only at night") that no element of the app carries, as
 	// written or by concept ("wifi" for "Wi-Fi"): nothing here can do it
 	unmet []string
-	keys  int // keypad keys tapped for the command's numbers (keypad.go)
+	// ways: in a route check (daemon.PlanState.Check), the elements of
+	// the last screen asked about whose tap the planner weighed as on
+	// the way to an element matching the command, by index, with that
+	// element's descriptor key (ways.go)
+	ways map[int]string
+	keys int // keypad keys tapped for the command's numbers (keypad.go)
 	// keypadAt: the screens (fingerprints) seen holding a keypad
 	keypadAt map[string]bool
 	// savedAs: a "save as" picker's save button was tapped (forms.go)

@@ -66,6 +66,12 @@ func (p *Planner) wordLeft(ctx context.Context, st *daemon.PlanState) bool {
 		if intent.Negated(w) {
 			continue // a negation: the matcher's veto and the switch's state read it
 		}
+		if intent.Universal(w) {
+			// "everything", "whole": a quantifier, as "all" and "every"
+			// are stopwords; a command for all of something done on one
+			// row is doubted by itself (runState.universal)
+			continue
+		}
 		ts := termsOf(w)
 		ours, left := false, true
 		asWritten := slices.ContainsFunc(ts, func(t term) bool { return strict[t] })

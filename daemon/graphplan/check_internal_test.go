@@ -66,6 +66,21 @@ func TestWordLeftNegation(t *testing.T) {
 	}
 }
 
+// TestWordLeftUniversal: a word asking for all of something
+// ("everything", "whole") is a quantifier, as the stopwords "all" and
+// "every" are: no step must carry it.
+func TestWordLeftUniversal(t *testing.T) {
+	for _, cmd := range []string{"wipe everything in the planner", "clear the whole planner"} {
+		p := &Planner{}
+		p.run = newRunState(cmd, "")
+		p.run.foldStep(tapOn("Wipe planner"))
+		p.run.foldStep(tapOn("Clear"))
+		if p.wordLeft(t.Context(), &daemon.PlanState{}) {
+			t.Errorf("%q: a word left (worded %v)", cmd, p.run.worded)
+		}
+	}
+}
+
 // TestOffUndone: a command that hides or turns something off is not done
 // by steps that only open it or show it; a switch set off, a switch that
 // was on and flipped, or a label that itself turns something off do it.

@@ -59,7 +59,9 @@ type Command struct {
 //   - "on"/"off" are the on/off concepts when a particle verb (turn,
 //     switch, flip, toggle, keep, leave) comes up to three words before
 //     them ("turn the wifi on"), or when only "please", "now" and the like
-//     follow them ("dark mode on"); "off" always is. "up"/"down" after such
+//     follow them ("dark mode on"); "off" is, unless it opens a noun
+//     phrase with no such verb, nor "take" or "get", before it ("wipe
+//     everything off my calendar": what something is cleared from). "up"/"down" after such
 //     a verb are increase/decrease. Otherwise "on" is a preposition ("on
 //     monday").
 //   - The words of a vocabulary phrase after its first word are
@@ -420,6 +422,21 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 	return pts
 }
 
+// offObjects open the noun phrase after an "off" that is a preposition
+// (what something is taken from): determiners and possessives.
+var offObjects = setOf("the", "my", "this", "that", "these", "those", "your", "our", "his", "her", "their", "a", "an", "all", "every")
+
+// takenOff reports whether "take" or "get" comes up to three words before
+// the "off" at i: removing ("take it off the list").
+func takenOff(pts []ptok, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if pts[k].text == "take" || pts[k].text == "get" {
+			return true
+		}
+	}
+	return false
+}
+
 // particle returns the concept of the particle on/off/up/down at i, or "".
 func particle(pts []ptok, i int) string {
 	t := pts[i].text
@@ -438,6 +455,12 @@ func particle(pts []ptok, i int) string {
 	}
 	switch t {
 	case "off":
+		if !verb && !takenOff(pts, i) && i+1 < len(pts) && pts[i+1].slot == "" && offObjects[pts[i+1].text] {
+			// a preposition: what something is wiped or cleared from
+			// ("wipe everything off my calendar"); "take" or "get" with
+			// it is to remove ("take Dora off my favourites")
+			return ""
+		}
 		return "off"
 	case "on":
 		if verb {

@@ -80,6 +80,12 @@ func TestUnderstandPolarity(t *testing.T) {
 		{"show notes on the home screen", "on"}, // "show" is a weak member of on
 		{"meet on the terrace", ""},
 		{"send 'turn on the lights' to Al", ""},
+		{"clear every booking off my planner", ""}, // what it is cleared from
+		{"take Dora off my favourites", "off"},
+		{"get the songs off the memory card", "off"},
+		{"switch off the wifi", "off"},
+		{"turn the wifi off the way it was", "off"},
+		{"lights off", "off"},
 	}
 	for _, tt := range tests {
 		c := Understand(tt.cmd)

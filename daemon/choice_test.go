@@ -165,6 +165,8 @@ func TestRunOnValue(t *testing.T) {
 		{"no value for the slot", f, "add event", "", false},
 		{"a message's text with a time, after saying", txt, "send Orla a text saying see you at 8", "see you at 8", false},
 		{"a message's text with more after it", txt, "send Orla a text saying see you at 8 and call her", "see you at 8", true},
+		{"a message's text with a time, quoted", txt, "shoot Orla a text: 'see you at 8'", "see you at 8", false},
+		{"a message's text with a time, unquoted", txt, "shoot Orla a text see you at 8 tonight", "see you at 8 tonight", true},
 	} {
 		slots := map[string]string{}
 		if tt.value != "" {

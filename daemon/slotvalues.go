@@ -38,6 +38,9 @@ func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (str
 		if n <= 2 || n <= 2*len(strings.Fields(sl.Example)) {
 			continue
 		}
+		if quotedWhole(command, v) && saysSlot(f, sl.Name) {
+			continue // what is said, quoted whole: times and numbers are its text
+		}
 		had := valueKinds(sl.Example)
 		if len(had) == 0 && !setApart(command, v) || joinsClause(command, v) {
 			return sl.Name, v, true
@@ -58,10 +61,8 @@ func runOnValue(f *knowledge.Flow, command string, slots map[string]string) (str
 // over "and" or "then" into another action ("called secrets and lock
 // it"): a second requirement, not part of a name ("salt and pepper").
 func joinsClause(command, value string) bool {
-	for _, t := range intent.Tokenize(command) {
-		if t.Kind == intent.KindQuoted && strings.EqualFold(strings.TrimSpace(t.Text), strings.TrimSpace(value)) {
-			return false
-		}
+	if quotedWhole(command, value) {
+		return false
 	}
 	ws := strings.Fields(strings.ToLower(value))
 	for i := 0; i+1 < len(ws); i++ {
@@ -70,6 +71,30 @@ func joinsClause(command, value string) bool {
 		}
 	}
 	return false
+}
+
+// quotedWhole reports whether value is the whole of a quoted text of
+// command (case and surrounding space aside).
+func quotedWhole(command, value string) bool {
+	return slices.ContainsFunc(intent.Tokenize(command), func(t intent.Token) bool {
+		return t.Kind == intent.KindQuoted && strings.EqualFold(strings.TrimSpace(t.Text), strings.TrimSpace(value))
+	})
+}
+
+// sayingWords introduce what is said, written or sent ("text Ana that
+// {body}", "send a message {body}")
+var sayingWords = map[string]bool{"that": true, "saying": true, "says": true, "said": true, "reading": true, "reads": true, "message": true, "text": true}
+
+// saysSlot reports whether f's intent has the slot called name right
+// after a word of sayingWords: its value is a message's text, not a title
+// whose date or time may be one the command sets ("add event {title}").
+func saysSlot(f *knowledge.Flow, name string) bool {
+	before, _, ok := strings.Cut(f.Intent, "{"+name+"}")
+	if !ok {
+		return false
+	}
+	ws := strings.Fields(strings.ToLower(before))
+	return len(ws) > 0 && sayingWords[strings.Trim(ws[len(ws)-1], ".,:;!?'\"")]
 }
 
 // saidAsMessage reports whether value is the rest of the command after

@@ -36,7 +36,10 @@ import (
 // (by the model's cosine, else the lexical score) the route checker
 // walks; a walk of a flow for the command that learned it took 5.6 ms
 // p50 and 18 ms p99 on a 2-core AMD EPYC (`wayfinder bench`, stop 38).
-const RouteCheckCandidates = 3
+// 5, not 3 since stop 57: on the tuning sets +5 right replays ("favorite
+// Ana" walks the favourites flow, sixth by meaning before), no wrong one,
+// with confirmed flows that replay as one route no guess (oneRoute).
+const RouteCheckCandidates = 5
 
 // routeCheckFloor is the least lexical score or cosine a candidate needs
 // to be walked at all: the bottom of the grey zone (semantic.Config's
@@ -464,7 +467,7 @@ func barStands(b string) bool {
 // were compared, else the lexical cands), best first by the higher of
 // their cosine and lexical score, and returns the one flow whose route
 // the checker confirms. Two or more confirmed flows are a guess between
-// them: none is returned.
+// them — none is returned — unless they replay as one route (oneRoute).
 func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []intent.Candidate, flows map[int64]*knowledge.Flow) (intent.Candidate, bool) {
 	if r.cfg.RouteCheck == nil {
 		return intent.Candidate{}, false
@@ -524,6 +527,18 @@ func (r *run) routeCheck(ctx context.Context, d semantic.Decision, cands []inten
 			// route than the flow's, neither learned nor repaired
 			r.rows = rows
 			r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: flow %d replays with the row %s in place of the one it learned", fits[0].FlowID, r.private(quoteAll(rows)))})
+		}
+		return fits[0], true
+	}
+	routes := make([]candidateRoute, len(fits))
+	for i, c := range fits {
+		routes[i] = candidateRoute{flows[c.FlowID], r.routeRows[c.FlowID], c.Slots}
+	}
+	if oneRoute(routes) {
+		// the same taps on the same screens, whichever is replayed
+		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: the routes of %d flows fit the command and replay as one; flow %d replays", len(fits), fits[0].FlowID)})
+		if rows := r.routeRows[fits[0].FlowID]; len(rows) > 0 {
+			r.rows = rows
 		}
 		return fits[0], true
 	}

@@ -24,6 +24,8 @@ var uiStopwords = setOf(
 	"lets", "like", "little", "lot", "may", "might", "mine", "must", "named", "need", "never", "onto", "please",
 	"pls", "plz", "press", "quickly", "really", "say", "saying", "says", "shall", "slightly", "switch", "tap",
 	"thank", "thanks", "that's", "titled", "toggle", "touch", "turn", "us", "using", "via", "wanna", "want", "would",
+	// the light verbs whose sense comes from a particle, inflected ("delivery reports turned on")
+	"turned", "turning", "turns", "switched", "switching", "flipped", "flipping", "toggled", "toggling",
 	// contractions of stop words Snowball's list lacks ("I've typed", "what's in …"); a negation among them
 	// is still read as one (isNegation)
 	"i've", "ive", "you're", "youre", "we're", "they're", "you've", "we've", "they've", "he's", "she's", "there's",

@@ -57,6 +57,16 @@ func TestContractedStopwords(t *testing.T) {
 	}
 }
 
+// TestInflectedLightVerbs: "turned", "switched" are as empty as "turn"
+// and "switch" ("delivery reports turned on"); the particle says it.
+func TestInflectedLightVerbs(t *testing.T) {
+	for w, want := range map[string]bool{"turned": true, "switching": true, "flipped": true, "toggled": true, "turnip": false, "switchboard": false} {
+		if got := IsStopword(w); got != want {
+			t.Errorf("IsStopword(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
 // TestOpeningMarker: "okay so" opening a command is no word of it; an
 // "OK" alone keeps its meaning.
 func TestOpeningMarker(t *testing.T) {
@@ -74,6 +84,17 @@ func TestOpeningMarker(t *testing.T) {
 			if i < len(toks) && toks[i].stop != want {
 				t.Errorf("%q: token %q stop = %v, want %v", tt.text, toks[i].text, toks[i].stop, want)
 			}
+		}
+	}
+}
+
+// TestUniversal: a command asks for all of something by a quantifier or
+// an adjective that covers every item, "everyone's" among them.
+func TestUniversal(t *testing.T) {
+	for s, want := range map[string]bool{"clear all notes": true, "wipe the whole list": true, "add everyone's birthdays": true,
+		"text everybody": true, "add Ana's birthday": false, "show one note": false} {
+		if got := Universal(s); got != want {
+			t.Errorf("Universal(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

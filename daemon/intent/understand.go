@@ -371,6 +371,9 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 			continue
 		}
 		p.concepts = wordConcepts(p.text, p.stem)
+		if p.text == "like" && i > 0 && wouldWords[pts[i-1].text] {
+			p.concepts = nil // "i'd like …": a request's frame, not a favourite
+		}
 		if p.text == "last" && i+1 < len(pts) && pts[i+1].kind == KindWord && len(pts[i+1].text) > 3 && strings.HasSuffix(pts[i+1].text, "ed") {
 			// "last" before a past participle means the most recent one
 			// ("last saved", "last opened"), not the final one
@@ -421,6 +424,10 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 	}
 	return pts
 }
+
+// wouldWords before "like" make it ask for something ("i'd like", "would
+// like").
+var wouldWords = setOf("i'd", "we'd", "would")
 
 // offObjects open the noun phrase after an "off" that is a preposition
 // (what something is taken from): determiners and possessives.

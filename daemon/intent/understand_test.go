@@ -298,3 +298,20 @@ func TestLastBeforeAParticipleIsNewest(t *testing.T) {
 		}
 	}
 }
+
+// TestWouldLike: "like" after "i'd" or "would" frames a request; alone it
+// may still mean marking something a favourite.
+func TestWouldLike(t *testing.T) {
+	for _, tc := range []struct {
+		cmd      string
+		favorite bool
+	}{
+		{"I'd like read receipts on", false},
+		{"we would like the week to start on monday", false},
+		{"like the last photo", true},
+	} {
+		if got := slices.Contains(Understand(tc.cmd).Concepts, "favorite"); got != tc.favorite {
+			t.Errorf("%q: favorite %v, want %v (concepts %v)", tc.cmd, got, tc.favorite, Understand(tc.cmd).Concepts)
+		}
+	}
+}

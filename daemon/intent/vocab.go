@@ -169,10 +169,10 @@ var rolePreps = setOf("from", "to", "into", "onto", "than", "until", "till", "be
 // quantifiers alone are never a slot value ("delete all notes").
 var quantifiers = setOf("all", "every", "everything", "each", "both", "any", "none", "nothing", "everyone", "anyone")
 
-// universals ask for all of something ("delete all notes",
-// "clear the whole list"): the quantifiers that cover every item, and the
-// adjectives that do.
-var universals = setOf("all", "every", "everything", "entire", "whole")
+// universals ask for all of something ("delete all notes", "clear the
+// whole list", "everyone's birthdays"): the quantifiers that cover every
+// item, and the adjectives that do.
+var universals = setOf("all", "every", "everything", "everyone", "everybody", "entire", "whole")
 
 // Universal reports whether s asks for all of something: a word of
 // universals among its words (letters only, any case).

@@ -33,6 +33,13 @@ func TestNamedValue(t *testing.T) {
 		{"a note called save it", "save it"},                           // one word of the name at least
 		{"text Sam saying call me and save it", "call me and save it"}, // a message keeps it
 		{"a note called rock and roll", "rock and roll"},
+		{"crop the sketch and save it as sketch2", "sketch2"}, // the "as" of a save
+		{"save a copy as moss", "moss"},
+		{"save as draft please", "draft"},
+		{"name it harbour", "harbour"},
+		{"call it dune", "dune"},
+		{"show it as a list", ""},   // "as" of no save
+		{"save it to the desk", ""}, // "to" of a save: where
 	} {
 		v, ok := NamedValue(tc.cmd)
 		if got := map[bool]string{true: v.Text, false: ""}[ok]; got != tc.want {

@@ -154,7 +154,8 @@ func valueKinds(s string) map[intent.Kind]bool {
 }
 
 // NamedValue returns the words after the command's last strong naming word
-// ("called", "named", "titled", "saying") that run to its end — the way a
+// ("called", "named", "titled", "saying", the "as" of a save: "save it as
+// …", the "it" of "name it …") that run to its end — the way a
 // spoken command, which has no quote marks, sets a name apart ("create a
 // note called shopping list"): Start and End are byte offsets in command.
 // ok is false when there is no such word, when nothing or more than
@@ -167,7 +168,7 @@ func NamedValue(command string) (intent.Value, bool) {
 		switch {
 		case t.Kind == intent.KindQuoted:
 			at = -1
-		case t.Kind == intent.KindWord && strongNameWords[strings.ToLower(t.Text)]:
+		case t.Kind == intent.KindWord && (strongNameWords[strings.ToLower(t.Text)] || savedAs(toks, i) || nameIt(toks, i)):
 			at = i
 		}
 	}
@@ -183,6 +184,39 @@ func NamedValue(command string) (intent.Value, bool) {
 		end = withoutClosingStep(command, start, end)      // "titled vet save it"
 	}
 	return intent.Value{Text: command[start:end], Kind: intent.KindWord, Start: start, End: end}, true
+}
+
+// savedAs reports whether toks[i] is the "as" of a save ("save as …",
+// "save it as …", "keep a copy as …"): what follows is the name it is
+// saved under.
+func savedAs(toks []intent.Token, i int) bool {
+	if strings.ToLower(toks[i].Text) != "as" {
+		return false
+	}
+	word := func(k int) string {
+		if k < 0 || toks[k].Kind != intent.KindWord {
+			return ""
+		}
+		return strings.ToLower(toks[k].Text)
+	}
+	k := i - 1
+	switch {
+	case word(k) == "copy" && word(k-1) == "a":
+		k -= 2
+	case objectPronouns[word(k)]:
+		k--
+	}
+	return saves(word(k))
+}
+
+// nameIt reports whether toks[i] is the pronoun of "name it …" or "call
+// it …": what follows is the name given.
+func nameIt(toks []intent.Token, i int) bool {
+	if i < 1 || toks[i].Kind != intent.KindWord || toks[i-1].Kind != intent.KindWord || !objectPronouns[strings.ToLower(toks[i].Text)] {
+		return false
+	}
+	w := strings.ToLower(toks[i-1].Text)
+	return w == "name" || w == "call" || w == "rename"
 }
 
 // saves reports whether w is a word of the vocabulary's "save" concept.

@@ -116,8 +116,8 @@ func commandWithoutValues(cmd string, u intent.Command) string {
 
 // commandValues returns the values of the command (u, the understanding
 // of cmd) in order, with the file names it writes without quote marks
-// (intent.FileNames) and, when names (the command creates, changes or
-// sends something), the name a naming word sets apart to the end of a
+// (intent.FileNames) and, when names (the command creates, changes, saves
+// or sends something), the name a naming word sets apart to the end of a
 // spoken command (daemon.NamedValue: "a note called shopping list", typed
 // as written like a quoted name) in place of the words Understand read
 // in them, and a proper name the command gives what it creates

@@ -371,7 +371,7 @@ func newRunStateIn(cmd, appLabel string, known func(term) bool) *runState {
 	for _, tm := range termsOf(appLabel) {
 		rs.appWords[tm] = true
 	}
-	u.Values = commandValues(cmd, u, rs.adds || rs.sends || slices.Contains(cmdTerms, "@edit"))
+	u.Values = commandValues(cmd, u, rs.adds || rs.sends || slices.Contains(cmdTerms, "@edit") || slices.Contains(cmdTerms, "@save"))
 	var query intent.Value // an unquoted search query (searchQuery)
 	var queryKind []term   // the words before it that say what it names
 	if rs.search && known != nil && !slices.ContainsFunc(u.Values, func(v intent.Value) bool { return v.Kind == intent.KindWord || v.Kind == intent.KindQuoted }) {

@@ -369,6 +369,13 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 				p.concepts = []cmem{{id: id, action: true}}
 			}
 			continue
+		case "out":
+			if takenOut(pts, i) && i+1 < len(pts) && pts[i+1].text == "of" {
+				// "take the photo out of my favourites": to remove, as
+				// "take it off" is
+				p.concepts = []cmem{{id: "off", action: true}}
+				continue
+			}
 		}
 		p.concepts = wordConcepts(p.text, p.stem)
 		if p.text == "like" && i > 0 && wouldWords[pts[i-1].text] {
@@ -438,6 +445,18 @@ var offObjects = setOf("the", "my", "this", "that", "these", "those", "your", "o
 func takenOff(pts []ptok, i int) bool {
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		if pts[k].text == "take" || pts[k].text == "get" {
+			return true
+		}
+	}
+	return false
+}
+
+// takenOut reports whether "take" comes up to five words before the "out"
+// at i, a sentence's object between them ("take the last sketch out of
+// my favourites").
+func takenOut(pts []ptok, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-5; k-- {
+		if pts[k].text == "take" {
 			return true
 		}
 	}

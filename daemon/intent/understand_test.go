@@ -86,6 +86,10 @@ func TestUnderstandPolarity(t *testing.T) {
 		{"switch off the wifi", "off"},
 		{"turn the wifi off the way it was", "off"},
 		{"lights off", "off"},
+		{"take the sketch out of my favourites", "off"},
+		{"take my last sketch out of the favourites", "off"},
+		{"get me out of here", ""},
+		{"print out the sketch", ""},
 	}
 	for _, tt := range tests {
 		c := Understand(tt.cmd)

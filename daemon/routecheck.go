@@ -230,8 +230,8 @@ func (r *run) walkRoute(ctx context.Context, p Planner, f *knowledge.Flow, sub s
 		}
 		rec, why := agrees(s, st, d, f.Steps[i], flowSaid(f), slots)
 		if why != "" {
-			if r, ok := onTheWay(p, s, st, f, i, &owed); ok {
-				rec, why = r, ""
+			if way, ok := onTheWay(p, s, st, f, i, &owed); ok {
+				rec, why = way, ""
 			}
 		}
 		if why != "" {

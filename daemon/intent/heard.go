@@ -225,10 +225,10 @@ func isNumber(t Token) bool {
 	return ok && t.Kind == KindWord
 }
 
-// repairAt returns where the first self-repair marker of words from index
-// from on begins
-// and how many words it has, or -1: a marker of repairMarkers (a quoted
-// text is ""), or a bare "no" between two numbers (number: by index).
+// repairAt returns where the first self-repair marker of words at index
+// from or after begins and how many words it has, or -1: a marker of
+// repairMarkers (a quoted text is ""), or a bare "no" between two numbers
+// (number: by index).
 func repairAt(words []string, from int, number func(int) bool) (int, int) {
 	for i := from; i < len(words); i++ {
 		for _, m := range repairMarkers {

@@ -61,8 +61,9 @@ type Command struct {
 //     them ("turn the wifi on"), or when only "please", "now" and the like
 //     follow them ("dark mode on"); "off" is, unless it opens a noun
 //     phrase with no such verb, nor "take" or "get", before it ("wipe
-//     everything off my calendar": what something is cleared from). "up"/"down" after such
-//     a verb are increase/decrease. Otherwise "on" is a preposition ("on
+//     everything off my calendar": what something is cleared from), and
+//     so is the "out" of "take … out of". "up"/"down" after such a verb
+//     are increase/decrease. Otherwise "on" is a preposition ("on
 //     monday").
 //   - The words of a vocabulary phrase after its first word are
 //     stopwords for an action phrase ("to" of "go to") and plain content
@@ -370,7 +371,7 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 			}
 			continue
 		case "out":
-			if takenOut(pts, i) && i+1 < len(pts) && pts[i+1].text == "of" {
+			if verbBefore(pts, i, 5, "take") && i+1 < len(pts) && pts[i+1].text == "of" {
 				// "take the photo out of my favourites": to remove, as
 				// "take it off" is
 				p.concepts = []cmem{{id: "off", action: true}}
@@ -440,23 +441,14 @@ var wouldWords = setOf("i'd", "we'd", "would")
 // (what something is taken from): determiners and possessives.
 var offObjects = setOf("the", "my", "this", "that", "these", "those", "your", "our", "his", "her", "their", "a", "an", "all", "every")
 
-// takenOff reports whether "take" or "get" comes up to three words before
-// the "off" at i: removing ("take it off the list").
-func takenOff(pts []ptok, i int) bool {
-	for k := i - 1; k >= 0 && k >= i-3; k-- {
-		if pts[k].text == "take" || pts[k].text == "get" {
-			return true
-		}
-	}
-	return false
-}
-
-// takenOut reports whether "take" comes up to five words before the "out"
-// at i, a sentence's object between them ("take the last sketch out of
-// my favourites").
-func takenOut(pts []ptok, i int) bool {
-	for k := i - 1; k >= 0 && k >= i-5; k-- {
-		if pts[k].text == "take" {
+// verbBefore reports whether one of verbs comes up to within words
+// before the word at i: "take" or "get" three before an "off" is to
+// remove ("take it off the list"), "take" five before an "out of" too,
+// a sentence's object between them ("take the last sketch out of my
+// favourites").
+func verbBefore(pts []ptok, i, within int, verbs ...string) bool {
+	for k := i - 1; k >= 0 && k >= i-within; k-- {
+		if slices.Contains(verbs, pts[k].text) {
 			return true
 		}
 	}
@@ -481,7 +473,7 @@ func particle(pts []ptok, i int) string {
 	}
 	switch t {
 	case "off":
-		if !verb && !takenOff(pts, i) && i+1 < len(pts) && pts[i+1].slot == "" && offObjects[pts[i+1].text] {
+		if !verb && !verbBefore(pts, i, 3, "take", "get") && i+1 < len(pts) && pts[i+1].slot == "" && offObjects[pts[i+1].text] {
 			// a preposition: what something is wiped or cleared from
 			// ("wipe everything off my calendar"); "take" or "get" with
 			// it is to remove ("take Dora off my favourites")

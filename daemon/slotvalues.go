@@ -123,10 +123,8 @@ func endsCommand(command, value string) (string, bool) {
 // "named", nameWords) or a colon and runs to the command's end. Without
 // such marks, which words are the value is the matcher's guess.
 func setApart(command, value string) bool {
-	for _, t := range intent.Tokenize(command) {
-		if t.Kind == intent.KindQuoted && strings.EqualFold(strings.TrimSpace(t.Text), strings.TrimSpace(value)) {
-			return true
-		}
+	if quotedWhole(command, value) {
+		return true
 	}
 	before, ok := endsCommand(command, value)
 	return ok && namedAfter(before)

@@ -16,13 +16,15 @@ import (
 // chirper app to medium"; a word of the vocabulary too), when it is no
 // place of the app in front: its first word is no word of the app's
 // label, of the element labels of the app's UI graph, of the app's flows
-// (texts) or of the values the candidate's slots take, no word of the
+// (texts, their slots' names aside) or of the values the candidate's slots take, no word of the
 // vocabulary, and no number. "send Morning to Ada on Chirper" is no
 // command for the messaging app in front, whose flow would send it by
 // text message, nor is "… in Zing notes" one for the notes app in front;
 // a wrong replay is worse than none. A name the app or the vocabulary
 // knows first ("… in the phone app" for a dialer, "in settings", "in 24h
-// view", "in one view") may be the app's own, and stays a place of it.
+// view", "in one view") may be the app's own, and stays a place of it; so
+// does one word said bare that the model's vocabulary knows ("… on top";
+// intent.BarePlace), while "… on whatsapp" or "… on Telegram" is a place.
 func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]string) (string, bool) {
 	name, ok := intent.PlaceNamed(r.res.Command)
 	called := false // named an app in so many words, anywhere: "… in the chirper app …"
@@ -33,6 +35,13 @@ func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]s
 	if !ok {
 		return "", false
 	}
+	if w, bare := intent.BarePlace(r.res.Command); bare && !called {
+		// "… so z is on top", "… from scratch": a word any dictionary
+		// knows, said bare, is how the command ends, not where it runs
+		if lex, ok := r.cfg.Embedder.(interface{ KnowsWord(string) bool }); ok && lex.KnowsWord(w) {
+			return "", false
+		}
+	}
 	first := intent.Stem(name[0])
 	if _, number := intent.NumberWord(name[0]); number || !called && len(intent.Concepts(name[0])) > 0 || strings.ContainsAny(name[0], "0123456789") {
 		return "", false // "… in settings", "… in 24h format", "… in one view"
@@ -40,7 +49,10 @@ func (r *run) otherPlace(ctx context.Context, texts []string, slots map[string]s
 	says := func(text string) bool {
 		return slices.ContainsFunc(choiceWords(text), func(w string) bool { return intent.Stem(w) == first })
 	}
-	if says(r.appLabel) || slices.ContainsFunc(texts, says) || slices.ContainsFunc(slices.Collect(maps.Values(slots)), says) {
+	// a flow's texts say it in their words, not in the names of their
+	// slots: "{thread_type_message}" names no place
+	saysInWords := func(text string) bool { return says(reSlotRef.ReplaceAllString(text, " ")) }
+	if says(r.appLabel) || slices.ContainsFunc(texts, saysInWords) || slices.ContainsFunc(slices.Collect(maps.Values(slots)), says) {
 		return "", false
 	}
 	// the app's UI graph last: read from the store once per run

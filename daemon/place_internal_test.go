@@ -20,12 +20,13 @@ func TestOtherPlace(t *testing.T) {
 		{"turn on dark mode on Chirper", nil, nil, "chirper"},
 		{"turn on dark mode in the Chirper app", nil, nil, "chirper"},
 		{"turn on dark mode using Zorblat Vexo", nil, nil, "zorblat vexo"},
-		{"turn on dark mode in appearance", nil, nil, ""},                                 // a label of the app's UI graph
-		{"turn on dark mode in settings", nil, nil, ""},                                   // a word of the vocabulary
-		{"turn on dark mode in the quillnote app", nil, nil, ""},                          // the app's own label
-		{"turn on dark mode on Chirper", []string{"mirror my notes on chirper"}, nil, ""}, // a flow says it
-		{"send a note to Ada in Lisbon", nil, map[string]string{"city": "Lisbon"}, ""},    // a value of the flow's
-		{"turn on dark mode in zorblat appearance", nil, nil, "zorblat appearance"},       // another maker's
+		{"turn on dark mode in appearance", nil, nil, ""},                                                         // a label of the app's UI graph
+		{"turn on dark mode in settings", nil, nil, ""},                                                           // a word of the vocabulary
+		{"turn on dark mode in the quillnote app", nil, nil, ""},                                                  // the app's own label
+		{"turn on dark mode on Chirper", []string{"mirror my notes on chirper"}, nil, ""},                         // a flow says it
+		{"set the font in the chirper app to large", []string{"post {text} to {chirper_thread}"}, nil, "chirper"}, // a slot's name says nothing
+		{"send a note to Ada in Lisbon", nil, map[string]string{"city": "Lisbon"}, ""},                            // a value of the flow's
+		{"turn on dark mode in zorblat appearance", nil, nil, "zorblat appearance"},                               // another maker's
 		{"turn on dark mode in appearance zorblat", nil, nil, ""},
 		{"turn on dark mode in 24h view", nil, nil, ""},
 		{"turn on dark mode in one zorblat", nil, nil, ""},
@@ -37,6 +38,28 @@ func TestOtherPlace(t *testing.T) {
 		r := &run{e: &Engine{}, appLabel: "Quillnote", res: &Result{Command: tc.command},
 			graph: &knowledge.Graph{Elements: []knowledge.Element{{Label: "Appearance"}, {Label: "Dark mode"}}}}
 		if got, _ := r.otherPlace(context.Background(), tc.texts, tc.slots); got != tc.want {
+			t.Errorf("%q: other place %q, want %q", tc.command, got, tc.want)
+		}
+	}
+}
+
+// TestOtherPlaceBare: one word said bare after the preposition that the
+// model's vocabulary knows ends the command ("… on top"); one it does
+// not know, one written with its capital, or one called an app is a
+// place.
+func TestOtherPlaceBare(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{"sort the notes by title so z is on top", ""},
+		{"wipe my notes, I start from scratch", ""},
+		{"turn on dark mode on chirper", "chirper"},
+		{"turn on dark mode on Telegram", "telegram"},
+		{"turn on dark mode on the telegram", "telegram"},
+		{"set the font in the telegram app to large", "telegram"},
+	} {
+		r := &run{e: &Engine{}, appLabel: "Quillnote", res: &Result{Command: tc.command},
+			cfg:   Config{Embedder: lexicon{"top": true, "scratch": true, "telegram": true}},
+			graph: &knowledge.Graph{Elements: []knowledge.Element{{Label: "Appearance"}}}}
+		if got, _ := r.otherPlace(context.Background(), nil, nil); got != tc.want {
 			t.Errorf("%q: other place %q, want %q", tc.command, got, tc.want)
 		}
 	}

@@ -1,5 +1,7 @@
 package intent
 
+import "strings"
+
 // A closing place phrase names where the command is to be carried out:
 // "send hi to Ada on Chirper", "open the last photo in the Snaps app".
 // When that place is no app the command runs in, a flow of the app in
@@ -38,6 +40,26 @@ func WithoutPoliteEnd(text string, start, end int) int {
 // a place, and stop words are none. Two words at least come before the
 // preposition ("turn on dark mode" is no place).
 func PlaceNamed(text string) (name []string, ok bool) {
+	name, _, ok = placeNamed(text)
+	return name, ok
+}
+
+// BarePlace reports whether the place phrase closing text (PlaceNamed) is
+// one word written in lower case right after its preposition — no
+// determiner, no "app": "… so z is on top", "… from scratch", "… on
+// whatsapp". Such a word is a name only when no dictionary knows it (the
+// engine's otherPlace asks the model's vocabulary).
+func BarePlace(text string) (word string, ok bool) {
+	name, bare, ok := placeNamed(text)
+	if !ok || !bare || len(name) != 1 {
+		return "", false
+	}
+	return name[0], true
+}
+
+// placeNamed is PlaceNamed, with whether the name is bare: one word as
+// written in lower case, straight after the preposition, no "app" after.
+func placeNamed(text string) (name []string, bare, ok bool) {
 	toks := Tokenize(text)
 	for len(toks) > 0 && toks[len(toks)-1].Kind == KindWord && (politeFiller[toks[len(toks)-1].Text] || toks[len(toks)-1].Text == "now") {
 		toks = toks[:len(toks)-1]
@@ -50,12 +72,13 @@ func PlaceNamed(text string) (name []string, ok bool) {
 	if !ok {
 		// a verb and what it acts on come first: "turn on dark mode"
 		// opens with a verb's particle, no place
-		return nil, false
+		return nil, false, false
 	}
 	for _, t := range toks[start:end] {
 		name = append(name, t.Text)
 	}
-	return name, true
+	bare = end == len(toks) && end-start == 1 && placePreps[toks[start-1].Text] && toks[start].Orig == strings.ToLower(toks[start].Orig)
+	return name, bare, true
 }
 
 // AppNamedWithin returns the name of an app a place phrase names

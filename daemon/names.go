@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"maps"
 	"strings"
 	"unicode"
 
@@ -123,6 +124,42 @@ func asWritten(slots map[string]string, command string) map[string]string {
 		if i := strings.Index(lc, strings.ToLower(v)); i >= 0 && len(v) > 0 && len(lc) == len(command) {
 			out[k] = command[i : i+len(v)]
 		}
+	}
+	return out
+}
+
+// withoutPossessive returns slots with the "'s" taken off each value that
+// is one word owning the word after it in command ("search for bob's
+// contact info" names "bob"), of a slot learned as one word without one:
+// the owner names the contact, not the contact's card. A value closing
+// the command ("open the notes of alice's") or learned with its "'s"
+// stays as said.
+func withoutPossessive(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
+	var out map[string]string
+	for _, sl := range f.Slots {
+		v, ok := slots[sl.Name]
+		base := intent.Unpossessive(v)
+		if !ok || base == v || base == "" || strings.ContainsAny(v, " \t") || len(strings.Fields(sl.Example)) != 1 || intent.Unpossessive(sl.Example) != sl.Example {
+			continue
+		}
+		toks := intent.Tokenize(command)
+		owns := false
+		for i, t := range toks {
+			if strings.EqualFold(t.Orig, v) && i+1 < len(toks) && toks[i+1].Kind == intent.KindWord && !intent.IsStopword(toks[i+1].Text) {
+				owns = true
+				break
+			}
+		}
+		if !owns {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(slots)
+		}
+		out[sl.Name] = base
+	}
+	if out == nil {
+		return slots
 	}
 	return out
 }

@@ -64,3 +64,26 @@ func TestWithoutPoliteEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutPossessive: a one-word name owning the word after it is
+// typed without its "'s"; a value closing the command, of a longer slot
+// or learned with its "'s" stays as said.
+func TestWithoutPossessive(t *testing.T) {
+	f := &knowledge.Flow{Slots: []knowledge.Slot{{Name: "name", Example: "Ada"}, {Name: "body", Example: "see you at the dock"}, {Name: "shop", Example: "Joe's"}}}
+	for _, tt := range []struct {
+		cmd      string
+		in, want map[string]string
+	}{
+		{"find theo's number", map[string]string{"name": "theo's"}, map[string]string{"name": "theo"}},
+		{"find Theo’s card", map[string]string{"name": "Theo’s"}, map[string]string{"name": "Theo"}},
+		{"open the last note of theo's", map[string]string{"name": "theo's"}, map[string]string{"name": "theo's"}},
+		{"find theo's and call", map[string]string{"name": "theo's"}, map[string]string{"name": "theo's"}},
+		{"text mia saying theo's here", map[string]string{"body": "theo's"}, map[string]string{"body": "theo's"}},
+		{"find mel's diner", map[string]string{"shop": "mel's"}, map[string]string{"shop": "mel's"}},
+		{"find theo number", map[string]string{"name": "theo"}, map[string]string{"name": "theo"}},
+	} {
+		if got := withoutPossessive(f, tt.cmd, tt.in); !maps.Equal(got, tt.want) {
+			t.Errorf("%q: %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}

@@ -55,12 +55,14 @@ func otherRow(s *screen.Snapshot, st *PlanState, step knowledge.Step, el *screen
 }
 
 // valueIn reports whether name is a value of text (intent.Understand: a
-// name, a quoted text, a number, a file name), word for word: "Ezra" of
+// name, a quoted text, a number; or a file name, intent.FileNames, written
+// in lower case too: "test1.m4a"), word for word: "Ezra" of
 // "mark the thread with Ezra as unread", not "inbox" of "open the inbox page"
 // — a tab or a setting is no value, and another of them is another
 // command, not the same one with another value.
 func valueIn(text, name string) bool {
-	return slices.Contains(intent.Names(text), intent.NameKey(name))
+	key := intent.NameKey(name)
+	return slices.Contains(intent.Names(text), key) || slices.ContainsFunc(intent.FileNames(text), func(v intent.Value) bool { return intent.NameKey(v.Text) == key })
 }
 
 // unnamedRow returns the name of a list row flow f taps that is a value

@@ -307,6 +307,7 @@ func TestUnnamedRow(t *testing.T) {
 	}
 	thread := &knowledge.Flow{Commands: []string{"mark the thread with Ezra as unread"}, Steps: []knowledge.Step{row("Ezra · See you · 12.04"), {Action: device.Tap, Target: screen.Descriptor{Class: "android.widget.TextView", Text: "Flag as unread"}}}}
 	folder := &knowledge.Flow{Commands: []string{"create a folder named 'pets' in the 'Scans' folder, path 'Internal/Scans/'"}, Steps: []knowledge.Step{row("Scans · 3 items")}}
+	memo := &knowledge.Flow{Commands: []string{"go to recent files and play memo4.ogg"}, Steps: []knowledge.Step{row("memo4.ogg · 120 kB")}}
 	for _, tc := range []struct {
 		f       *knowledge.Flow
 		command string
@@ -316,6 +317,8 @@ func TestUnnamedRow(t *testing.T) {
 		{thread, "mark Ezra's thread as unread", ""},
 		{folder, "create a folder named 'toys' in Scans", ""},
 		{folder, "create a folder named 'toys'", "Scans"},
+		{memo, "play the recent file", "memo4.ogg"}, // a file name in lower case is a value too
+		{memo, "play memo4.ogg", ""},
 	} {
 		if got, ok := unnamedRow(tc.f, tc.command); got != tc.want || ok != (tc.want != "") {
 			t.Errorf("%q: unnamedRow = %q %v, want %q", tc.command, got, ok, tc.want)

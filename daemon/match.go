@@ -424,7 +424,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 			r.picks = picks
 		}
 	}
-	top.Slots = withoutPossessive(f, r.res.Command, withoutPoliteEnds(f, r.res.Command, top.Slots)) // "rename it to beach pls", "bob's contact info"
+	top.Slots = tidySlots(f, r.res.Command, top.Slots) // "rename it to beach pls", "bob's contact info", "555 123 4567"
 	fm.Replay, fm.Slots = true, top.Slots
 	r.emit(event.FlowMatched, fm)
 	r.slots = top.Slots

@@ -87,3 +87,25 @@ func TestWithoutPossessive(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitsAsLearned: a number said in groups goes into a slot learned
+// as one run of digits as one run; a slot learned otherwise, or a value
+// with words or double separators, stays as said.
+func TestDigitsAsLearned(t *testing.T) {
+	f := &knowledge.Flow{Slots: []knowledge.Slot{{Name: "phone", Example: "4155550100"}, {Name: "intl", Example: "+4930123456"}, {Name: "code", Example: "12-34"}}}
+	for _, tt := range []struct {
+		in, want map[string]string
+	}{
+		{map[string]string{"phone": "555 123 4567"}, map[string]string{"phone": "5551234567"}},
+		{map[string]string{"phone": "07700-900123"}, map[string]string{"phone": "07700900123"}},
+		{map[string]string{"intl": "+44 7700 900123"}, map[string]string{"intl": "+447700900123"}},
+		{map[string]string{"phone": "5551234567"}, map[string]string{"phone": "5551234567"}},
+		{map[string]string{"phone": "555  123"}, map[string]string{"phone": "555  123"}},
+		{map[string]string{"phone": "555 ext 12"}, map[string]string{"phone": "555 ext 12"}},
+		{map[string]string{"code": "55 12"}, map[string]string{"code": "55 12"}},
+	} {
+		if got := digitsAsLearned(f, tt.in); !maps.Equal(got, tt.want) {
+			t.Errorf("%v: %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

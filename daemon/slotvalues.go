@@ -478,3 +478,43 @@ func withoutPoliteEnds(f *knowledge.Flow, command string, slots map[string]strin
 	}
 	return out
 }
+
+// tidySlots returns slots as the flow's fields take them: closing polite
+// words off a name (withoutPoliteEnds), a possessive off a name owning
+// the next word (withoutPossessive), a number said in groups written as
+// the flow learned it (digitsAsLearned).
+func tidySlots(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
+	return digitsAsLearned(f, withoutPossessive(f, command, withoutPoliteEnds(f, command, slots)))
+}
+
+// digitsAsLearned returns slots with each value that is a number said in
+// groups ("555 123 4567", "07700-900123") written as one run of digits
+// when the slot was learned as one (its example all digits, a leading
+// "+" aside): a phone number dictated or typed in groups goes into the
+// field the way the owner's own entry did. A value with anything but
+// digits and single spaces, dashes or dots between them stays as said.
+func digitsAsLearned(f *knowledge.Flow, slots map[string]string) map[string]string {
+	var out map[string]string
+	for _, sl := range f.Slots {
+		v, ok := slots[sl.Name]
+		if !ok || !allDigits(strings.TrimPrefix(sl.Example, "+")) {
+			continue
+		}
+		groups := strings.FieldsFunc(strings.TrimPrefix(v, "+"), func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
+		joined := strings.Join(groups, "")
+		if len(groups) < 2 || !allDigits(joined) || len(joined) != len(strings.TrimPrefix(v, "+"))-(len(groups)-1) {
+			continue
+		}
+		if strings.HasPrefix(v, "+") {
+			joined = "+" + joined
+		}
+		if out == nil {
+			out = maps.Clone(slots)
+		}
+		out[sl.Name] = joined
+	}
+	if out == nil {
+		return slots
+	}
+	return out
+}

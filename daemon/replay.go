@@ -211,6 +211,15 @@ func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 		return a, nil, false
 	}
 	el := &elems[idx]
+	if r.res != nil {
+		if name, ok := promisedRow(r.flow, r.res.Command, step); ok {
+			// the row the flow's words and the command name, a row of the
+			// same list as the one its recording tapped by a slip
+			if i := namedRow(s, elems, step, name); i >= 0 && slices.Contains(peers(s, el), elems[i].Label) {
+				el = &elems[i]
+			}
+		}
+	}
 	value, choose, given := "", false, false
 	if name, ok := knowledge.SlotRef(step.Text); ok && step.Action == device.Tap {
 		// a choice slot: the option of the group that the value names

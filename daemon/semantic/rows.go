@@ -29,19 +29,7 @@ func RowNames(f *knowledge.Flow) map[int]string {
 	if f == nil {
 		return nil
 	}
-	var names []string
-	for _, v := range intent.Understand(f.Intent).Values {
-		if v.Kind == intent.KindWord || v.Kind == intent.KindQuoted {
-			names = append(names, possessive.ReplaceAllString(v.Text, ""))
-		}
-	}
-	for _, w := range strings.Fields(f.Intent) {
-		// a name of letters and digits ("track7.ogg", "scan2"): a file's or
-		// an item's, as the recorded rows show them
-		if w = strings.Trim(w, `'".,;:!?()`); hasDigit(w) && strings.ContainsFunc(w, unicode.IsLetter) {
-			names = append(names, w)
-		}
-	}
+	names := IntentNames(f.Intent)
 	if len(names) == 0 {
 		return nil
 	}
@@ -63,6 +51,25 @@ func RowNames(f *knowledge.Flow) map[int]string {
 		}
 	}
 	return out
+}
+
+// IntentNames returns the names an intent says as values, as a list row
+// would show them: proper nouns and quoted texts (a possessive "'s"
+// aside), and words of letters and digits ("track7.ogg", "scan2": a
+// file's or an item's name).
+func IntentNames(text string) []string {
+	var names []string
+	for _, v := range intent.Understand(text).Values {
+		if v.Kind == intent.KindWord || v.Kind == intent.KindQuoted {
+			names = append(names, possessive.ReplaceAllString(v.Text, ""))
+		}
+	}
+	for _, w := range strings.Fields(text) {
+		if w = strings.Trim(w, `'".,;:!?()`); hasDigit(w) && strings.ContainsFunc(w, unicode.IsLetter) {
+			names = append(names, w)
+		}
+	}
+	return names
 }
 
 // possessive is the "'s" of a name ("Dora's"), no part of it.

@@ -89,6 +89,7 @@ func TestSwitchScopeAndExtraVetoes(t *testing.T) {
 		{ID: 2, Package: "p", Intent: "disable showing the archive tab"},
 		{ID: 3, Package: "p", Intent: "delete the last download"},
 		{ID: 4, Package: "p", Intent: "record a voice memo"},
+		{ID: 5, Package: "p", Intent: "temporarily show archived threads"},
 	})
 	for _, tt := range []struct {
 		cmd  string
@@ -103,6 +104,8 @@ func TestSwitchScopeAndExtraVetoes(t *testing.T) {
 		{"delete the last download", 3, ""},
 		{"capture a voice memo in the car", 4, VetoExtra},
 		{"capture a voice memo", 4, ""},
+		{"always show archived threads", 5, VetoOpposite}, // how long it holds
+		{"show the archived threads temporarily", 5, ""},
 	} {
 		c := m.Score(tt.cmd, []int64{tt.flow})
 		if len(c) != 1 {

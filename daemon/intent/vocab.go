@@ -100,6 +100,10 @@ var conceptDefs = []conceptDef{
 	{"smallest", false, []string{"smallest"}, nil},
 	{"landscape", false, []string{"landscape"}, nil},
 	{"portrait", false, []string{"portrait"}, nil},
+	// how long a setting holds: "always show hidden files" is not
+	// "temporarily show hidden files"
+	{"always", false, []string{"always", "permanently", "forever"}, nil},
+	{"temporarily", false, []string{"temporarily", "temporary", "for now"}, nil},
 }
 
 // opposites are concept pairs that contradict each other. polar pairs
@@ -134,6 +138,7 @@ var opposites = []struct {
 	{"first", "last", false},
 	{"largest", "smallest", false},
 	{"landscape", "portrait", false},
+	{"always", "temporarily", false},
 }
 
 // slotEdge words never begin or end a slot value taken from plain words.

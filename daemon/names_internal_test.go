@@ -92,7 +92,7 @@ func TestWithoutPossessive(t *testing.T) {
 // as one run of digits as one run; a slot learned otherwise, or a value
 // with words or double separators, stays as said.
 func TestDigitsAsLearned(t *testing.T) {
-	f := &knowledge.Flow{Slots: []knowledge.Slot{{Name: "phone", Example: "4155550100"}, {Name: "intl", Example: "+4930123456"}, {Name: "code", Example: "12-34"}}}
+	f := &knowledge.Flow{Intent: "add {phone} as a contact", Slots: []knowledge.Slot{{Name: "phone", Example: "4155550100"}, {Name: "intl", Example: "+4930123456"}, {Name: "code", Example: "12-34"}}}
 	for _, tt := range []struct {
 		in, want map[string]string
 	}{
@@ -104,8 +104,19 @@ func TestDigitsAsLearned(t *testing.T) {
 		{map[string]string{"phone": "555 ext 12"}, map[string]string{"phone": "555 ext 12"}},
 		{map[string]string{"code": "55 12"}, map[string]string{"code": "55 12"}},
 	} {
-		if got := digitsAsLearned(f, tt.in); !maps.Equal(got, tt.want) {
+		if got := digitsAsLearned(f, "add it", tt.in); !maps.Equal(got, tt.want) {
 			t.Errorf("%v: %v, want %v", tt.in, got, tt.want)
 		}
+	}
+	// a text said, not a number given: as said
+	for _, cmd := range []string{"new note with the text 555 0100", "add a note saying 555 0100", "note '555 0100'"} {
+		in := map[string]string{"phone": "555 0100"}
+		if got := digitsAsLearned(f, cmd, in); !maps.Equal(got, in) {
+			t.Errorf("%q: %v, want it as said", cmd, got)
+		}
+	}
+	memo := &knowledge.Flow{Intent: "write a memo that says {body}", Slots: []knowledge.Slot{{Name: "body", Example: "1234"}}}
+	if got := digitsAsLearned(memo, "write a memo 12 34", map[string]string{"body": "12 34"}); got["body"] != "12 34" {
+		t.Errorf("a slot after a saying word: %v, want it as said", got)
 	}
 }

@@ -484,7 +484,7 @@ func withoutPoliteEnds(f *knowledge.Flow, command string, slots map[string]strin
 // the next word (withoutPossessive), a number said in groups written as
 // the flow learned it (digitsAsLearned).
 func tidySlots(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
-	return digitsAsLearned(f, withoutPossessive(f, command, withoutPoliteEnds(f, command, slots)))
+	return digitsAsLearned(f, command, withoutPossessive(f, command, withoutPoliteEnds(f, command, slots)))
 }
 
 // digitsAsLearned returns slots with each value that is a number said in
@@ -492,12 +492,13 @@ func tidySlots(f *knowledge.Flow, command string, slots map[string]string) map[s
 // when the slot was learned as one (its example all digits, a leading
 // "+" aside): a phone number dictated or typed in groups goes into the
 // field the way the owner's own entry did. A value with anything but
-// digits and single spaces, dashes or dots between them stays as said.
-func digitsAsLearned(f *knowledge.Flow, slots map[string]string) map[string]string {
+// digits and single spaces, dashes or dots between them stays as said,
+// and so does a text said (saidText: "a note with the text 555 0100").
+func digitsAsLearned(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
 	var out map[string]string
 	for _, sl := range f.Slots {
 		v, ok := slots[sl.Name]
-		if !ok || !allDigits(strings.TrimPrefix(sl.Example, "+")) {
+		if !ok || !allDigits(strings.TrimPrefix(sl.Example, "+")) || saidText(f, sl.Name, command, v) {
 			continue
 		}
 		groups := strings.FieldsFunc(strings.TrimPrefix(v, "+"), func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
@@ -517,4 +518,21 @@ func digitsAsLearned(f *knowledge.Flow, slots map[string]string) map[string]stri
 		return slots
 	}
 	return out
+}
+
+// saidText reports whether value, of the slot called name, is a text the
+// command says rather than a name or number it gives: quoted whole, after
+// a saying word in the command ("with the text 555 0100", "saying …"), or
+// in a slot that follows one in the flow's intent (saysSlot).
+func saidText(f *knowledge.Flow, name, command, value string) bool {
+	if quotedWhole(command, value) || saysSlot(f, name) {
+		return true
+	}
+	lower := strings.ToLower(command)
+	at := strings.Index(lower, strings.ToLower(value))
+	if at < 0 {
+		return false
+	}
+	ws := strings.Fields(lower[:at])
+	return len(ws) > 0 && sayingWords[strings.Trim(ws[len(ws)-1], ".,:;!?'\"")]
 }

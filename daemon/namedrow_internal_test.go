@@ -16,19 +16,7 @@ import (
 // opens taps a row with that name wherever the list puts it, and no other
 // row when none has it, however alike their labels ("Trip ideas 2").
 func TestNamedRowIsThatRow(t *testing.T) {
-	learned, err := demo.Snapshot("home", demo.Variant{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var target screen.Descriptor
-	for _, e := range screen.Elements(learned) {
-		if e.Label == "Trip ideas" {
-			target = screen.Describe(learned, e.NodeID)
-		}
-	}
-	if !target.InList {
-		t.Fatalf("the demo's row is no list row: %+v", target)
-	}
+	_, target := demoRow(t, "Trip ideas")
 	f := &knowledge.Flow{Intent: `open the note "Trip ideas"`, Package: demo.Package,
 		Steps: []knowledge.Step{{Action: device.Tap, Target: target, Screen: "other"}}}
 	for _, tt := range []struct {
@@ -53,6 +41,26 @@ func TestNamedRowIsThatRow(t *testing.T) {
 			t.Errorf("notes %q: tapped %q, want %q", tt.notes, got, tt.want)
 		}
 	}
+}
+
+// demoRow returns the demo phone's home screen and the descriptor of its
+// list row labelled label; the test fails when there is no such row.
+func demoRow(t *testing.T, label string) (*screen.Snapshot, screen.Descriptor) {
+	t.Helper()
+	s, err := demo.Snapshot("home", demo.Variant{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target screen.Descriptor
+	for _, e := range screen.Elements(s) {
+		if e.Label == label {
+			target = screen.Describe(s, e.NodeID)
+		}
+	}
+	if !target.InList {
+		t.Fatalf("the demo's row %q is no list row: %+v", label, target)
+	}
+	return s, target
 }
 
 // threadList is a list of conversation rows, each a clickable row of

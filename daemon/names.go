@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"maps"
 	"strings"
 	"unicode"
 
@@ -135,31 +134,17 @@ func asWritten(slots map[string]string, command string) map[string]string {
 // the command ("open the notes of alice's") or learned with its "'s"
 // stays as said.
 func withoutPossessive(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
-	var out map[string]string
-	for _, sl := range f.Slots {
-		v, ok := slots[sl.Name]
+	return reslot(f, slots, func(sl knowledge.Slot, v string) (string, bool) {
 		base := intent.Unpossessive(v)
-		if !ok || base == v || base == "" || strings.ContainsAny(v, " \t") || len(strings.Fields(sl.Example)) != 1 || intent.Unpossessive(sl.Example) != sl.Example {
-			continue
+		if base == v || base == "" || strings.ContainsAny(v, " \t") || len(strings.Fields(sl.Example)) != 1 || intent.Unpossessive(sl.Example) != sl.Example {
+			return "", false
 		}
 		toks := intent.Tokenize(command)
-		owns := false
 		for i, t := range toks {
 			if strings.EqualFold(t.Orig, v) && i+1 < len(toks) && toks[i+1].Kind == intent.KindWord && !intent.IsStopword(toks[i+1].Text) {
-				owns = true
-				break
+				return base, true // owns the word after it
 			}
 		}
-		if !owns {
-			continue
-		}
-		if out == nil {
-			out = maps.Clone(slots)
-		}
-		out[sl.Name] = base
-	}
-	if out == nil {
-		return slots
-	}
-	return out
+		return "", false
+	})
 }

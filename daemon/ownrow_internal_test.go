@@ -49,19 +49,7 @@ func TestPromisedRow(t *testing.T) {
 // command names it and it is a row of the same list; the recorded row
 // when the command does not name it.
 func TestPromisedRowTapped(t *testing.T) {
-	learned, err := demo.Snapshot("home", demo.Variant{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var target screen.Descriptor
-	for _, e := range screen.Elements(learned) {
-		if e.Label == "Shopping list" {
-			target = screen.Describe(learned, e.NodeID)
-		}
-	}
-	if !target.InList {
-		t.Fatalf("the demo's row is no list row: %+v", target)
-	}
+	learned, target := demoRow(t, "Shopping list")
 	f := &knowledge.Flow{Intent: `open the note "Trip ideas"`, Package: demo.Package,
 		Steps: []knowledge.Step{{Action: device.Tap, Target: target, Screen: "home"}}}
 	for _, tt := range []struct{ command, want string }{

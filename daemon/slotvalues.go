@@ -458,20 +458,34 @@ func trailsOption(value, label string) bool {
 // the command sets the value apart as a message after "saying". A
 // message's own "thanks" is the owner's text.
 func withoutPoliteEnds(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
+	return reslot(f, slots, func(sl knowledge.Slot, v string) (string, bool) {
+		if len(strings.Fields(sl.Example)) > 2 || saidAsMessage(command, v) {
+			return "", false
+		}
+		end := intent.WithoutPoliteEnd(v, 0, len(v))
+		return strings.TrimSpace(v[:end]), end != len(v)
+	})
+}
+
+// reslot returns slots with fix applied to the value each of f's slots
+// has in slots: fix returns the new value and whether it is one; slots
+// itself when fix changed none, a copy otherwise (slots is never
+// written).
+func reslot(f *knowledge.Flow, slots map[string]string, fix func(sl knowledge.Slot, v string) (string, bool)) map[string]string {
 	var out map[string]string
 	for _, sl := range f.Slots {
 		v, ok := slots[sl.Name]
-		if !ok || len(strings.Fields(sl.Example)) > 2 || saidAsMessage(command, v) {
+		if !ok {
 			continue
 		}
-		end := intent.WithoutPoliteEnd(v, 0, len(v))
-		if end == len(v) {
+		nv, changed := fix(sl, v)
+		if !changed {
 			continue
 		}
 		if out == nil {
 			out = maps.Clone(slots)
 		}
-		out[sl.Name] = strings.TrimSpace(v[:end])
+		out[sl.Name] = nv
 	}
 	if out == nil {
 		return slots
@@ -495,29 +509,20 @@ func tidySlots(f *knowledge.Flow, command string, slots map[string]string) map[s
 // digits and single spaces, dashes or dots between them stays as said,
 // and so does a text said (saidText: "a note with the text 555 0100").
 func digitsAsLearned(f *knowledge.Flow, command string, slots map[string]string) map[string]string {
-	var out map[string]string
-	for _, sl := range f.Slots {
-		v, ok := slots[sl.Name]
-		if !ok || !allDigits(strings.TrimPrefix(sl.Example, "+")) || saidText(f, sl.Name, command, v) {
-			continue
+	return reslot(f, slots, func(sl knowledge.Slot, v string) (string, bool) {
+		if !allDigits(strings.TrimPrefix(sl.Example, "+")) || saidText(f, sl.Name, command, v) {
+			return "", false
 		}
 		groups := strings.FieldsFunc(strings.TrimPrefix(v, "+"), func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
 		joined := strings.Join(groups, "")
 		if len(groups) < 2 || !allDigits(joined) || len(joined) != len(strings.TrimPrefix(v, "+"))-(len(groups)-1) {
-			continue
+			return "", false
 		}
 		if strings.HasPrefix(v, "+") {
 			joined = "+" + joined
 		}
-		if out == nil {
-			out = maps.Clone(slots)
-		}
-		out[sl.Name] = joined
-	}
-	if out == nil {
-		return slots
-	}
-	return out
+		return joined, true
+	})
 }
 
 // saidText reports whether value, of the slot called name, is a text the

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/device"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -23,10 +24,15 @@ import (
 // shows ("Atlantis" beyond the fold) is left to the recorded step as
 // before: without the peers' check, popup menus and tabs whose rows are
 // no value were taken for slips (measured: 96 right replays lost on the
-// tuning sets). False when the step is no such tap.
+// tuning sets). The very words the flow was learned or replayed for
+// replay the demonstration as it was given (and confirmed). False when
+// the step is no such tap.
 func promisedRow(f *knowledge.Flow, command string, step knowledge.Step) (string, bool) {
 	if f == nil || step.Action != device.Tap || !step.Target.InList || step.Target.Editable || step.Text != "" {
 		return "", false
+	}
+	if strings.EqualFold(strings.TrimSpace(f.Intent), strings.TrimSpace(command)) || slices.ContainsFunc(f.Commands, func(c string) bool { return strings.EqualFold(strings.TrimSpace(c), strings.TrimSpace(command)) }) {
+		return "", false // the very words it was shown with: the demonstration as the owner gave it
 	}
 	head := screen.RowName(step.Target.Label())
 	if head == "" || intent.Says(command, head) || intent.Says(f.Intent, head) {

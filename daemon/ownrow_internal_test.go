@@ -19,7 +19,7 @@ func TestPromisedRow(t *testing.T) {
 	row := func(label string) knowledge.Step {
 		return knowledge.Step{Action: device.Tap, Target: screen.Descriptor{Class: "android.widget.FrameLayout", Text: label, InList: true}}
 	}
-	slip := &knowledge.Flow{Intent: "go to recent files and play clip2.mp4", Steps: []knowledge.Step{row("clip1.mp4 · 2 MB")}}
+	slip := &knowledge.Flow{Intent: "go to recent files and play clip2.mp4", Commands: []string{"Go to recent files and play clip2.mp4"}, Steps: []knowledge.Step{row("clip1.mp4 · 2 MB")}}
 	kept := &knowledge.Flow{Intent: "go to recent files and play clip2.mp4", Steps: []knowledge.Step{row("clip2.mp4 · 3 MB")}}
 	named := &knowledge.Flow{Intent: "add the holidays of Atlantis", Steps: []knowledge.Step{row("Lemuria")}}
 	for _, tc := range []struct {
@@ -28,7 +28,8 @@ func TestPromisedRow(t *testing.T) {
 		want    string
 	}{
 		{slip, "play clip2.mp4 from recent files", "clip2.mp4"},
-		{slip, "play the last recent file", ""}, // the command names no value
+		{slip, "play the last recent file", ""},             // the command names no value
+		{slip, "go to recent files and play clip2.mp4", ""}, // the very words it was shown with
 		{slip, "play clip1.mp4 from recent files", ""},
 		{kept, "play clip2.mp4 from recent files", ""},
 		{named, "add Atlantis holidays", "Atlantis"},

@@ -44,6 +44,9 @@ type flowDoc struct {
 	tris     []uint64 // unique trigram keys of all patterns
 	dead     bool
 	selects  bool // the intent picks one item (a selector: "the last photo")
+	// said: the concepts of the intent's own words (slots aside), what
+	// the flow does whichever of its patterns a command matched
+	said []cmem
 	// offLabel: the stems of the label's content words when the flow
 	// turns one switch off (SwitchOf), nil otherwise; a command saying
 	// that label and nothing else asks for the switch on (labelAsked)
@@ -127,6 +130,9 @@ func buildFlowDoc(f *knowledge.Flow, label string) *flowDoc {
 				d.slots[t.slot] = &slotInfo{name: t.slot}
 			}
 			d.selects = d.selects || isSelector(&tpl[i])
+			if t.slot == "" {
+				d.said = append(d.said, t.concepts...)
+			}
 		}
 		addPattern(f.Intent, tpl, false)
 	}

@@ -238,6 +238,9 @@ func scorePattern(q *query, p *pattern, f *flowDoc, bm25n float64, w func(*ptok)
 		opp = opposed(cmdLone, patLone) || switchFlipped(pat, cmd, al.slotOf)
 		neg = negated(cmd, al.slotOf) != negated(pat, nil)
 	}
+	// a word of the command left unmatched that contradicts the flow's
+	// intent, whichever pattern matched (contradictsIntent)
+	opp = opp || contradictsIntent(cmdLone, f.said)
 	swapped := rolesSwapped(pat, cmd, al.slotOf)
 	// a word and its negation by prefix ("read", "unread") are opposites
 	// too, whether or not the vocabulary knows them

@@ -231,6 +231,25 @@ func opposedBeyondSwitch(c, p []cmem) bool {
 	return false
 }
 
+// contradictsIntent reports whether a concept of c, the command's words
+// left unmatched, is the opposite of one of said, the concepts of the
+// flow's intent, neither of a polar pair: a past command without
+// "temporarily" does not make "always show hidden files" the flow that
+// shows them temporarily. Polar pairs (on/off, play/stop, add/delete)
+// are read with what they act on by the pattern matched ("stop starting
+// the week on Sunday" turns off what "start week on Sunday" names:
+// counted as a contradiction, it lost a right replay on tune10).
+func contradictsIntent(c, said []cmem) bool {
+	for _, a := range c {
+		for _, b := range said {
+			if !polarOf[a.id] && !polarOf[b.id] && isOpposite(a.id, b.id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func isSwitchWord(id string) bool { return id == "on" || id == "off" }
 
 // switchFlipped reports whether the command asks a switch for the other

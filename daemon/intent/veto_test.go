@@ -404,3 +404,27 @@ func TestOnBeforePoliteEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestOppositeOfTheIntent: a word of the command that contradicts the
+// flow's intent is an opposite even where a past command without that
+// word matched best.
+func TestOppositeOfTheIntent(t *testing.T) {
+	m := NewMatcher([]knowledge.Flow{{ID: 1, Package: "p", Intent: "temporarily show archived threads",
+		Commands: []string{"show archived threads"}}})
+	for _, tt := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"always show archived threads", true},
+		{"show archived threads", false},
+		{"temporarily show the archived threads", false},
+	} {
+		c := m.Score(tt.cmd, []int64{1})
+		if len(c) != 1 {
+			t.Fatalf("%q: %+v", tt.cmd, c)
+		}
+		if got := slices.Contains(c[0].Vetoes, VetoOpposite); got != tt.want {
+			t.Errorf("%q: opposite %v (vetoes %v), want %v", tt.cmd, got, c[0].Vetoes, tt.want)
+		}
+	}
+}

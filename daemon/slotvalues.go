@@ -93,7 +93,13 @@ func saysSlot(f *knowledge.Flow, name string) bool {
 	if !ok {
 		return false
 	}
-	ws := strings.Fields(strings.ToLower(before))
+	return saidAfter(before)
+}
+
+// saidAfter reports whether text ends with a word of sayingWords (case
+// and closing punctuation aside): what follows it is a text said.
+func saidAfter(text string) bool {
+	ws := strings.Fields(strings.ToLower(text))
 	return len(ws) > 0 && sayingWords[strings.Trim(ws[len(ws)-1], ".,:;!?'\"")]
 }
 
@@ -538,6 +544,5 @@ func saidText(f *knowledge.Flow, name, command, value string) bool {
 	if at < 0 {
 		return false
 	}
-	ws := strings.Fields(lower[:at])
-	return len(ws) > 0 && sayingWords[strings.Trim(ws[len(ws)-1], ".,:;!?'\"")]
+	return saidAfter(lower[:at])
 }

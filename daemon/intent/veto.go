@@ -221,9 +221,15 @@ func directionsAgree(pat, cmd []ptok, slotOf []int) (agree, ok bool) {
 // opposedBeyondSwitch is opposed for every pair of opposite concepts
 // but on and off, which direction reads together.
 func opposedBeyondSwitch(c, p []cmem) bool {
+	return opposedUnless(c, p, func(a, b string) bool { return isSwitchWord(a) && isSwitchWord(b) })
+}
+
+// opposedUnless reports whether a concept of c is the opposite of one of
+// p, pairs for which skip holds aside.
+func opposedUnless(c, p []cmem, skip func(a, b string) bool) bool {
 	for _, a := range c {
 		for _, b := range p {
-			if isOpposite(a.id, b.id) && !(isSwitchWord(a.id) && isSwitchWord(b.id)) {
+			if isOpposite(a.id, b.id) && !skip(a.id, b.id) {
 				return true
 			}
 		}
@@ -240,14 +246,7 @@ func opposedBeyondSwitch(c, p []cmem) bool {
 // the week on Sunday" turns off what "start week on Sunday" names:
 // counted as a contradiction, it lost a right replay on tune10).
 func contradictsIntent(c, said []cmem) bool {
-	for _, a := range c {
-		for _, b := range said {
-			if !polarOf[a.id] && !polarOf[b.id] && isOpposite(a.id, b.id) {
-				return true
-			}
-		}
-	}
-	return false
+	return opposedUnless(c, said, func(a, b string) bool { return polarOf[a] || polarOf[b] })
 }
 
 func isSwitchWord(id string) bool { return id == "on" || id == "off" }

@@ -44,7 +44,8 @@ func isOption(s *screen.Snapshot, el *screen.Element) bool {
 // isNamedRow reports whether el is a row of a list whose text is content
 // (screen.Descriptor.InList), not an input field, whose first text (before
 // " · ") is a value the command names — a name, a quoted text, a number, a
-// file name ("call Alice" taps the row "Alice · See you · 12.04"): such a
+// file name, in quote marks or not (intent.FileNames: "open test1.m4a")
+// ("call Alice" taps the row "Alice · See you · 12.04"): such a
 // row may become a choice slot like an option, so that "call Bob" taps
 // Bob's row. A row the command names with plain words ("show hidden
 // files"), or that holds more than the value ("Use large fonts in Chats"),
@@ -58,7 +59,7 @@ func isNamedRow(s *screen.Snapshot, el *screen.Element, command string) bool {
 	}
 	head, _, _ := strings.Cut(el.Label, " · ")
 	want := strings.Join(choiceWords(head), " ")
-	for _, v := range intent.Understand(command).Values {
+	for _, v := range append(intent.Understand(command).Values, intent.FileNames(command)...) {
 		if strings.Join(choiceWords(v.Text), " ") == want {
 			return true
 		}
@@ -331,8 +332,9 @@ func setOf(ws []string) map[string]bool {
 }
 
 // choiceValue returns the words of the command that name the option
-// labels[0] among its peers (as the command writes them, the shortest run
-// holding them), or "" — also when the command names another option of
+// labels[0] among its peers (the shortest run holding them, in lower case
+// and one space apart; or the file name holding them, as written:
+// "test1.m4a"), or "" — also when the command names another option of
 // the group too ("from board to timeline" names two layouts: which one is
 // the value is a guess).
 func choiceValue(command string, labels []string) string {
@@ -348,6 +350,16 @@ func choiceValue(command string, labels []string) string {
 	first, last, together := optionSpan(labels, 0, cs)
 	if !together {
 		return ""
+	}
+	if sp := wordSpans(command); len(sp) == len(cw) {
+		// a file name the words are of is the value as written
+		// ("test1.m4a", not "test1 m4a" or "test1"): the flow's intent
+		// holds its slot where the name was
+		for _, v := range intent.FileNames(command) {
+			if v.Start <= sp[first].start && sp[last].end <= v.End {
+				return v.Text
+			}
+		}
 	}
 	return strings.Join(cw[first:last+1], " ")
 }

@@ -109,6 +109,7 @@ func TestValueBoundTap(t *testing.T) {
 func TestNamedRowIsAChoice(t *testing.T) {
 	contacts := searchResults(t, "", "Dora", "Bob", "Dana")
 	settings := searchResults(t, "", "Show weekends", "Round corners", "Compact rows")
+	files := searchResults(t, "", "memo1.ogg · 12 kB", "memo2.ogg · 9 kB", "plan.txt · 1 kB")
 	for _, tt := range []struct {
 		name    string
 		s       *screen.Snapshot
@@ -121,6 +122,8 @@ func TestNamedRowIsAChoice(t *testing.T) {
 		{"a row the command does not name", contacts, "Dana", "star Dora in my people", false},
 		{"a setting named in plain words", settings, "Show weekends", "show weekends", false},
 		{"a setting holding a word the command capitalises", settings, "Round corners", "Round Corners", false},
+		{"a file name written bare", files, "memo1.ogg · 12 kB", "play memo1.ogg from the recent list", true},
+		{"another file's row", files, "memo2.ogg · 9 kB", "play memo1.ogg from the recent list", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			el := elementNamed(t, tt.s, tt.label)
@@ -131,6 +134,15 @@ func TestNamedRowIsAChoice(t *testing.T) {
 	}
 	if ps := peers(contacts, ptr(elementNamed(t, contacts, "Dora"))); len(ps) != 3 || choiceValue("star Dora in my people", ps) != "dora" || pickByCommand(ps, "star bob in my people") != 1 {
 		t.Errorf("peers %q: Dora's row is not a choice that Bob's replaces", ps)
+	}
+	// a file name is the slot's value as written, not "memo1 ogg", so the
+	// flow's intent holds "{…}" where the command said it
+	ps := rowHeads(peers(files, ptr(elementNamed(t, files, "memo1.ogg · 12 kB"))))
+	if v := choiceValue("play memo1.ogg from the recent list", ps); v != "memo1.ogg" {
+		t.Errorf("choiceValue over %q = %q, want memo1.ogg", ps, v)
+	}
+	if got := pickByCommand(ps, "play memo2.ogg from the recent list"); got != 1 {
+		t.Errorf("pickByCommand(memo2.ogg) = %d, want 1", got)
 	}
 }
 

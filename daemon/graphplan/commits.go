@@ -220,6 +220,36 @@ func saveAs(st *daemon.PlanState, c candidate) bool {
 // actedHere reports whether the run changed something on the current
 // screen or in a dialog it opened: a step taken since the run first came
 // to this screen, not undone.
+// choicePending reports whether the run's last step brought up a screen
+// offering a choice (two or more options: checkable, no switch or check
+// box; a dialog, whether or not its window says so) with none of them
+// chosen: what the command asked for is still to
+// be picked there ("add chinese holidays" stopped on the list of
+// countries, "chinese" covered only by what the whole command means), so
+// a "done" here is unsure (the owner confirms it; no flow is learned
+// without a yes).
+func choicePending(st *daemon.PlanState) bool {
+	n := len(st.History)
+	if n == 0 || st.Screen == nil {
+		return false
+	}
+	if h := st.History[n-1]; h.Screen == st.Print || h.After != st.Print {
+		return false
+	}
+	options := 0
+	for _, e := range st.Elements {
+		nd := st.Screen.Node(e.NodeID)
+		if nd == nil || !nd.Checkable || screen.IsToggleClass(nd.Class) {
+			continue
+		}
+		if nd.Checked {
+			return false
+		}
+		options++
+	}
+	return options >= 2
+}
+
 func actedHere(st *daemon.PlanState) bool {
 	// a choice picked in a dialog that closed onto this screen ("Look" →
 	// "Pale") changed this screen's form, though the screen is new

@@ -304,3 +304,34 @@ func carriedBy(rs *runState, st *daemon.PlanState) string {
 	}
 	return ""
 }
+
+// TestChoicePending: a screen the last step brought up that offers two or
+// more options (radio buttons) with none chosen leaves the choice to be
+// made, so a "done" there is unsure; one option chosen, switches instead
+// of options, or a screen the last step did not open, is not.
+func TestChoicePending(t *testing.T) {
+	option := func(id int, label, kind string, checked bool) string {
+		return fmt.Sprintf(`{"id":%d,"parent":0,"class":"android.widget.%s","text":%q,"bounds":[100,%d,980,%d],"checkable":true,"checked":%v,"clickable":true,"enabled":true,"visible_to_user":true},`, id, kind, label, 200+100*id, 290+100*id, checked)
+	}
+	end := `{"id":9,"parent":0,"class":"android.view.View","bounds":[100,1590,980,1600],"enabled":true,"visible_to_user":true}`
+	opened := []daemon.StepRecord{{Screen: "menu", After: "regions", OK: true}}
+	for _, tc := range []struct {
+		name    string
+		nodes   string
+		history []daemon.StepRecord
+		want    bool
+	}{
+		{"none chosen", option(1, "Northland", "RadioButton", false) + option(2, "Southland", "RadioButton", false) + option(3, "Westland", "RadioButton", false), opened, true},
+		{"one chosen", option(1, "Northland", "RadioButton", false) + option(2, "Southland", "RadioButton", true), opened, false},
+		{"switches", option(1, "Wi-Fi", "Switch", false) + option(2, "Bluetooth", "Switch", false), opened, false},
+		{"a single option", option(1, "Northland", "RadioButton", false), opened, false},
+		{"not opened by the last step", option(1, "Northland", "RadioButton", false) + option(2, "Southland", "RadioButton", false), []daemon.StepRecord{{Screen: "regions", After: "regions", OK: true}}, false},
+		{"no step yet", option(1, "Northland", "RadioButton", false) + option(2, "Southland", "RadioButton", false), nil, false},
+	} {
+		s := screenOf(t, tc.nodes+end)
+		st := &daemon.PlanState{Screen: s, Elements: screen.Elements(s), Print: "regions", History: tc.history}
+		if got := choicePending(st); got != tc.want {
+			t.Errorf("%s: choicePending = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

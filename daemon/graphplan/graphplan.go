@@ -65,7 +65,9 @@
 //     rather than report it done.
 //     A "done" that leaves part of the command's weight uncovered says so
 //     (daemon.Decision.Unsure): the engine asks the owner to confirm it
-//     and learns no flow from it without a yes.
+//     and learns no flow from it without a yes. So does a "done" on a
+//     screen the last step brought up that offers options, none chosen
+//     (choicePending: the value is still to be picked there).
 //  6. Screens the graph records but no known path reaches are taken to be
 //     one scroll down a reachable screen of the same activity (not
 //     dialogs), at a discount: exploration rarely records every scroll
@@ -483,7 +485,7 @@ func (p *Planner) next(ctx context.Context, st *daemon.PlanState) (daemon.Decisi
 			return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: true,
 				Reason: "the typed values wait on a commit button that is disabled"}, nil
 		}
-		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, weights),
+		return daemon.Decision{Action: daemon.ActDone, Element: -1, Confidence: confidence(remaining, rs), Unsure: rs.unsure(remaining, weights) || choicePending(st),
 			Reason: "every term of the command that the app knows is covered"}, nil
 	}
 	if rs.far.settings && (best == nil || rs.far.score > 2*best.score) && !inSettings(st) {

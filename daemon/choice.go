@@ -366,7 +366,9 @@ func choiceValue(command string, labels []string) string {
 
 // pickChoice returns the index in labels of the one option that value
 // names: whose distinguishing words or whole label are value's words, or
-// else the one option value names (named), or -1 (none, or several).
+// else the one option value names (named), or else the one whose word
+// has value's root (sameRoot: "chinese" for "China"), or -1 (none, or
+// several).
 func pickChoice(labels []string, value string) int {
 	want := strings.Join(choiceWords(value), " ")
 	if want == "" {
@@ -387,7 +389,34 @@ func pickChoice(labels []string, value string) int {
 	if opts, _ := named(labels, stems(choiceWords(value))); len(opts) == 1 {
 		return opts[0]
 	}
-	return -1
+	return sameRoot(labels, value)
+}
+
+// sameRoot returns the index in labels of the one option that has a word
+// beginning with the same three letters as value, a single word of four
+// letters or more (accents folded, both words four letters or more): a
+// name said in another form than the option's ("chinese" for "China",
+// "brazilian" for "Brasil"); -1 when no option or several do ("indian":
+// "India" and "Indonesia").
+func sameRoot(labels []string, value string) int {
+	vw := choiceWords(intent.FoldAccents(value))
+	if len(vw) != 1 || len([]rune(vw[0])) < 4 {
+		return -1
+	}
+	root := string([]rune(vw[0])[:3])
+	found := -1
+	for i, l := range labels {
+		if !slices.ContainsFunc(choiceWords(intent.FoldAccents(l)), func(w string) bool {
+			return len([]rune(w)) >= 4 && strings.HasPrefix(w, root)
+		}) {
+			continue
+		}
+		if found >= 0 {
+			return -1
+		}
+		found = i
+	}
+	return found
 }
 
 // pickByCommand returns the index in labels of the one option the command

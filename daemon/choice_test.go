@@ -361,3 +361,25 @@ func TestPickByCommandCompoundNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestSameRoot: a value said in another form than its option's name
+// ("chinese" for "China") picks the one option whose word shares its
+// first three letters; none or several such options pick nothing.
+func TestSameRoot(t *testing.T) {
+	lands := []string{"Algeria", "Brasil", "China", "India", "Indonesia", "España"}
+	for _, tt := range []struct {
+		value string
+		want  int
+	}{
+		{"chinese", 2},
+		{"brazilian", 1},
+		{"indian", -1},      // India and Indonesia
+		{"french", -1},      // no option begins so
+		{"chi", -1},         // too short to tell
+		{"new zealand", -1}, // not one word
+	} {
+		if got := pickChoice(lands, tt.value); got != tt.want {
+			t.Errorf("pickChoice(%q) = %d, want %d", tt.value, got, tt.want)
+		}
+	}
+}

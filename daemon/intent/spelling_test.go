@@ -3,8 +3,6 @@ package intent
 import (
 	"strings"
 	"testing"
-
-	"github.com/wayfinder-agent/wayfinder/knowledge"
 )
 
 // dictionary is a stand-in for the model's whole words: the words of the
@@ -60,18 +58,4 @@ func FuzzSpelled(f *testing.F) {
 			t.Fatalf("Spelled(%q) grew to %q", s, got)
 		}
 	})
-}
-
-// TestUnitAfterSlot: a flow's intent that writes a unit short after a
-// slot ("… to {number} min") matches a command that writes it out, as a
-// command's "5 min" is read "5 minutes" (Spelled).
-func TestUnitAfterSlot(t *testing.T) {
-	m := NewMatcher([]knowledge.Flow{
-		fl(1, "org.example.clock", "set the nap length to {number} min", sl("number", "20")),
-		fl(2, "org.example.clock", "set the alarm volume", nil),
-	})
-	cs := m.Rank("set the nap length to 5 minutes", "org.example.clock", 3)
-	if len(cs) == 0 || cs[0].FlowID != 1 || cs[0].Score < DefaultThreshold || cs[0].Slots["number"] != "5" {
-		t.Fatalf("Rank = %+v, want flow 1 above the threshold with number 5", cs)
-	}
 }

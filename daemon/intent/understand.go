@@ -288,11 +288,6 @@ func analyzeTokens(src string, toks []Token, slots []string) []ptok {
 		files = FileNames(src)
 	}
 	for i, t := range toks {
-		if u, ok := afterNumber[t.Text]; ok && t.Kind == KindWord && i > 0 && slots != nil && slots[i-1] != "" {
-			// a unit after a slot ("to {number} min") as Spelled reads one
-			// after a number in a command
-			t.Text = u
-		}
 		p := ptok{text: t.Text, orig: t.Orig, kind: t.Kind, start: t.Start, end: t.End}
 		if slots != nil && slots[i] != "" {
 			p.slot = slots[i]

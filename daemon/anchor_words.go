@@ -18,7 +18,8 @@ type wordSpan struct {
 	start, end int
 }
 
-// wordSpans splits s as choiceWords does, keeping each word's byte range.
+// wordSpans splits s as choiceWords does, keeping each word's byte range
+// ("&" is the word "and", its range the sign's).
 func wordSpans(s string) []wordSpan {
 	var out []wordSpan
 	start := -1
@@ -30,6 +31,9 @@ func wordSpans(s string) []wordSpan {
 		case !in && start >= 0:
 			out = append(out, wordSpan{strings.ToLower(s[start:i]), start, i})
 			start = -1
+		}
+		if r == '&' {
+			out = append(out, wordSpan{"and", i, i + 1})
 		}
 	}
 	if start >= 0 {

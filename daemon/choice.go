@@ -147,8 +147,12 @@ func grandparent(s *screen.Snapshot, n *screen.Node) int {
 	return -1
 }
 
-// choiceWords splits a label into lower-case words.
+// choiceWords splits a label into lower-case words; "&" is the word
+// "and" ("Day & time" and "day and time" name one option).
 func choiceWords(s string) []string {
+	if strings.Contains(s, "&") {
+		s = strings.ReplaceAll(s, "&", " and ")
+	}
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !wordRune(r) })
 }
 

@@ -79,6 +79,8 @@ func TestChoiceNamedByStemsAndNumbers(t *testing.T) {
 		{"a word of another option too: no value", "from light to dark", []string{"Light", "Dark", "System default"}, "", -1},
 		{"a period's adjective named by its unit", "show the planner by week", []string{"Yearly planner", "Monthly planner", "Weekly planner", "Daily planner"}, "", 2},
 		{"every day names Daily", "repeat it every day", []string{"Never", "Daily", "Weekly", "Monthly"}, "", 1},
+		{"& is and, in a command", "sort alarms by day & alarm time", []string{"Alarm time", "Day and Alarm time", "Time added"}, "", 1},
+		{"& is and, in a label", "sort them by day and start time", []string{"Start time", "Day & Start time", "Date added"}, "", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := choiceValue(tt.command, tt.labels); got != tt.value {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/wayfinder-agent/wayfinder/daemon/event"
 	"github.com/wayfinder-agent/wayfinder/daemon/intent"
@@ -96,6 +97,25 @@ func peers(s *screen.Snapshot, el *screen.Element) []string {
 	return peersWhere(s, el, n, func(m *screen.Node) bool {
 		return m.Parent == n.Parent || (grandparent(s, m) >= 0 && grandparent(s, m) == grandparent(s, n))
 	})
+}
+
+// choiceLabels returns the labels of el's peers on s (peers: el's own
+// first) and the names a choice is picked by, one for one: an option's
+// label, or a row's first text, as the flow learned it (act: rowHeads) —
+// not a size or a date beside it ("86.1 kB" holds no "1" the command
+// said).
+func choiceLabels(s *screen.Snapshot, el *screen.Element) (full, names []string) {
+	full = peers(s, el)
+	if isOption(s, el) {
+		return full, full
+	}
+	names = make([]string, len(full))
+	for k, l := range full {
+		if names[k] = screen.RowName(l); names[k] == "" {
+			names[k] = l
+		}
+	}
+	return full, names
 }
 
 // ownGroup returns the labels of the options sharing el's container on
@@ -462,6 +482,13 @@ func (r *run) pickOption(ctx context.Context, labels []string, value string) int
 	if i := pickByCommand(labels, r.res.Command); i >= 0 {
 		return i
 	}
+	if r.readAs != "" {
+		// the command as the flows write it ("test one.m4a" matched as
+		// "test1.m4a")
+		if i := pickByCommand(labels, r.readAs); i >= 0 {
+			return i
+		}
+	}
 	if i := pickChoice(labels, value); i >= 0 {
 		return i
 	}
@@ -489,8 +516,20 @@ func (r *run) pickByMeaning(ctx context.Context, labels []string) int {
 	if c.Index < 0 || !slices.ContainsFunc(c.Phrases, func(p string) bool { return anchored(p, labels[c.Index]) }) {
 		return -1
 	}
+	if slices.ContainsFunc(distinguishing(labels, c.Index), numberedWord) {
+		// a numbered item ("test1.m4a" beside "test2.m4a") is named by
+		// its number, word for word, never by meaning: every name of the
+		// list is about as close to the command
+		return -1
+	}
 	r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("option %q named by meaning (cosine %.2f)", privacy.Redact(labels[c.Index], r.secrets, false), c.Cosine)})
 	return c.Index
+}
+
+// numberedWord: w holds letters and digits both ("test1", "pic3"), the
+// name of one of a numbered series.
+func numberedWord(w string) bool {
+	return strings.ContainsFunc(w, unicode.IsLetter) && strings.ContainsFunc(w, unicode.IsDigit)
 }
 
 // anchored reports whether phrase and label share a word, compared as

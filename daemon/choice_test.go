@@ -189,6 +189,7 @@ func TestPickOptionByMeaning(t *testing.T) {
 	vecs := map[string][]float32{
 		"aerial view": at(0), "aerial": at(0), "Satellite view": at(0.3), "Satellite": at(0.3),
 		"Terrain view": at(1), "Terrain": at(1), "Default view": at(-1.2), "Default": at(-1.2),
+		"memo1.ogg": at(2), "memo2.ogg": at(2.6), "plan.txt": at(-2.5), "first memo": at(2), "the first memo": at(2), "memo": at(2),
 	}
 	fake := semantic.Func{Model: "fake", Fn: func(_ context.Context, texts []string) ([][]float32, error) {
 		out := make([][]float32, len(texts))
@@ -204,22 +205,32 @@ func TestPickOptionByMeaning(t *testing.T) {
 	sem := semantic.New(fake, nil, semantic.Config{ChoiceMinCosine: 0.85, ChoiceMargin: 0.08})
 	views := []string{"Default view", "Satellite view", "Terrain view"}
 	bare := []string{"Default", "Satellite", "Terrain"}
+	memos := []string{"memo1.ogg", "memo2.ogg", "plan.txt"}
 	for _, tt := range []struct {
 		name    string
 		command string
+		readAs  string // the command as flow matching read it
 		labels  []string
 		sem     *semantic.Rescorer
 		want    int
 	}{
-		{"word for word", "show the terrain view", views, sem, 2},
-		{"by meaning, sharing a word", "show the aerial view", views, sem, 1},
-		{"by meaning, sharing no word", "show it aerial", bare, sem, -1},
-		{"no model", "show the aerial view", views, nil, -1},
+		{"word for word", "show the terrain view", "", views, sem, 2},
+		{"by meaning, sharing a word", "show the aerial view", "", views, sem, 1},
+		{"by meaning, sharing no word", "show it aerial", "", bare, sem, -1},
+		{"no model", "show the aerial view", "", views, nil, -1},
+		// the command as the flows write it names the row ("memo one.ogg"
+		// matched as "memo1.ogg")
+		{"read as the flows write it", "play memo one.ogg", "play memo1.ogg", memos, nil, 0},
+		// a numbered item is named by its number, never by meaning
+		{"a numbered row by meaning", "play the first memo", "", memos, sem, -1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &run{e: &Engine{bus: event.NewBus()}, res: &Result{Command: tt.command}, sem: tt.sem}
+			r := &run{e: &Engine{bus: event.NewBus()}, res: &Result{Command: tt.command}, sem: tt.sem, readAs: tt.readAs}
 			if got := r.pickOption(context.Background(), tt.labels, ""); got != tt.want {
 				t.Errorf("pickOption(%q) = %d, want %d", tt.command, got, tt.want)
+			}
+			if tt.readAs != "" {
+				return // unknownChoice reads the command as said
 			}
 			f := &knowledge.Flow{Steps: []knowledge.Step{{Action: device.Tap, Text: "{view}", Choices: tt.labels}}}
 			if _, unknown := unknownChoice(f, tt.command, nil, r.byMeaning(context.Background())); unknown != (tt.want < 0) {

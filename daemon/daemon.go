@@ -290,6 +290,11 @@ type run struct {
 	app      knowledge.App
 	appLabel string
 	slots    map[string]string
+	// readAs: the command as flow matching read it, the way the flows
+	// write it ("test one.m4a" as "test1.m4a"; match.go), "" when that
+	// changed nothing; an option the command names is looked for in it
+	// too (pickOption)
+	readAs string
 	// rows: for a flow offered with the owner naming a row it picks by
 	// name (offer.go, askRows), the owner's row, by step index; the
 	// replay taps that row (rebound), and neither keeps the command nor

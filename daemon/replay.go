@@ -229,7 +229,7 @@ func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 		value, choose = v, true
 	}
 	if choose {
-		labels := peers(s, el)
+		full, labels := choiceLabels(s, el)
 		i := -1
 		if given {
 			i = pickChoice(labels, value) // the owner's option, word for word
@@ -243,7 +243,7 @@ func (r *run) groundStep(ctx context.Context, s *screen.Snapshot, fp string, ste
 		if i > 0 {
 			el = nil
 			for j := range elems {
-				if elems[j].Label == labels[i] && elems[j].Kind == elems[idx].Kind {
+				if elems[j].Label == full[i] && elems[j].Kind == elems[idx].Kind {
 					el = &elems[j]
 					break
 				}

@@ -144,6 +144,16 @@ func TestNamedRowIsAChoice(t *testing.T) {
 	if got := pickByCommand(ps, "play memo2.ogg from the recent list"); got != 1 {
 		t.Errorf("pickByCommand(memo2.ogg) = %d, want 1", got)
 	}
+	// at replay a row is picked by its first text: "memo 12.ogg" names
+	// no row, though memo1's shows "12 kB" beside it (over whole labels
+	// that size would pick it)
+	full, names := choiceLabels(files, ptr(elementNamed(t, files, "memo1.ogg · 12 kB")))
+	if len(full) != 3 || full[0] != "memo1.ogg · 12 kB" || !slices.Equal(names, []string{"memo1.ogg", "memo2.ogg", "plan.txt"}) {
+		t.Fatalf("choiceLabels = %q, %q", full, names)
+	}
+	if got := pickByCommand(names, "play memo 12.ogg"); got != -1 {
+		t.Errorf("pickByCommand(memo 12.ogg) over row names = %d, want -1 (a size is no name)", got)
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

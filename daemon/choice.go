@@ -482,7 +482,7 @@ func (r *run) pickOption(ctx context.Context, labels []string, value string) int
 	if i := pickByCommand(labels, r.res.Command); i >= 0 {
 		return i
 	}
-	if r.readAs != "" {
+	if r.readAs != "" && r.readAs != r.res.Command {
 		// the command as the flows write it ("test one.m4a" matched as
 		// "test1.m4a")
 		if i := pickByCommand(labels, r.readAs); i >= 0 {

@@ -291,9 +291,9 @@ type run struct {
 	appLabel string
 	slots    map[string]string
 	// readAs: the command as flow matching read it, the way the flows
-	// write it ("test one.m4a" as "test1.m4a"; match.go), "" when that
-	// changed nothing; an option the command names is looked for in it
-	// too (pickOption)
+	// write it ("test one.m4a" as "test1.m4a"; match.go), "" before
+	// matching; an option the command names is looked for in it too
+	// (pickOption)
 	readAs string
 	// rows: for a flow offered with the owner naming a row it picks by
 	// name (offer.go, askRows), the owner's row, by step index; the

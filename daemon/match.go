@@ -203,9 +203,7 @@ func (r *run) matchFlow(ctx context.Context, opt Options) (*knowledge.Flow, erro
 		r.emit(event.Log, event.LogInfo{Level: "info", Text: fmt.Sprintf("flow matching: read %q as %q", r.private(said), r.private(x))})
 		said, namesRead = x, true
 	}
-	if said != r.res.Command {
-		r.readAs = said
-	}
+	r.readAs = said
 	cands := r.knownChoices(ctx, m.Rank(said, r.res.Package, k), flows)
 	var top intent.Candidate
 	if len(cands) > 0 {

@@ -386,6 +386,11 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 			return rec, "the flow taps the row its typed value shows" // not checked on a recording
 		}
 		slots[name] = el.Label
+		if !isOption(s, el) {
+			// a row is its first text ("test1.m4a · 124 kB · …" is
+			// "test1.m4a"), as the flow learned it (act: rowHeads)
+			slots[name] = screen.RowName(el.Label)
+		}
 	}
 	return rec, ""
 }

@@ -445,3 +445,24 @@ func TestAgreesOnASwappedPeer(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreesTakesARowsName: a choice slot over a list's rows takes the
+// row's first text as its value ("memo2.ogg", not "memo2.ogg · 9 kB"),
+// as the flow learned its choices.
+func TestAgreesTakesARowsName(t *testing.T) {
+	s := searchResults(t, "", "memo1.ogg · 12 kB", "memo2.ogg · 9 kB", "plan.txt · 1 kB")
+	els := screen.Elements(s)
+	at := labelIndex(t, els)
+	step := knowledge.Step{Action: device.Tap, Target: screen.Describe(s, els[at("memo1.ogg · 12 kB")].NodeID), Text: "{file}",
+		Choices: []string{"memo1.ogg", "memo2.ogg", "plan.txt"}}
+	for _, tc := range []struct{ command, row, want string }{
+		{"play memo1.ogg", "memo1.ogg · 12 kB", "memo1.ogg"},
+		{"play memo2.ogg", "memo2.ogg · 9 kB", "memo2.ogg"},
+	} {
+		st := &PlanState{Command: tc.command, Screen: s, Elements: els}
+		slots := map[string]string{}
+		if _, why := agrees(s, st, Decision{Action: device.Tap, Element: at(tc.row)}, step, []string{"play memo1.ogg"}, slots); why != "" || slots["file"] != tc.want {
+			t.Errorf("%q: %q, slots %v; want {file} = %q", tc.command, why, slots, tc.want)
+		}
+	}
+}

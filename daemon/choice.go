@@ -111,11 +111,18 @@ func choiceLabels(s *screen.Snapshot, el *screen.Element) (full, names []string)
 	}
 	names = make([]string, len(full))
 	for k, l := range full {
-		if names[k] = screen.RowName(l); names[k] == "" {
-			names[k] = l
-		}
+		names[k] = rowChoice(l)
 	}
 	return full, names
+}
+
+// rowChoice is the name a list row is picked by: its first text
+// (screen.RowName), or its whole label when that is empty.
+func rowChoice(label string) string {
+	if n := screen.RowName(label); n != "" {
+		return n
+	}
+	return label
 }
 
 // ownGroup returns the labels of the options sharing el's container on

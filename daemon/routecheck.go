@@ -389,7 +389,7 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		if !isOption(s, el) {
 			// a row is its first text ("test1.m4a · 124 kB · …" is
 			// "test1.m4a"), as the flow learned it (act: rowHeads)
-			slots[name] = screen.RowName(el.Label)
+			slots[name] = rowChoice(el.Label)
 		}
 	}
 	return rec, ""

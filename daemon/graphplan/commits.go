@@ -217,17 +217,13 @@ func saveAs(st *daemon.PlanState, c candidate) bool {
 	return fields == 1 && filled
 }
 
-// actedHere reports whether the run changed something on the current
-// screen or in a dialog it opened: a step taken since the run first came
-// to this screen, not undone.
 // choicePending reports whether the run's last step brought up a screen
 // offering a choice (two or more options: checkable, no switch or check
 // box; a dialog, whether or not its window says so) with none of them
-// chosen: what the command asked for is still to
-// be picked there ("add chinese holidays" stopped on the list of
-// countries, "chinese" covered only by what the whole command means), so
-// a "done" here is unsure (the owner confirms it; no flow is learned
-// without a yes).
+// chosen: what the command asked for is still to be picked there ("add
+// chinese holidays" stopped on the list of countries, "chinese" covered
+// only by what the whole command means), so a "done" here is unsure (the
+// owner confirms it; no flow is learned without a yes).
 func choicePending(st *daemon.PlanState) bool {
 	n := len(st.History)
 	if n == 0 || st.Screen == nil {
@@ -250,6 +246,9 @@ func choicePending(st *daemon.PlanState) bool {
 	return options >= 2
 }
 
+// actedHere reports whether the run changed something on the current
+// screen or in a dialog it opened: a step taken since the run first came
+// to this screen, not undone.
 func actedHere(st *daemon.PlanState) bool {
 	// a choice picked in a dialog that closed onto this screen ("Look" →
 	// "Pale") changed this screen's form, though the screen is new

@@ -45,7 +45,7 @@ func isOption(s *screen.Snapshot, el *screen.Element) bool {
 // isNamedRow reports whether el is a row of a list whose text is content
 // (screen.Descriptor.InList), not an input field, whose first text (before
 // " · ") is a value the command names — a name, a quoted text, a number, a
-// file name, in quote marks or not (intent.FileNames: "open test1.m4a")
+// file name, in quote marks or not (intent.FileNames: "open memo1.ogg")
 // ("call Alice" taps the row "Alice · See you · 12.04"): such a
 // row may become a choice slot like an option, so that "call Bob" taps
 // Bob's row. A row the command names with plain words ("show hidden
@@ -102,7 +102,7 @@ func peers(s *screen.Snapshot, el *screen.Element) []string {
 // choiceLabels returns the labels of el's peers on s (peers: el's own
 // first) and the names a choice is picked by, one for one: an option's
 // label, or a row's first text, as the flow learned it (act: rowHeads) —
-// not a size or a date beside it ("86.1 kB" holds no "1" the command
+// not a size or a date beside it ("9.1 kB" holds no "1" the command
 // said).
 func choiceLabels(s *screen.Snapshot, el *screen.Element) (full, names []string) {
 	full = peers(s, el)
@@ -365,7 +365,7 @@ func setOf(ws []string) map[string]bool {
 // choiceValue returns the words of the command that name the option
 // labels[0] among its peers (the shortest run holding them, in lower case
 // and one space apart; or the file name holding them, as written:
-// "test1.m4a"), or "" — also when the command names another option of
+// "memo1.ogg"), or "" — also when the command names another option of
 // the group too ("from board to timeline" names two layouts: which one is
 // the value is a guess).
 func choiceValue(command string, labels []string) string {
@@ -384,7 +384,7 @@ func choiceValue(command string, labels []string) string {
 	}
 	if sp := wordSpans(command); len(sp) == len(cw) {
 		// a file name the words are of is the value as written
-		// ("test1.m4a", not "test1 m4a" or "test1"): the flow's intent
+		// ("memo1.ogg", not "memo1 ogg" or "memo1"): the flow's intent
 		// holds its slot where the name was
 		for _, v := range intent.FileNames(command) {
 			if v.Start <= sp[first].start && sp[last].end <= v.End {
@@ -398,7 +398,7 @@ func choiceValue(command string, labels []string) string {
 // pickChoice returns the index in labels of the one option that value
 // names: whose distinguishing words or whole label are value's words, or
 // else the one option value names (named), or else the one whose word
-// has value's root (sameRoot: "chinese" for "China"), or -1 (none, or
+// has value's root (sameRoot: "kenyan" for "Kenya"), or -1 (none, or
 // several).
 func pickChoice(labels []string, value string) int {
 	want := strings.Join(choiceWords(value), " ")
@@ -426,9 +426,9 @@ func pickChoice(labels []string, value string) int {
 // sameRoot returns the index in labels of the one option that has a word
 // beginning with the same three letters as value, a single word of four
 // letters or more (accents folded, both words four letters or more): a
-// name said in another form than the option's ("chinese" for "China",
-// "brazilian" for "Brasil"); -1 when no option or several do ("indian":
-// "India" and "Indonesia").
+// name said in another form than the option's ("kenyan" for "Kenya",
+// "peruvian" for "Peru"); -1 when no option or several do ("maltese":
+// "Mali" and "Malta").
 func sameRoot(labels []string, value string) int {
 	vw := choiceWords(intent.FoldAccents(value))
 	if len(vw) != 1 || len([]rune(vw[0])) < 4 {
@@ -490,8 +490,8 @@ func (r *run) pickOption(ctx context.Context, labels []string, value string) int
 		return i
 	}
 	if r.readAs != "" && r.readAs != r.res.Command {
-		// the command as the flows write it ("test one.m4a" matched as
-		// "test1.m4a")
+		// the command as the flows write it ("memo one.ogg" matched as
+		// "memo1.ogg")
 		if i := pickByCommand(labels, r.readAs); i >= 0 {
 			return i
 		}
@@ -524,7 +524,7 @@ func (r *run) pickByMeaning(ctx context.Context, labels []string) int {
 		return -1
 	}
 	if slices.ContainsFunc(distinguishing(labels, c.Index), numberedWord) {
-		// a numbered item ("test1.m4a" beside "test2.m4a") is named by
+		// a numbered item ("memo1.ogg" beside "memo2.ogg") is named by
 		// its number, word for word, never by meaning: every name of the
 		// list is about as close to the command
 		return -1
@@ -533,7 +533,7 @@ func (r *run) pickByMeaning(ctx context.Context, labels []string) int {
 	return c.Index
 }
 
-// numberedWord: w holds letters and digits both ("test1", "pic3"), the
+// numberedWord: w holds letters and digits both ("memo1", "pic3"), the
 // name of one of a numbered series.
 func numberedWord(w string) bool {
 	return strings.ContainsFunc(w, unicode.IsLetter) && strings.ContainsFunc(w, unicode.IsDigit)

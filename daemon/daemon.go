@@ -291,7 +291,7 @@ type run struct {
 	appLabel string
 	slots    map[string]string
 	// readAs: the command as flow matching read it, the way the flows
-	// write it ("test one.m4a" as "test1.m4a"; match.go), "" before
+	// write it ("memo one.ogg" as "memo1.ogg"; match.go), "" before
 	// matching; an option the command names is looked for in it too
 	// (pickOption)
 	readAs string

@@ -387,8 +387,8 @@ func agrees(s *screen.Snapshot, st *PlanState, d Decision, step knowledge.Step, 
 		}
 		slots[name] = el.Label
 		if !isOption(s, el) {
-			// a row is its first text ("test1.m4a · 124 kB · …" is
-			// "test1.m4a"), as the flow learned it (act: rowHeads)
+			// a row is its first text ("memo1.ogg · 12 kB · …" is
+			// "memo1.ogg"), as the flow learned it (act: rowHeads)
 			slots[name] = rowChoice(el.Label)
 		}
 	}

@@ -221,7 +221,7 @@ func saveAs(st *daemon.PlanState, c candidate) bool {
 // offering a choice (two or more options: checkable, no switch or check
 // box; a dialog, whether or not its window says so) with none of them
 // chosen: what the command asked for is still to be picked there ("add
-// chinese holidays" stopped on the list of countries, "chinese" covered
+// kenyan holidays" stopped on the list of countries, "kenyan" covered
 // only by what the whole command means), so a "done" here is unsure (the
 // owner confirms it; no flow is learned without a yes).
 func choicePending(st *daemon.PlanState) bool {
